@@ -1,0 +1,184 @@
+"""The catalog as it stood at one version, read once and kept in memory for the slider's hot path.
+
+A version never changes after it is made (a change makes a new version), so a snapshot can be
+cached for as long as the process lives.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, datetime
+from weakref import WeakKeyDictionary
+
+from sqlalchemy import Engine, or_
+from sqlmodel import Session, func, select
+
+from app.catalog.tables import CatalogVersion, EgressTier, GpuModel, Offer, Provider, StoragePrice
+from app.costing import egress, terms
+
+EU_COUNTRIES = frozenset(
+    "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split()
+)
+"""The 27 member states of the European Union (ISO 3166 codes)."""
+
+
+@dataclass(frozen=True)
+class TierRecord:
+    tier: egress.EgressTier
+    source: str
+    as_of: date | None
+    notes: str
+
+
+@dataclass(frozen=True)
+class ProviderRecord:
+    slug: str
+    name: str
+    hq_country: str | None
+    hq_source: str | None
+    notes: str
+    egress_tiers: tuple[TierRecord, ...]
+    storage_usd_per_gb_month: float | None
+    storage_source: str | None
+
+
+@dataclass(frozen=True)
+class OfferRecord:
+    """A priced offer for the cost model, with what the page shows about where it came from."""
+
+    priced: terms.Offer
+    key: str
+    provider: ProviderRecord
+    gpu: str
+    product: str
+    region: str
+    region_country: str | None
+    source_url: str
+    as_of: date | None
+    notes: str
+
+
+@dataclass(frozen=True)
+class CatalogSnapshot:
+    version: int
+    created_at: datetime
+    providers: dict[str, ProviderRecord]
+    gpus: dict[str, int]
+    offers: list[OfferRecord]
+    offers_by_gpu: dict[str, list[OfferRecord]]
+    regions: list[str]
+
+    def offer(self, offer_id: int) -> OfferRecord | None:
+        return next((o for o in self.offers if o.priced.offer_id == offer_id), None)
+
+
+def valid_at(table: type[Offer] | type[EgressTier] | type[StoragePrice], version: int):  # type: ignore[no-untyped-def]
+    return (table.valid_from <= version) & or_(table.valid_to.is_(None), table.valid_to > version)  # type: ignore[union-attr,operator]
+
+
+def current_version(session: Session) -> int:
+    return session.exec(select(func.max(CatalogVersion.id))).one() or 0
+
+
+_cache: WeakKeyDictionary[Engine, dict[int, CatalogSnapshot]] = WeakKeyDictionary()
+
+
+def snapshot(session: Session, version: int) -> CatalogSnapshot | None:
+    """The catalog at `version`, or None if there is no such version."""
+    bind = session.get_bind()
+    engine = bind if isinstance(bind, Engine) else bind.engine
+    per_engine = _cache.setdefault(engine, {})
+    if version not in per_engine:
+        made = _read(session, version)
+        if made is None:
+            return None
+        per_engine[version] = made
+    return per_engine[version]
+
+
+def _read(session: Session, version: int) -> CatalogSnapshot | None:
+    row = session.get(CatalogVersion, version)
+    if row is None:
+        return None
+    tiers = defaultdict(list)
+    for t in session.exec(select(EgressTier).where(valid_at(EgressTier, version)).order_by(EgressTier.from_gb)):
+        tier = egress.EgressTier(float(t.from_gb), None if t.to_gb is None else float(t.to_gb), float(t.usd_per_gb))
+        tiers[t.provider_id].append(TierRecord(tier, t.source, t.as_of, t.notes))
+    storage = {s.provider_id: s for s in session.exec(select(StoragePrice).where(valid_at(StoragePrice, version)))}
+    providers: dict[int, ProviderRecord] = {}
+    for p in session.exec(select(Provider)):
+        assert p.id is not None
+        price = storage.get(p.id)
+        providers[p.id] = ProviderRecord(
+            slug=p.slug,
+            name=p.name,
+            hq_country=p.hq_country,
+            hq_source=p.hq_source,
+            notes=p.notes,
+            egress_tiers=tuple(tiers[p.id]),
+            storage_usd_per_gb_month=None if price is None else float(price.usd_per_gb_month),
+            storage_source=None if price is None else price.source,
+        )
+    gpus = {g.id: g for g in session.exec(select(GpuModel).order_by(GpuModel.name))}
+    offers = []
+    for o in session.exec(select(Offer).where(valid_at(Offer, version)).order_by(Offer.id)):
+        provider = providers[o.provider_id]
+        assert o.id is not None
+        priced = terms.Offer(
+            offer_id=o.id,
+            provider=provider.name,
+            tenancy=terms.Tenancy(o.tenancy),
+            billing=terms.Billing(o.billing),
+            gpus_per_unit=o.gpus_per_unit,
+            price_usd=float(o.price_usd),
+            period=terms.PricePeriod(o.price_period),
+            min_commitment_months=o.min_commitment_months,
+            egress_tiers=tuple(t.tier for t in provider.egress_tiers) or None,
+            storage_usd_per_gb_month=provider.storage_usd_per_gb_month,
+        )
+        offers.append(
+            OfferRecord(
+                priced=priced,
+                key=o.key,
+                provider=provider,
+                gpu=gpus[o.gpu_model_id].name,
+                product=o.product,
+                region=o.region,
+                region_country=o.region_country,
+                source_url=o.source_url,
+                as_of=o.as_of,
+                notes=o.notes,
+            )
+        )
+    by_gpu = defaultdict(list)
+    for record in offers:
+        by_gpu[record.gpu].append(record)
+    return CatalogSnapshot(
+        version=version,
+        created_at=row.created_at,
+        providers={p.slug: p for p in providers.values()},
+        gpus={g.name: g.memory_gib for g in gpus.values()},
+        offers=offers,
+        offers_by_gpu=dict(by_gpu),
+        regions=sorted({o.region for o in offers}),
+    )
+
+
+def select_offers(
+    catalog: CatalogSnapshot,
+    gpu: str,
+    tenancies: frozenset[terms.Tenancy] | None = None,
+    region: str | None = None,
+    eu_only: bool = False,
+    exclude_us_hq: bool = False,
+) -> list[OfferRecord]:
+    """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them."""
+    return [
+        o
+        for o in catalog.offers_by_gpu.get(gpu, [])
+        if (not tenancies or o.priced.tenancy in tenancies)
+        and (not region or o.region == region)
+        and (not eu_only or o.region_country in EU_COUNTRIES)
+        and (not exclude_us_hq or (o.provider.hq_country is not None and o.provider.hq_country != "US"))
+    ]

@@ -1,0 +1,93 @@
+"""The catalog's tables. Price records are versions: a change closes the old row and adds a new one.
+
+A row belongs to catalog version v when valid_from <= v and (valid_to is None or v < valid_to),
+so any quote can be recomputed exactly at any earlier version.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from decimal import Decimal
+
+from sqlalchemy import Column, Numeric
+from sqlmodel import Field, SQLModel
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _money(scale: int = 8) -> Column:  # type: ignore[type-arg]
+    return Column(Numeric(20, scale, asdecimal=True), nullable=False)
+
+
+# One number per change of the catalog; quotes name the version they used.
+class CatalogVersion(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    created_at: datetime = Field(default_factory=_now)
+    note: str
+
+
+# A company that rents GPUs; its egress and storage prices are versioned rows of their own.
+class Provider(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True)
+    name: str
+    hq_country: str | None = None
+    hq_source: str | None = None
+    notes: str = ""
+
+
+# A GPU model and its memory per GPU.
+class GpuModel(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True)
+    memory_gib: int
+
+
+# One internet egress tier of a provider, in one range of catalog versions.
+class EgressTier(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    provider_id: int = Field(foreign_key="provider.id", index=True)
+    from_gb: Decimal = Field(sa_column=_money(3))
+    to_gb: Decimal | None = Field(default=None, sa_column=Column(Numeric(20, 3, asdecimal=True), nullable=True))
+    usd_per_gb: Decimal = Field(sa_column=_money())
+    source: str
+    as_of: date | None = None
+    notes: str = ""
+    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
+    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
+
+
+# A provider's storage price per GB-month, in one range of catalog versions.
+class StoragePrice(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    provider_id: int = Field(foreign_key="provider.id", index=True)
+    usd_per_gb_month: Decimal = Field(sa_column=_money())
+    source: str
+    as_of: date | None = None
+    notes: str = ""
+    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
+    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
+
+
+# One priced way to rent GPUs, in one range of catalog versions; `key` names it across versions.
+class Offer(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True)
+    provider_id: int = Field(foreign_key="provider.id", index=True)
+    gpu_model_id: int = Field(foreign_key="gpumodel.id", index=True)
+    product: str
+    tenancy: str
+    billing: str
+    gpus_per_unit: int
+    price_usd: Decimal = Field(sa_column=_money())
+    price_period: str
+    min_commitment_months: int | None = None
+    region: str
+    region_country: str | None = None
+    source_url: str
+    as_of: date | None = None
+    notes: str = ""
+    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
+    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")

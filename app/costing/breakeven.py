@@ -1,0 +1,44 @@
+"""Where two monthly cost curves cross: exact roots on linear stretches, and jumps at steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.costing.curves import CostCurve
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """At `hours` GPU-hours a month the cheaper of two options changes; `a_cheaper_after` says to which."""
+
+    hours: float
+    a_cheaper_after: bool
+
+
+def _sign(x: float) -> int:
+    return (x > 1e-9) - (x < -1e-9)
+
+
+def crossings(a: CostCurve, b: CostCurve, until: float) -> list[Crossing]:
+    """Every GPU-hour figure in [0, until] where the cheaper of a and b changes; [] means never.
+
+    Between the steps of either curve both are linear, so the difference has at most one root
+    there; a step can also flip the sign, which puts the crossing at the step itself.
+    """
+    bounds = sorted({0.0, until, *a.steps(until), *b.steps(until)})
+    found: list[Crossing] = []
+    last_sign = 0
+    for lo, hi in zip(bounds, bounds[1:]):
+        ia, sa = a.piece(lo, hi)
+        ib, sb = b.piece(lo, hi)
+        d0, slope = ia - ib, sa - sb
+        d_lo, d_hi = d0 + slope * lo, d0 + slope * hi
+        s_lo, s_hi = _sign(d_lo), _sign(d_hi)
+        if s_lo and last_sign and s_lo != last_sign:
+            found.append(Crossing(lo, a_cheaper_after=s_lo < 0))
+        if s_lo and s_hi and s_lo != s_hi:
+            found.append(Crossing(-d0 / slope, a_cheaper_after=s_hi < 0))
+        elif not s_lo and s_hi and last_sign and s_hi != last_sign:
+            found.append(Crossing(lo, a_cheaper_after=s_hi < 0))
+        last_sign = s_hi or s_lo or last_sign
+    return found

@@ -1,0 +1,75 @@
+"""Monthly total cost as a function of GPU-hours H: linear for metered billing, steps for reserved.
+
+Everything except H is fixed in a curve, so egress and storage are its constant base. Curves are
+left-continuous: a step from k to k+1 units happens just above the capacity of k units.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from app.costing.terms import HOURS_PER_MONTH
+
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class LinearCost:
+    """USD per month = base + usd_per_hour x H."""
+
+    base: float
+    usd_per_hour: float
+
+    def at(self, hours: float) -> float:
+        return self.base + self.usd_per_hour * hours
+
+    def steps(self, until: float) -> list[float]:
+        return []
+
+    def piece(self, lo: float, hi: float) -> tuple[float, float]:
+        """(intercept, slope) of the curve on (lo, hi], a stretch without steps."""
+        return self.base, self.usd_per_hour
+
+
+@dataclass(frozen=True)
+class SteppedCost:
+    """USD per month = base + unit_month x units, units covering at least `min_units` and H.
+
+    One unit serves `hours_per_unit` useful GPU-hours a month (its GPUs x 730, less the tax).
+    """
+
+    base: float
+    unit_month: float
+    min_units: int
+    hours_per_unit: float
+
+    def units(self, hours: float) -> int:
+        return max(self.min_units, math.ceil(hours / self.hours_per_unit - _EPS))
+
+    def at(self, hours: float) -> float:
+        return self.base + self.unit_month * self.units(hours)
+
+    def steps(self, until: float) -> list[float]:
+        """GPU-hours after which one more unit is needed, up to `until`."""
+        found, k = [], self.min_units
+        while k * self.hours_per_unit < until:
+            found.append(k * self.hours_per_unit)
+            k += 1
+        return found
+
+    def piece(self, lo: float, hi: float) -> tuple[float, float]:
+        return self.at(hi), 0.0
+
+
+CostCurve = LinearCost | SteppedCost
+
+
+def units_curve(base: float, unit_month: float, gpus_per_unit: int, peak_gpus: int, tax: float) -> SteppedCost:
+    """Reserved capacity: enough whole units for the peak GPUs at once and for H / (1 - tax)."""
+    return SteppedCost(
+        base=base,
+        unit_month=unit_month,
+        min_units=math.ceil(peak_gpus / gpus_per_unit),
+        hours_per_unit=gpus_per_unit * HOURS_PER_MONTH * (1 - tax),
+    )

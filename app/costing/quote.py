@@ -1,0 +1,110 @@
+"""A quote: the monthly cost of each offer for one workload, the cheapest per option, break-evens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from app.costing.breakeven import Crossing, crossings
+from app.costing.curves import CostCurve, LinearCost, units_curve
+from app.costing.egress import egress_cost
+from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
+
+OptionKey = tuple[Tenancy, Billing]
+"""An option is a way of renting: a tenancy with a billing kind (e.g. virtualized on spot)."""
+
+
+@dataclass(frozen=True)
+class OfferCost:
+    """USD for one month of the workload on one offer; egress or storage None where not published."""
+
+    offer: Offer
+    compute: float
+    egress: float | None
+    storage: float | None
+    total: float
+    horizon_total: float
+    effective_per_gpu_hour: float | None
+    curve: CostCurve
+
+    @property
+    def option(self) -> OptionKey:
+        return option_of(self.offer)
+
+    @property
+    def complete(self) -> bool:
+        return self.egress is not None and self.storage is not None
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    a: OptionKey
+    b: OptionKey
+    crossings: list[Crossing]
+
+
+@dataclass(frozen=True)
+class Quote:
+    """The cheapest offer of each option, cheapest first, and where each pair of them crosses."""
+
+    options: list[OfferCost]
+    break_evens: list[BreakEven]
+    hours_max: float
+
+
+def option_of(offer: Offer) -> OptionKey:
+    return offer.tenancy, offer.billing
+
+
+def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed: float) -> CostCurve:
+    """Monthly total against GPU-hours, with `fixed` USD of egress and storage on top."""
+    tax = assumptions.tax(offer.tenancy)
+    if offer.billing in (Billing.COMMITTED, Billing.MONTHLY):
+        return units_curve(fixed, offer.usd_per_unit_month, offer.gpus_per_unit, workload.peak_gpus, tax)
+    per_hour = offer.usd_per_gpu_hour
+    if offer.tenancy is Tenancy.SERVERLESS:
+        cold_hours = assumptions.invocations * assumptions.cold_start_s / 3600
+        return LinearCost(fixed + cold_hours * per_hour, per_hour / (1 - tax))
+    return LinearCost(fixed, per_hour / (1 - tax))
+
+
+def cost_offer(offer: Offer, workload: Workload, assumptions: Assumptions) -> OfferCost:
+    volume = workload.egress_volume_gb
+    egress = 0.0 if volume == 0 else None if offer.egress_tiers is None else egress_cost(volume, offer.egress_tiers)
+    storage = (
+        0.0
+        if workload.stored_gb == 0
+        else None
+        if offer.storage_usd_per_gb_month is None
+        else workload.stored_gb * offer.storage_usd_per_gb_month
+    )
+    fixed = (egress or 0.0) + (storage or 0.0)
+    curve = cost_curve(offer, workload, assumptions, fixed)
+    total = curve.at(workload.gpu_hours)
+    compute = total - fixed
+    committed_months = max(workload.months, offer.min_commitment_months or 0)
+    return OfferCost(
+        offer=offer,
+        compute=compute,
+        egress=egress,
+        storage=storage,
+        total=total,
+        horizon_total=compute * committed_months + fixed * workload.months,
+        effective_per_gpu_hour=total / workload.gpu_hours if workload.gpu_hours > 0 else None,
+        curve=curve,
+    )
+
+
+def quote(offers: list[Offer], workload: Workload, assumptions: Assumptions, hours_max: float) -> Quote:
+    """Cheapest offer per option at the workload's GPU-hours; break-evens searched up to hours_max."""
+    cheapest: dict[OptionKey, OfferCost] = {}
+    for offer in offers:
+        cost = cost_offer(offer, workload, assumptions)
+        best = cheapest.get(cost.option)
+        if best is None or cost.total < best.total:
+            cheapest[cost.option] = cost
+    options = sorted(cheapest.values(), key=lambda c: c.total)
+    break_evens = [
+        BreakEven(a.option, b.option, crossings(a.curve, b.curve, hours_max)) for a, b in combinations(options, 2)
+    ]
+    return Quote(options, break_evens, hours_max)

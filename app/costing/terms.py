@@ -1,0 +1,95 @@
+"""The words of the domain as types: tenancies, billing kinds, offers, workloads, assumptions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from app.costing.egress import EgressTier
+
+HOURS_PER_MONTH = 730.0
+"""8,760 hours a year / 12, as cloud invoices count a month."""
+
+PERIOD_HOURS = {"second": 1 / 3600, "hour": 1.0, "month": HOURS_PER_MONTH, "year": 8760.0}
+
+
+class Tenancy(StrEnum):
+    BARE_METAL = "bare_metal"
+    VIRTUALIZED = "virtualized"
+    SERVERLESS = "serverless"
+
+
+class Billing(StrEnum):
+    ON_DEMAND = "on_demand"
+    SPOT = "spot"
+    COMMITTED = "committed"
+    MONTHLY = "monthly"
+    PER_SECOND = "per_second"
+
+
+class PricePeriod(StrEnum):
+    SECOND = "second"
+    HOUR = "hour"
+    MONTH = "month"
+    YEAR = "year"
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One priced way to rent GPUs, with what its provider charges for egress and storage.
+
+    `price_usd` is per unit (instance or node) and `period`, as published. `egress_tiers` or
+    `storage_usd_per_gb_month` are None where no public price is known.
+    """
+
+    offer_id: int
+    provider: str
+    tenancy: Tenancy
+    billing: Billing
+    gpus_per_unit: int
+    price_usd: float
+    period: PricePeriod
+    min_commitment_months: int | None = None
+    egress_tiers: tuple[EgressTier, ...] | None = None
+    storage_usd_per_gb_month: float | None = None
+
+    @property
+    def usd_per_gpu_hour(self) -> float:
+        return self.price_usd / PERIOD_HOURS[self.period] / self.gpus_per_unit
+
+    @property
+    def usd_per_unit_month(self) -> float:
+        return self.price_usd / PERIOD_HOURS[self.period] * HOURS_PER_MONTH
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One month of work: GPU-hours H, peak GPUs n at once, data moved out and kept."""
+
+    gpu_hours: float
+    peak_gpus: int = 1
+    checkpoint_gb: float = 0.0
+    checkpoints_out: int = 0
+    egress_gb: float = 0.0
+    stored_gb: float = 0.0
+    months: int = 1
+
+    @property
+    def egress_volume_gb(self) -> float:
+        return self.checkpoints_out * self.checkpoint_gb + self.egress_gb
+
+
+DEFAULT_TAX = {Tenancy.BARE_METAL: 0.0, Tenancy.VIRTUALIZED: 0.05, Tenancy.SERVERLESS: 0.0}
+"""Share of throughput lost per tenancy: an assumption shown on the page, not a measurement."""
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    """What the model cannot know about the user's stack; every one is on the page to change."""
+
+    virt_tax: dict[Tenancy, float] = field(default_factory=lambda: dict(DEFAULT_TAX))
+    invocations: int = 1000
+    cold_start_s: float = 20.0
+
+    def tax(self, tenancy: Tenancy) -> float:
+        return self.virt_tax.get(tenancy, 0.0)
