@@ -68,9 +68,7 @@ class CatalogSnapshot:
     offers: list[OfferRecord]
     offers_by_gpu: dict[str, list[OfferRecord]]
     regions: list[str]
-
-    def offer(self, offer_id: int) -> OfferRecord | None:
-        return next((o for o in self.offers if o.priced.offer_id == offer_id), None)
+    offers_by_id: dict[int, OfferRecord]
 
 
 def valid_at(table: type[Offer] | type[EgressTier] | type[StoragePrice], version: int):  # type: ignore[no-untyped-def]
@@ -162,6 +160,7 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         offers=offers,
         offers_by_gpu=dict(by_gpu),
         regions=sorted({o.region for o in offers}),
+        offers_by_id={o.priced.offer_id: o for o in offers},
     )
 
 

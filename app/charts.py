@@ -1,0 +1,103 @@
+"""Numbers -> SVG geometry for the monthly-cost chart: scales, ticks, paths, markers. No HTTP."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.costing.quote import OptionKey, Quote
+
+WIDTH, HEIGHT = 720, 380
+LEFT, RIGHT, TOP, BOTTOM = 72, 20, 16, 44
+
+
+@dataclass(frozen=True)
+class Series:
+    option: OptionKey
+    path: str
+
+
+@dataclass(frozen=True)
+class Marker:
+    x: float
+    y: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    x_ticks: list[tuple[float, str]]
+    y_ticks: list[tuple[float, str]]
+    series: list[Series]
+    break_evens: list[Marker]
+    current_x: float
+    plot_left: float
+    plot_right: float
+    plot_top: float
+    plot_bottom: float
+
+
+def nice_ceiling(value: float) -> float:
+    """The least of 1, 2, 2.5, 5 x 10^k at or above value (at least 1)."""
+    scale = 1.0
+    while True:
+        for step in (1, 2, 2.5, 5):
+            if step * scale >= value:
+                return step * scale
+        scale *= 10
+
+
+def _ticks(top: float, count: int = 5) -> list[float]:
+    return [top * i / count for i in range(count + 1)]
+
+
+def _usd_label(value: float) -> str:
+    if value >= 1_000_000:
+        return f"${value / 1_000_000:g}M"
+    if value >= 1000:
+        return f"${value / 1000:g}k"
+    return f"${value:g}"
+
+
+def cost_chart(quote: Quote, current_hours: float) -> Chart:
+    """Monthly total against GPU-hours for each option's offer, from 0 to the quote's hours_max."""
+    x_max = quote.hours_max
+    y_max = nice_ceiling(max([o.curve.at(x_max) for o in quote.options] + [1.0]))
+    left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
+
+    def x(hours: float) -> float:
+        return round(left + (right - left) * hours / x_max, 1)
+
+    def y(usd: float) -> float:
+        return round(bottom - (bottom - top) * min(usd, y_max) / y_max, 1)
+
+    series = []
+    for option in quote.options:
+        curve = option.curve
+        bounds = [0.0, *curve.steps(x_max), x_max]
+        points = []
+        for lo, hi in zip(bounds, bounds[1:]):
+            intercept, slope = curve.piece(lo, hi)
+            points += [(x(lo), y(intercept + slope * lo)), (x(hi), y(intercept + slope * hi))]
+        series.append(Series(option.option, "M" + " L".join(f"{px},{py}" for px, py in points)))
+
+    curves = {o.option: o.curve for o in quote.options}
+    markers = [
+        Marker(x(c.hours), y(curves[pair.a].at(c.hours)), f"{c.hours:,.0f} h")
+        for pair in quote.break_evens
+        for c in pair.crossings
+    ]
+    return Chart(
+        width=WIDTH,
+        height=HEIGHT,
+        x_ticks=[(x(h), f"{h:,.0f}") for h in _ticks(x_max)],
+        y_ticks=[(y(v), _usd_label(v)) for v in _ticks(y_max)],
+        series=series,
+        break_evens=markers,
+        current_x=x(min(current_hours, x_max)),
+        plot_left=left,
+        plot_right=right,
+        plot_top=top,
+        plot_bottom=bottom,
+    )

@@ -1,0 +1,16 @@
+"""Rounding of what the user reads: once, here, half away from zero as invoices do."""
+
+from decimal import ROUND_HALF_UP, Decimal
+
+CENT = Decimal("0.01")
+TENTH_OF_A_CENT = Decimal("0.0001")
+
+
+def cents(usd: float) -> Decimal:
+    """USD rounded to the cent (the float is read through its shortest repr, so 0.125 -> 0.13)."""
+    return Decimal(repr(usd)).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def rate(usd: float) -> Decimal:
+    """A per-hour rate to 1/100 of a cent, where a cent would hide the difference between offers."""
+    return Decimal(repr(usd)).quantize(TENTH_OF_A_CENT, rounding=ROUND_HALF_UP)

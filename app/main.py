@@ -1,0 +1,27 @@
+"""Builds the app: database brought to head and seeded at start, static files, routers."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from sqlmodel import Session
+
+from app.catalog.seed import seed_if_empty
+from app.db import ROOT, engine, migrate
+from app.routes import api, calculator
+from app.settings import settings
+
+
+@asynccontextmanager
+async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    migrate(settings.database_url)
+    with Session(engine) as session:
+        seed_if_empty(session)
+    yield
+
+
+app = FastAPI(title="GPU cost calculator", lifespan=lifespan)
+app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+app.include_router(calculator.router)
+app.include_router(api.router)

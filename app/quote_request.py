@@ -1,0 +1,129 @@
+"""The calculator's inputs as the page and the API take them, checked at the edge, and the quote."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlmodel import Session
+
+from app.catalog.snapshot import CatalogSnapshot, current_version, select_offers, snapshot
+from app.costing.quote import Quote, quote
+from app.costing.terms import Assumptions, Tenancy, Workload
+
+HOURS_PER_MONTH_MAX = 1_000_000
+
+
+class QuoteParams(BaseModel):
+    """One scenario; every field is a query parameter of `/` and `/api/quote`."""
+
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
+
+    gpu: str = Field("H100", max_length=40, description="GPU model, e.g. H100")
+    gpu_hours: float = Field(500, ge=0, le=HOURS_PER_MONTH_MAX, description="GPU-hours per month")
+    peak_gpus: int = Field(1, ge=1, le=10_000, description="GPUs needed at once")
+    checkpoint_gb: float = Field(140, ge=0, le=1_000_000, description="checkpoint size, GB")
+    checkpoints_out: int = Field(1, ge=0, le=10_000, description="checkpoints moved out per month")
+    egress_gb: float = Field(0, ge=0, le=10_000_000, description="other egress, GB per month")
+    stored_gb: float = Field(0, ge=0, le=10_000_000, description="stored GB")
+    months: int = Field(1, ge=1, le=120, description="horizon in months")
+    tenancy: list[Tenancy] = Field(default_factory=list, description="tenancies to include (none = all)")
+    region: str = Field("", max_length=100, description="only offers in this region")
+    eu_only: bool = Field(False, description="only offers processed in an EU member state")
+    exclude_us_hq: bool = Field(False, description="only providers known to be headquartered outside the US")
+    virt_tax: float = Field(5, ge=0, le=90, description="virtualization tax of virtualized offers, percent")
+    virt_tax_bare_metal: float = Field(0, ge=0, le=90, description="throughput lost on bare metal, percent")
+    virt_tax_serverless: float = Field(0, ge=0, le=90, description="throughput lost on serverless, percent")
+    invocations: int = Field(1000, ge=0, le=100_000_000, description="serverless invocations per month")
+    cold_start_s: float = Field(20, ge=0, le=3600, description="cold-start seconds per invocation")
+    catalog_version: int | None = Field(None, ge=1, description="catalog version to quote at (default: newest)")
+
+    def workload(self) -> Workload:
+        return Workload(
+            gpu_hours=self.gpu_hours,
+            peak_gpus=self.peak_gpus,
+            checkpoint_gb=self.checkpoint_gb,
+            checkpoints_out=self.checkpoints_out,
+            egress_gb=self.egress_gb,
+            stored_gb=self.stored_gb,
+            months=self.months,
+        )
+
+    def assumptions(self) -> Assumptions:
+        return Assumptions(
+            virt_tax={
+                Tenancy.BARE_METAL: self.virt_tax_bare_metal / 100,
+                Tenancy.VIRTUALIZED: self.virt_tax / 100,
+                Tenancy.SERVERLESS: self.virt_tax_serverless / 100,
+            },
+            invocations=self.invocations,
+            cold_start_s=self.cold_start_s,
+        )
+
+
+FieldErrors = dict[str, str]
+
+_MESSAGES = {
+    "greater_than_equal": "must be at least {ge}",
+    "less_than_equal": "must be at most {le:,}",
+    "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "float_parsing": "must be a number",
+    "finite_number": "must be a finite number",
+    "bool_parsing": "must be on or off",
+    "enum": "must be one of bare_metal, virtualized, serverless",
+    "string_too_long": "is too long",
+}
+
+
+def parse_params(query: dict[str, str | list[str]]) -> QuoteParams | FieldErrors:
+    """Read a query string into params, or a plain message per bad field; empty fields mean default."""
+    data = {k: v for k, v in query.items() if v not in ("", [])}
+    try:
+        return QuoteParams.model_validate(data)
+    except ValidationError as e:
+        errors: FieldErrors = {}
+        for err in e.errors():
+            field = str(err["loc"][0])
+            template = _MESSAGES.get(err["type"], err["msg"])
+            errors.setdefault(field, template.format(**err.get("ctx", {})))
+        return errors
+
+
+@dataclass(frozen=True)
+class QuoteResult:
+    params: QuoteParams
+    catalog: CatalogSnapshot
+    quote: Quote
+
+
+def hours_axis_max(gpu_hours: float) -> float:
+    """The right end of the chart and of the break-even search: a round number past twice H."""
+    target = max(2 * gpu_hours, 1000.0)
+    scale = 1.0
+    while True:
+        for step in (1, 2, 5):
+            if step * scale >= target:
+                return step * scale
+        scale *= 10
+
+
+def build_quote(session: Session, params: QuoteParams) -> QuoteResult | FieldErrors:
+    version = params.catalog_version or current_version(session)
+    catalog = snapshot(session, version)
+    if catalog is None:
+        return {"catalog_version": f"there is no catalog version {version}"}
+    if params.gpu not in catalog.gpus:
+        return {"gpu": "is not a GPU model in the catalog"}
+    offers = select_offers(
+        catalog,
+        params.gpu,
+        tenancies=frozenset(params.tenancy),
+        region=params.region or None,
+        eu_only=params.eu_only,
+        exclude_us_hq=params.exclude_us_hq,
+    )
+    result = quote(
+        [o.priced for o in offers], params.workload(), params.assumptions(), hours_axis_max(params.gpu_hours)
+    )
+    return QuoteResult(params, catalog, result)

@@ -1,0 +1,37 @@
+"""The calculator page: the form and, for htmx, only its results block."""
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from app.catalog.snapshot import current_version, snapshot
+from app.charts import cost_chart
+from app.db import SessionDep
+from app.quote_request import QuoteParams, build_quote, parse_params
+from app.templating import Fragment, templates
+
+router = APIRouter(tags=["calculator"])
+
+SLIDER_MAX = {"gpu_hours": 10_000, "peak_gpus": 64, "checkpoint_gb": 2_000, "checkpoints_out": 60,
+              "egress_gb": 20_000, "stored_gb": 50_000}
+"""Where each slider ends; the number input beside it takes anything up to the field's own limit."""
+
+
+@router.get("/", response_class=HTMLResponse)
+def calculator(request: Request, session: SessionDep, fragment: Fragment) -> HTMLResponse:
+    query = {k: (request.query_params.getlist(k) if k == "tenancy" else v) for k, v in request.query_params.items()}
+    parsed = parse_params(query)
+    errors = parsed if isinstance(parsed, dict) else {}
+    params = parsed if isinstance(parsed, QuoteParams) else None
+    result = build_quote(session, params) if params else None
+    if isinstance(result, dict):
+        errors, result = result, None
+    context = {
+        "values": {**QuoteParams().model_dump(), **query},
+        "errors": errors,
+        "result": result,
+        "chart": cost_chart(result.quote, result.params.gpu_hours) if result else None,
+        "slider_max": SLIDER_MAX,
+        "fragment": fragment,
+        "catalog": result.catalog if result else snapshot(session, current_version(session)),
+    }
+    return templates.TemplateResponse(request, "calculator.html", context, block_name="results" if fragment else None)

@@ -1,0 +1,47 @@
+"""The Jinja environment (autoescaping), display filters, and the one place that says fragment or page."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from jinja2_fragments.fastapi import Jinja2Blocks
+
+from app.costing.money import cents, rate
+from app.costing.terms import Billing, Tenancy
+from app.db import ROOT
+
+TENANCY_LABELS = {Tenancy.BARE_METAL: "Bare metal", Tenancy.VIRTUALIZED: "Virtualized", Tenancy.SERVERLESS: "Serverless"}
+BILLING_LABELS = {
+    Billing.ON_DEMAND: "on demand",
+    Billing.SPOT: "spot",
+    Billing.COMMITTED: "committed",
+    Billing.MONTHLY: "monthly node",
+    Billing.PER_SECOND: "per second",
+}
+
+
+def option_label(option: tuple[Tenancy, Billing]) -> str:
+    tenancy, billing = option
+    return f"{TENANCY_LABELS[tenancy]}, {BILLING_LABELS[billing]}"
+
+
+def usd(value: float | None) -> str:
+    return "not published" if value is None else f"${cents(value):,}"
+
+
+def usd_rate(value: float | None) -> str:
+    return "—" if value is None else f"${rate(value):,}"
+
+
+templates = Jinja2Blocks(directory=str(ROOT / "templates"))
+templates.env.filters.update(usd=usd, usd_rate=usd_rate, option_label=option_label)
+templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
+
+
+def _is_fragment(request: Request) -> bool:
+    """htmx asks for the fragment; a history restore or a plain browser GET gets the whole page."""
+    return "HX-Request" in request.headers and "HX-History-Restore-Request" not in request.headers
+
+
+Fragment = Annotated[bool, Depends(_is_fragment)]

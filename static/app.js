@@ -1,0 +1,11 @@
+// Pairs each slider with its number input: the number input carries the value (and works
+// without JavaScript); the slider mirrors it and, when moved, writes into it.
+document.addEventListener("input", (event) => {
+  const el = event.target;
+  if (el.matches("input[type=range][data-pair]")) {
+    document.getElementById(el.dataset.pair).value = el.value;
+  } else if (el.matches("input[type=number]")) {
+    const slider = document.getElementById(el.id + "-slider");
+    if (slider) slider.value = el.value;
+  }
+}, true);
