@@ -65,7 +65,7 @@ FieldErrors = dict[str, str]
 
 _MESSAGES = {
     "greater_than_equal": "must be at least {ge}",
-    "less_than_equal": "must be at most {le:,}",
+    "less_than_equal": "must be at most {le}",
     "int_parsing": "must be a whole number",
     "int_from_float": "must be a whole number",
     "float_parsing": "must be a number",
@@ -74,6 +74,13 @@ _MESSAGES = {
     "enum": "must be one of bare_metal, virtualized, serverless",
     "string_too_long": "is too long",
 }
+
+
+def _number(value: object) -> object:
+    """1000000 -> '1,000,000' and 0.0 -> '0' in messages; anything else as it is."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,}"
+    return value
 
 
 def parse_params(query: dict[str, str | list[str]]) -> QuoteParams | FieldErrors:
@@ -86,7 +93,7 @@ def parse_params(query: dict[str, str | list[str]]) -> QuoteParams | FieldErrors
         for err in e.errors():
             field = str(err["loc"][0])
             template = _MESSAGES.get(err["type"], err["msg"])
-            errors.setdefault(field, template.format(**err.get("ctx", {})))
+            errors.setdefault(field, template.format(**{k: _number(v) for k, v in err.get("ctx", {}).items()}))
         return errors
 
 

@@ -23,9 +23,11 @@ def crossings(a: CostCurve, b: CostCurve, until: float) -> list[Crossing]:
     """Every GPU-hour figure in [0, until] where the cheaper of a and b changes; [] means never.
 
     Between the steps of either curve both are linear, so the difference has at most one root
-    there; a step can also flip the sign, which puts the crossing at the step itself.
+    there; a step can also flip the sign, which puts the crossing at the step itself. The search
+    runs one GPU-hour past `until`, so that a crossing exactly at `until` is seen as one.
     """
-    bounds = sorted({0.0, until, *a.steps(until), *b.steps(until)})
+    end = until + 1
+    bounds = sorted({0.0, end, *a.steps(end), *b.steps(end)})
     found: list[Crossing] = []
     last_sign = 0
     for lo, hi in zip(bounds, bounds[1:]):
@@ -41,4 +43,4 @@ def crossings(a: CostCurve, b: CostCurve, until: float) -> list[Crossing]:
         elif not s_lo and s_hi and last_sign and s_hi != last_sign:
             found.append(Crossing(lo, a_cheaper_after=s_hi < 0))
         last_sign = s_hi or s_lo or last_sign
-    return found
+    return [c for c in found if c.hours <= until]

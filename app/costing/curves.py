@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from app.costing.terms import HOURS_PER_MONTH
 
-_EPS = 1e-9
+_EPS = 1e-12
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,60 @@
+"""The one way prices change: a new catalog version that closes old rows and adds new ones."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from sqlalchemy import update
+from sqlmodel import Session
+
+from app.catalog.tables import CatalogVersion, Offer
+
+
+class StaleRecord(Exception):
+    """The row was already replaced or retired by another change."""
+
+
+def new_version(session: Session, note: str) -> int:
+    version = CatalogVersion(note=note)
+    session.add(version)
+    session.flush()
+    assert version.id is not None
+    return version.id
+
+
+def _close(session: Session, offer_id: int, version: int) -> Offer:
+    """Close the row in one conditional UPDATE, so two concurrent changes cannot both succeed."""
+    closed = session.execute(
+        update(Offer).where(Offer.id == offer_id, Offer.valid_to.is_(None)).values(valid_to=version)  # type: ignore[arg-type,union-attr]
+    )
+    if closed.rowcount != 1:
+        session.rollback()
+        raise StaleRecord(f"offer {offer_id} is not current")
+    old = session.get(Offer, offer_id, populate_existing=True)
+    assert old is not None
+    return old
+
+
+def change_offer_price(
+    session: Session, offer_id: int, price_usd: Decimal, source_url: str, as_of: date, note: str
+) -> Offer:
+    """Replace an offer's price in a new version; the old row stays for quotes at earlier versions."""
+    version = new_version(session, note)
+    old = _close(session, offer_id, version)
+    new = Offer.model_validate(
+        old.model_dump(exclude={"id", "valid_from", "valid_to"})
+        | {"price_usd": price_usd, "source_url": source_url, "as_of": as_of, "valid_from": version}
+    )
+    session.add(new)
+    session.commit()
+    session.refresh(new)
+    return new
+
+
+def retire_offer(session: Session, offer_id: int, note: str) -> int:
+    """Take an offer out of new quotes; it stays in history. Returns the new version."""
+    version = new_version(session, note)
+    _close(session, offer_id, version)
+    session.commit()
+    return version

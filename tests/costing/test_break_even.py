@@ -1,0 +1,77 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.costing.breakeven import crossings
+from app.costing.curves import LinearCost, SteppedCost, units_curve
+from app.costing.quote import quote
+from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
+from app.costing.egress import EgressTier
+
+ON_DEMAND_2_50 = LinearCost(0, 2.50)
+NODE_1250_A_MONTH = units_curve(0, 1250, gpus_per_unit=1, peak_gpus=1, tax=0)
+
+
+def test_break_even_at_500_hours_for_2_50_vs_1250_month():
+    """2.50 x H = 1,250 at H = 500; above it the monthly GPU is cheaper (until 730 h)."""
+    first = crossings(ON_DEMAND_2_50, NODE_1250_A_MONTH, until=700)
+    assert [c.hours for c in first] == [500]
+    assert first[0].a_cheaper_after is False
+
+
+def test_break_evens_across_node_steps():
+    """One node covers 730 h. Node cheaper from 500 h; at 730+ a second node (2,500 > 1,825):
+    on demand cheaper again; 2.50 H = 2,500 at 1,000 h; at 1,460+ a third node (3,750 > 3,650);
+    2.50 H = 3,750 at 1,500 h; at 2,190+ four nodes (5,000 < 5,475): node stays cheaper."""
+    found = crossings(ON_DEMAND_2_50, NODE_1250_A_MONTH, until=2500)
+    assert [c.hours for c in found] == pytest.approx([500, 730, 1000, 1460, 1500])
+    assert [c.a_cheaper_after for c in found] == [False, True, False, True, False]
+
+
+def test_options_that_do_not_cross_never_break_even():
+    assert crossings(LinearCost(0, 2.5), LinearCost(0, 3.0), until=10_000) == []
+
+
+def test_fixed_costs_shift_the_break_even():
+    """With 100 USD of egress on the on-demand side only: 100 + 2.5 H = 1,250 at H = 460."""
+    assert [c.hours for c in crossings(LinearCost(100, 2.5), NODE_1250_A_MONTH, 700)] == pytest.approx([460])
+
+
+def test_quote_picks_the_cheapest_offer_per_option_and_orders_options_by_total():
+    """At 400 h: on demand 2.50 -> 1,000 beats 3.00 -> 1,200; the 1,250 node comes second."""
+    free = (EgressTier(0, None, 0.0),)
+    offers = [
+        Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 3.00, PricePeriod.HOUR, None, free, 0.0),
+        Offer(2, "b", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, free, 0.0),
+        Offer(3, "c", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 1250, PricePeriod.MONTH, None, free, 0.0),
+    ]
+    result = quote(offers, Workload(400), Assumptions(virt_tax={}), hours_max=1000)
+    assert [o.offer.offer_id for o in result.options] == [2, 3]
+    assert [c.hours for c in result.break_evens[0].crossings] == pytest.approx([500, 730, 1000])
+
+
+prices = st.floats(min_value=0.01, max_value=100)
+hours = st.floats(min_value=0, max_value=50_000)
+
+
+@given(prices, hours, hours)
+def test_more_hours_never_cheaper_on_demand(price, h1, h2):
+    curve = LinearCost(0, price / 0.95)
+    low, high = sorted((h1, h2))
+    assert 0 <= curve.at(low) <= curve.at(high)
+
+
+@given(st.floats(min_value=1, max_value=50_000), st.integers(1, 8), st.integers(1, 64), hours, hours)
+def test_reserved_capacity_is_never_negative_and_never_falls_with_hours(unit_month, gpus, peak, h1, h2):
+    curve = units_curve(0, unit_month, gpus, peak, tax=0.05)
+    low, high = sorted((h1, h2))
+    assert 0 < curve.at(low) <= curve.at(high)
+
+
+@given(prices, st.floats(min_value=1, max_value=20_000), st.integers(1, 8))
+def test_at_each_reported_break_even_the_cheaper_option_changes(price, unit_month, gpus):
+    a, b = LinearCost(0, price), SteppedCost(0, unit_month, 1, gpus * 730)
+    for c in crossings(a, b, until=20_000):
+        before, after = max(c.hours - 1e-6, 0), c.hours + 1e-6
+        assert (a.at(after) < b.at(after)) == c.a_cheaper_after or a.at(after) == pytest.approx(b.at(after))
+        assert (a.at(before) <= b.at(before)) != c.a_cheaper_after or a.at(before) == pytest.approx(b.at(before))

@@ -1,0 +1,92 @@
+import pytest
+
+from app.costing.egress import EgressTier
+from app.costing.quote import cost_offer
+from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
+
+NO_TAX = Assumptions(virt_tax={})
+FREE_EGRESS = (EgressTier(0, None, 0.0),)
+
+
+def offer(price, billing=Billing.ON_DEMAND, tenancy=Tenancy.VIRTUALIZED, period=PricePeriod.HOUR, gpus=1, **kw):
+    kw.setdefault("egress_tiers", FREE_EGRESS)
+    kw.setdefault("storage_usd_per_gb_month", 0.0)
+    return Offer(1, "acme", tenancy, billing, gpus, price, period, **kw)
+
+
+def test_on_demand_instance_price_is_split_over_its_gpus_and_grossed_up_by_the_tax():
+    """A 4-GPU instance at 3.912/h is 0.978 per GPU-hour; 100 useful hours at 5 % tax need
+    100 / 0.95 = 105.263 hours: 105.263 x 0.978 = 102.947 USD."""
+    cost = cost_offer(offer(3.912, gpus=4), Workload(100), Assumptions(virt_tax={Tenancy.VIRTUALIZED: 0.05}))
+    assert cost.compute == pytest.approx(102.947368, abs=1e-6)
+
+
+def test_committed_gpus_are_billed_for_every_hour_of_the_month():
+    """Peak 2 GPUs reserved at 1.75/GPU-h, used 100 h: 2 x 730 x 1.75 = 2,555 USD."""
+    cost = cost_offer(offer(1.75, Billing.COMMITTED), Workload(100, peak_gpus=2), NO_TAX)
+    assert cost.compute == pytest.approx(2555)
+
+
+def test_committed_gpus_cover_the_hours_when_hours_need_more_than_the_peak():
+    """1,000 GPU-h need ceil(1000 / 730) = 2 reserved GPUs: 2 x 730 x 1.75 = 2,555 USD."""
+    assert cost_offer(offer(1.75, Billing.COMMITTED), Workload(1000), NO_TAX).compute == pytest.approx(2555)
+
+
+def test_dedicated_8_gpu_node_published_per_year_costs_a_twelfth_a_month():
+    """133,414.80 USD a year / 12 = 11,117.90 a month; 5,840 GPU-h (8 x 730) still fit one node."""
+    node = offer(133_414.80, Billing.MONTHLY, Tenancy.BARE_METAL, PricePeriod.YEAR, gpus=8)
+    assert cost_offer(node, Workload(5840), NO_TAX).compute == pytest.approx(11_117.90)
+
+
+def test_one_hour_past_a_nodes_capacity_needs_a_second_node():
+    """5,841 GPU-h exceed 8 x 730 = 5,840: two nodes, 2 x 11,117.90 = 22,235.80 USD."""
+    node = offer(133_414.80, Billing.MONTHLY, Tenancy.BARE_METAL, PricePeriod.YEAR, gpus=8)
+    assert cost_offer(node, Workload(5841), NO_TAX).compute == pytest.approx(22_235.80)
+
+
+def test_peak_gpus_beyond_one_node_need_a_second_node_even_for_few_hours():
+    """9 GPUs at once on 8-GPU nodes: 2 nodes of 1,000 USD, though 10 GPU-h fit one."""
+    node = offer(1000, Billing.MONTHLY, Tenancy.BARE_METAL, PricePeriod.MONTH, gpus=8)
+    assert cost_offer(node, Workload(10, peak_gpus=9), NO_TAX).compute == pytest.approx(2000)
+
+
+def test_serverless_bills_cold_starts_on_top_of_useful_hours():
+    """0.001097 USD/s = 3.9492/h. 10 h of work plus 1,000 invocations x 20 s = 5.5556 h of cold
+    starts: 15.5556 h x 3.9492 = 61.432 USD."""
+    fn = offer(0.001097, Billing.PER_SECOND, Tenancy.SERVERLESS, PricePeriod.SECOND)
+    cost = cost_offer(fn, Workload(10), Assumptions(virt_tax={}, invocations=1000, cold_start_s=20))
+    assert cost.compute == pytest.approx(61.432, abs=1e-3)
+
+
+def test_total_adds_egress_and_storage_and_effective_price_divides_by_useful_hours():
+    """400 h x 2.50 = 1,000; 140 GB out with 100 free then 0.09 = 3.60; 500 GB x 0.07 = 35.00.
+    Total 1,038.60; per useful GPU-hour 1,038.60 / 400 = 2.5965."""
+    tiers = (EgressTier(0, 100, 0.0), EgressTier(100, None, 0.09))
+    on_demand = offer(2.50, egress_tiers=tiers, storage_usd_per_gb_month=0.07)
+    cost = cost_offer(on_demand, Workload(400, checkpoint_gb=140, checkpoints_out=1, stored_gb=500), NO_TAX)
+    assert (cost.compute, cost.egress, cost.storage) == pytest.approx((1000, 3.60, 35.00))
+    assert cost.total == pytest.approx(1038.60)
+    assert cost.effective_per_gpu_hour == pytest.approx(2.5965)
+
+
+def test_unpublished_egress_is_unknown_not_free():
+    cost = cost_offer(offer(2.5, egress_tiers=None), Workload(10, egress_gb=1), NO_TAX)
+    assert cost.egress is None and not cost.complete
+    assert cost.total == pytest.approx(25)
+
+
+def test_no_egress_needs_no_egress_price():
+    assert cost_offer(offer(2.5, egress_tiers=None), Workload(10), NO_TAX).complete
+
+
+def test_effective_price_is_undefined_at_zero_hours():
+    assert cost_offer(offer(2.5), Workload(0), NO_TAX).effective_per_gpu_hour is None
+
+
+def test_horizon_bills_a_commitment_for_all_its_months():
+    """A 36-month commitment of 1 GPU at 2.24/h quoted over 12 months still costs 36 x 730 x 2.24
+    = 58,867.20 USD of compute; egress 3.60 a month for 12 months adds 43.20: 58,910.40."""
+    tiers = (EgressTier(0, 100, 0.0), EgressTier(100, None, 0.09))
+    reserved = offer(2.24, Billing.COMMITTED, min_commitment_months=36, egress_tiers=tiers)
+    cost = cost_offer(reserved, Workload(100, checkpoint_gb=140, checkpoints_out=1, months=12), NO_TAX)
+    assert cost.horizon_total == pytest.approx(58_910.40)

@@ -1,0 +1,115 @@
+"""The calculator in a real browser: sliders, htmx swaps, the URL as state, and the page without JavaScript."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import Browser, Page, Response, expect
+
+CAPTION = "#results table.options caption"
+HEADLINE = "#results p.headline"
+
+
+def _chart_paths(page: Page) -> list[str]:
+    return page.locator("#results svg path.series").evaluate_all("els => els.map(e => e.getAttribute('d'))")
+
+
+def _totals(page: Page) -> list[str]:
+    return page.locator("table.options td.total").all_inner_texts()
+
+
+def _is_htmx(response: Response) -> bool:
+    return response.request.headers.get("hx-request") == "true"
+
+
+def _htmx_response(page: Page, action: Callable[[], None]) -> Response:
+    """Run a user action and return htmx's answer, so a server error fails at once and says so."""
+    with page.expect_response(_is_htmx) as info:
+        action()
+    response = info.value
+    assert response.status == 200, f"htmx got {response.status} from {response.url}"
+    return response
+
+
+def _url_has(name: str, value: str) -> re.Pattern[str]:
+    return re.compile(rf"[?&]{name}={re.escape(value)}(&|$)")
+
+
+def test_moving_the_hours_slider_redraws_chart_and_updates_url(page: Page) -> None:
+    """The slider is the main control: moving it must redraw everything and leave a URL that reproduces it."""
+    page.goto("/")
+    hours = page.locator("#gpu_hours")
+    before = hours.input_value(), _chart_paths(page), _totals(page)
+    assert before[1] and before[2], "the default page should show a chart and a table"
+
+    page.locator("#gpu_hours-slider").focus()
+    _htmx_response(page, lambda: page.keyboard.press("ArrowRight"))  # step="any": one arrow = 1 % of the range
+
+    new = hours.input_value()
+    assert new != before[0], "the number input should follow the slider"
+    expect(page.locator(CAPTION)).to_contain_text(f"at {float(new):,g} GPU-hours")
+    expect(page).to_have_url(_url_has("gpu_hours", new))
+    after = _chart_paths(page), _totals(page)
+    assert after[0] != before[1], "chart lines should be redrawn"
+    assert after[1] != before[2], "table totals should change"
+
+    page.goto(page.url)
+    assert hours.input_value() == new
+    assert (_chart_paths(page), _totals(page)) == after, "reloading the URL should give the same answer"
+
+
+def test_fast_typing_shows_the_last_value_not_a_stale_answer(page: Page) -> None:
+    """Inputs faster than the server answers must end on the last value, never on an older late reply."""
+    page.goto("/")
+    statuses: list[int] = []
+    page.on("response", lambda r: statuses.append(r.status) if _is_htmx(r) else None)
+    # Irregular gaps, some shorter than the 200 ms debounce and some longer, so several requests go out.
+    page.evaluate("""async () => {
+        const input = document.getElementById("gpu_hours");
+        const gaps = [0, 30, 230, 20, 240, 10, 230, 40, 0];
+        for (let i = 0; i < 9; i++) {
+            await new Promise(r => setTimeout(r, gaps[i]));
+            input.value = String((i + 1) * 100);
+            input.dispatchEvent(new Event("input", {bubbles: true}));
+        }
+    }""")
+    expect(page.locator(CAPTION)).to_contain_text("at 900 GPU-hours")
+    page.wait_for_function("!document.querySelector('.htmx-request')")  # nothing left in flight to land late
+
+    assert len(statuses) >= 2 and set(statuses) == {200}, f"htmx responses: {statuses}"
+    expect(page.locator(CAPTION)).to_contain_text("at 900 GPU-hours")
+    expect(page.locator(HEADLINE)).to_contain_text("At 900 GPU-hours")
+    expect(page).to_have_url(_url_has("gpu_hours", "900"))
+    assert page.locator("#gpu_hours-slider").input_value() == "900"
+
+
+def test_form_works_without_javascript(browser: Browser, base_url: str) -> None:
+    """The form is a plain GET form underneath htmx, so it must work with scripts off."""
+    context = browser.new_context(base_url=base_url, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.locator("#gpu_hours").fill("2000")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Update").click()
+        assert _url_has("gpu_hours", "2000").search(page.url)
+        expect(page.locator(CAPTION)).to_contain_text("at 2,000 GPU-hours")
+        expect(page.locator(HEADLINE)).to_contain_text("At 2,000 GPU-hours")
+        assert page.locator("#gpu_hours").input_value() == "2000"
+    finally:
+        context.close()
+
+
+def test_bad_hours_show_a_field_error_and_keep_the_other_inputs(page: Page) -> None:
+    """A typo must be explained next to its field, without losing the rest of the scenario."""
+    page.goto("/")
+    _htmx_response(page, lambda: page.locator("#peak_gpus").fill("3"))
+    _htmx_response(page, lambda: page.locator("#gpu").select_option("A100"))
+
+    page.locator("#gpu_hours").fill("-5")
+    expect(page.locator("#gpu_hours-error")).to_have_text("must be at least 0")
+    expect(page.locator("#results .problem")).to_contain_text("gpu_hours")
+    assert page.locator("#gpu_hours").input_value() == "-5"
+    assert page.locator("#peak_gpus").input_value() == "3"
+    assert page.locator("#gpu").input_value() == "A100"

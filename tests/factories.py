@@ -1,0 +1,99 @@
+"""Plain functions that put catalog rows in a test database."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from sqlmodel import Session, select
+
+from app.catalog.tables import CatalogVersion, EgressTier, GpuModel, Offer, Provider, StoragePrice
+
+
+def make_version(session: Session, note: str = "test catalog") -> int:
+    version = session.exec(select(CatalogVersion).order_by(CatalogVersion.id.desc())).first()  # type: ignore[union-attr]
+    if version is None:
+        version = CatalogVersion(note=note)
+        session.add(version)
+        session.flush()
+    assert version.id is not None
+    return version.id
+
+
+def make_gpu(session: Session, name: str = "H100", memory_gib: int = 80) -> GpuModel:
+    gpu = session.exec(select(GpuModel).where(GpuModel.name == name)).first()
+    if gpu is None:
+        gpu = GpuModel(name=name, memory_gib=memory_gib)
+        session.add(gpu)
+        session.flush()
+    return gpu
+
+
+def make_provider(
+    session: Session,
+    slug: str = "acme",
+    hq_country: str | None = "US",
+    tiers: list[tuple[float, float | None, str]] | None = None,
+    storage: str | None = None,
+) -> Provider:
+    """tiers: (from_gb, to_gb, usd_per_gb) rows; storage: USD per GB-month."""
+    version = make_version(session)
+    provider = Provider(slug=slug, name=slug.title(), hq_country=hq_country)
+    session.add(provider)
+    session.flush()
+    for from_gb, to_gb, price in tiers or []:
+        session.add(
+            EgressTier(
+                provider_id=provider.id,
+                from_gb=Decimal(str(from_gb)),
+                to_gb=None if to_gb is None else Decimal(str(to_gb)),
+                usd_per_gb=Decimal(price),
+                source="https://example.test/egress",
+                valid_from=version,
+            )
+        )
+    if storage is not None:
+        session.add(
+            StoragePrice(
+                provider_id=provider.id, usd_per_gb_month=Decimal(storage), source="https://example.test/s", valid_from=version
+            )
+        )
+    session.flush()
+    return provider
+
+
+def make_offer(
+    session: Session,
+    provider: Provider,
+    price: str,
+    tenancy: str = "virtualized",
+    billing: str = "on_demand",
+    period: str = "hour",
+    gpus_per_unit: int = 1,
+    gpu: str = "H100",
+    region: str = "us-east-1",
+    region_country: str | None = "US",
+    min_commitment_months: int | None = None,
+) -> Offer:
+    version = make_version(session)
+    offer = Offer(
+        key=f"{provider.slug}:{tenancy}:{billing}:{price}:{region}",
+        provider_id=provider.id,
+        gpu_model_id=make_gpu(session, gpu).id,
+        product=f"{tenancy} {billing} {price}",
+        tenancy=tenancy,
+        billing=billing,
+        gpus_per_unit=gpus_per_unit,
+        price_usd=Decimal(price),
+        price_period=period,
+        min_commitment_months=min_commitment_months,
+        region=region,
+        region_country=region_country,
+        source_url="https://example.test/price",
+        as_of=date(2026, 11, 1),
+        valid_from=version,
+    )
+    session.add(offer)
+    session.commit()
+    session.refresh(offer)
+    return offer

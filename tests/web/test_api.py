@@ -1,0 +1,63 @@
+import csv
+import io
+
+from tests.web.scenario import hand_checked_catalog
+from tests.web.test_calculator_page import QUERY, soup, totals
+
+
+def test_quote_returns_the_same_numbers_as_the_page(client, session):
+    hand_checked_catalog(session)
+    body = client.get(f"/api/quote?{QUERY}").json()
+    page_totals = totals(soup(client.get(f"/?{QUERY}")))
+    assert {o["option"].replace("/", "-"): f"${o['total']:,.2f}" for o in body["options"]} == page_totals
+    assert body["catalog_version"] == 1
+
+
+def test_quote_names_offer_parts_and_break_evens_worked_by_hand(client, session):
+    """On demand at 400 h: compute 1,000, egress 3.60, storage 0, total 1,003.60, per GPU-h
+    1,003.60 / 400 = 2.509; it meets the 1,250 node at (1,250 - 3.60) / 2.50 = 498.56 h."""
+    ids = hand_checked_catalog(session)
+    body = client.get(f"/api/quote?{QUERY}").json()
+    on_demand = body["options"][0]
+    assert on_demand["offer_id"] == ids["on_demand"]
+    assert (on_demand["compute"], on_demand["egress"], on_demand["storage"], on_demand["total"]) == (
+        1000.0, 3.6, 0.0, 1003.6
+    )
+    assert on_demand["effective_per_gpu_hour"] == 2.509
+    pair = next(b for b in body["break_evens"] if {b["a"], b["b"]} == {"virtualized/on_demand", "bare_metal/monthly"})
+    assert pair["crossings"][0] == {"gpu_hours": 498.56, "cheaper_above": "bare_metal/monthly"}
+
+
+def test_quote_refuses_bad_fields_with_422_naming_the_field(client, session):
+    hand_checked_catalog(session)
+    for query, field in [
+        ("gpu_hours=abc", "gpu_hours"),
+        ("gpu_hours=inf", "gpu_hours"),
+        ("peak_gpus=0", "peak_gpus"),
+        ("gpu=Z9000", "gpu"),
+        ("catalog_version=99", "catalog_version"),
+    ]:
+        response = client.get(f"/api/quote?{query}")
+        assert response.status_code == 422, query
+        assert response.json()["detail"][0]["loc"] == ["query", field]
+
+
+def test_offers_are_filterable_and_the_csv_has_the_same_rows(client, session):
+    hand_checked_catalog(session)
+    offers = client.get("/api/offers?tenancy=bare_metal").json()
+    assert [(o["provider"], o["price_usd"], o["price_period"]) for o in offers] == [("metal", 1250.0, "month")]
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/offers.csv").text)))
+    assert len(rows) == 3 and {r["source_url"] for r in rows} == {"https://example.test/price"}
+
+
+def test_providers_come_with_egress_tiers_and_storage_price(client, session):
+    hand_checked_catalog(session)
+    cloud = next(p for p in client.get("/api/providers").json() if p["slug"] == "cloud")
+    assert [(t["from_gb"], t["to_gb"], t["usd_per_gb"]) for t in cloud["egress_tiers"]] == [
+        (0.0, 100.0, 0.0), (100.0, None, 0.09)
+    ]
+
+
+def test_openapi_docs_are_served(client):
+    assert client.get("/docs").status_code == 200
+    assert "/api/quote" in client.get("/openapi.json").json()["paths"]

@@ -1,0 +1,106 @@
+from bs4 import BeautifulSoup
+
+from tests.web.scenario import hand_checked_catalog
+
+QUERY = "gpu=H100&gpu_hours=400&checkpoint_gb=140&checkpoints_out=1&virt_tax=0&invocations=0"
+
+
+def soup(response):
+    assert response.status_code == 200
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def totals(page):
+    return {
+        row["data-option"]: row.select_one("td.total").get_text(strip=True).rstrip("*")
+        for row in page.select("table.options tbody tr")
+    }
+
+
+def test_page_shows_each_options_total_worked_by_hand(client, session):
+    """400 h: on demand 2.50 x 400 = 1,000 + 40 GB x 0.09 = 3.60 -> 1,003.60; the node 1,250 (no
+    egress fees); serverless 0.001 x 3,600 = 3.60/h x 400 = 1,440."""
+    hand_checked_catalog(session)
+    page = soup(client.get(f"/?{QUERY}"))
+    assert totals(page) == {
+        "virtualized-on_demand": "$1,003.60",
+        "bare_metal-monthly": "$1,250.00",
+        "serverless-per_second": "$1,440.00",
+    }
+
+
+def test_every_input_has_a_label_and_the_chart_a_title(client, session):
+    hand_checked_catalog(session)
+    page = soup(client.get("/"))
+    for field in page.select("form input:not([type=hidden]):not([type=checkbox]), form select"):
+        labelled = page.select_one(f'label[for="{field.get("id")}"]') or field.get("aria-label")
+        assert labelled, field
+    for box in page.select("form input[type=checkbox]"):
+        assert box.find_parent("label"), box
+    assert page.select_one("#results svg title").get_text(strip=True).startswith("Monthly total cost")
+
+
+def test_break_even_is_marked_on_the_chart_and_listed(client, session):
+    """On demand 2.50 H + 3.60 = 1,250 at H = 498.56; listed with one decimal."""
+    hand_checked_catalog(session)
+    page = soup(client.get(f"/?{QUERY}"))
+    assert "498.6 GPU-h" in page.select_one("ul.break-evens").get_text()
+    assert "499 h" in [t.get_text() for t in page.select("#results svg .break-even text")]
+
+
+def test_htmx_request_gets_only_the_results_block_with_error_slots_to_swap(client, session):
+    hand_checked_catalog(session)
+    response = client.get(f"/?{QUERY}", headers={"HX-Request": "true"})
+    page = soup(response)
+    assert page.select_one("form") is None
+    assert page.select_one("section#results table.options")
+    assert page.select_one("#gpu_hours-error[hx-swap-oob]")
+
+
+def test_the_fragment_is_the_same_markup_as_the_pages_results(client, session):
+    hand_checked_catalog(session)
+    full = soup(client.get(f"/?{QUERY}")).select_one("section#results table")
+    part = soup(client.get(f"/?{QUERY}", headers={"HX-Request": "true"})).select_one("section#results table")
+    assert str(full) == str(part)
+
+
+def test_filters_keep_only_eu_offers_and_non_us_providers(client, session):
+    hand_checked_catalog(session)
+    assert set(totals(soup(client.get(f"/?{QUERY}&eu_only=on")))) == {"bare_metal-monthly"}
+    assert set(totals(soup(client.get(f"/?{QUERY}&exclude_us_hq=on")))) == {"bare_metal-monthly"}
+    tenancies = "&tenancy=serverless&tenancy=virtualized"
+    assert set(totals(soup(client.get(f"/?{QUERY}{tenancies}")))) == {"virtualized-on_demand", "serverless-per_second"}
+
+
+def test_bad_number_shows_a_message_next_to_the_field_and_keeps_the_form(client, session):
+    hand_checked_catalog(session)
+    page = soup(client.get("/?gpu_hours=abc&peak_gpus=3&checkpoint_gb=70"))
+    assert page.select_one("#gpu_hours-error").get_text(strip=True) == "must be a number"
+    assert page.select_one("#gpu_hours")["value"] == "abc"
+    assert page.select_one("#peak_gpus")["value"] == "3"
+    assert page.select_one("#checkpoint_gb")["value"] == "70"
+    assert page.select_one("table.options") is None
+
+
+def test_out_of_range_huge_and_non_finite_values_are_refused_not_crashed(client, session):
+    hand_checked_catalog(session)
+    cases = {
+        "gpu_hours=-1": ("gpu_hours", "must be at least 0"),
+        "gpu_hours=1e400": ("gpu_hours", "must be a finite number"),
+        "gpu_hours=nan": ("gpu_hours", "must be a finite number"),
+        "peak_gpus=2.5": ("peak_gpus", "must be a whole number"),
+        "months=999999999999999999999999": ("months", "must be at most 120"),
+        "gpu=Z9000": ("gpu", "is not a GPU model in the catalog"),
+        "tenancy=mainframe": ("tenancy", "must be one of bare_metal, virtualized, serverless"),
+    }
+    for query, (field, message) in cases.items():
+        page = soup(client.get(f"/?{query}"))
+        assert page.select_one(f"#{field}-error").get_text(strip=True) == message, query
+
+
+def test_plain_get_without_htmx_renders_the_whole_page(client, session):
+    hand_checked_catalog(session)
+    page = soup(client.get(f"/?{QUERY}"))
+    form = page.select_one("form#calculator")
+    assert form["method"] == "get" and form["action"] == "/"
+    assert page.select_one("#gpu_hours")["value"] == "400"
