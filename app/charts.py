@@ -21,6 +21,7 @@ class Marker:
     x: float
     y: float
     label: str
+    show_label: bool
 
 
 @dataclass(frozen=True)
@@ -83,11 +84,12 @@ def cost_chart(quote: Quote, current_hours: float) -> Chart:
         series.append(Series(option.option, "M" + " L".join(f"{px},{py}" for px, py in points)))
 
     curves = {o.option: o.curve for o in quote.options}
-    markers = [
-        Marker(x(c.hours), y(curves[pair.a].at(c.hours)), f"{c.hours:,.0f} h")
-        for pair in quote.break_evens
-        for c in pair.crossings
-    ]
+    markers: list[Marker] = []
+    for pair in quote.break_evens:
+        for c in pair.crossings:
+            px, py = x(c.hours), y(curves[pair.a].at(c.hours))
+            crowded = any(m.show_label and abs(m.x - px) < 44 and abs(m.y - py) < 14 for m in markers)
+            markers.append(Marker(px, py, f"{c.hours:,.0f} h", show_label=not crowded))
     return Chart(
         width=WIDTH,
         height=HEIGHT,

@@ -33,12 +33,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
-HOURS = [round(10 + i * (5000 - 10) / 199) for i in range(200)]
-"""200 distinct GPU-hour figures from 10 to 5000, cycled, as a user sliding would send them."""
 FORM = ("gpu=H100&gpu_hours={h}&peak_gpus=1&checkpoint_gb=140&checkpoints_out=1&egress_gb=0&stored_gb=0"
         "&months=1&region=&virt_tax=5&virt_tax_bare_metal=0&virt_tax_serverless=0&invocations=1000&cold_start_s=20")
-"""The form's default fields, as htmx sends the whole form on each input."""
-PARTIAL = [f"/?{FORM.format(h=h)}" for h in HOURS]
+"""The form's default fields, as htmx sends the whole form on each input; {h} is filled per request."""
+PARTIAL = "/?" + FORM
+
+
+def hours(i: int) -> str:
+    """The i-th request's GPU-hours: 10 to 5000, no repeat within 499,000 requests (2497 is coprime to 499000),
+    so neither a response cache nor a memo keyed on the URL can make the partial look cheaper than sliding."""
+    return f"{10 + (i * 2497 % 499000) / 100:.2f}"
+
+
 HX = {"HX-Request": "true"}
 
 
@@ -71,26 +77,26 @@ def wait_ready(proc: subprocess.Popen, port: int, log: Path, timeout: float = 90
     sys.exit(f"server not ready after {timeout:.0f} s:\n{log.read_text()[-3000:]}")
 
 
-LUA = """local paths = {%s}
-local i = 0
-%s
+LUA = """local path, i = PATH, 0
+HEADERS
 request = function()
-  i = i %% #paths + 1
-  return wrk.format("GET", paths[i])
+  i = i + 1
+  local h = string.format("%.2f", 10 + (i * 2497 % 499000) / 100)  -- same as hours(i) in Python
+  return wrk.format("GET", (path:gsub("{h}", h)))
 end
 done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format("RESULT %%d %%d %%f %%f %%d\\n", summary.requests, summary.duration,
+  io.write(string.format("RESULT %d %d %f %f %d\\n", summary.requests, summary.duration,
     latency:percentile(50), latency:percentile(99), e.connect + e.read + e.write + e.status + e.timeout))
 end
 """
 
 
-def load_wrk(port: int, paths: list[str], headers: dict, seconds: float, connections: int, tmp: Path) -> dict:
-    """wrk with a Lua script that cycles the paths per request; non-2xx counts as an error."""
+def load_wrk(port: int, path: str, headers: dict, seconds: float, connections: int, tmp: Path) -> dict:
+    """wrk with a Lua script that fills in the path per request; non-2xx counts as an error."""
     lua = tmp / "bench.lua"
-    lua.write_text(LUA % (", ".join(json.dumps(p) for p in paths),
-                          "\n".join(f'wrk.headers["{k}"] = "{v}"' for k, v in headers.items())))
+    lua.write_text(LUA.replace("PATH", json.dumps(path))
+                   .replace("HEADERS", "\n".join(f'wrk.headers["{k}"] = "{v}"' for k, v in headers.items())))
     out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(lua),
                           f"http://{HOST}:{port}"], capture_output=True, text=True, check=True).stdout
     n, duration_us, p50_us, p99_us, errors = re.search(r"^RESULT (.*)$", out, re.M).group(1).split()
@@ -98,14 +104,14 @@ def load_wrk(port: int, paths: list[str], headers: dict, seconds: float, connect
             "errors": int(errors)}
 
 
-async def _connection(port: int, paths: list[str], head: str, stop_at: float, offset: int) -> tuple[list, int]:
+async def _connection(port: int, path: str, head: str, stop_at: float, offset: int) -> tuple[list, int]:
     """One keep-alive HTTP/1.1 connection sending requests back to back until stop_at."""
     reader, writer = await asyncio.open_connection(HOST, port)
     latencies, errors, i = [], 0, offset
     try:
         while time.perf_counter() < stop_at:
             t0 = time.perf_counter()
-            writer.write(f"GET {paths[i % len(paths)]} HTTP/1.1\r\nHost: {HOST}\r\n{head}\r\n".encode())
+            writer.write(f"GET {path.format(h=hours(i))} HTTP/1.1\r\nHost: {HOST}\r\n{head}\r\n".encode())
             i += 1
             response_head = await reader.readuntil(b"\r\n\r\n")
             length = re.search(rb"(?i)\r\ncontent-length:\s*(\d+)", response_head)
@@ -117,13 +123,13 @@ async def _connection(port: int, paths: list[str], head: str, stop_at: float, of
     return latencies, errors
 
 
-def _python_load(port: int, paths: list[str], headers: dict, seconds: float, connections: int) -> dict:
+def _python_load(port: int, path: str, headers: dict, seconds: float, connections: int) -> dict:
     """Runs in a child process (see load_python), so its CPU is not the server's."""
     head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
 
     async def run() -> list:
         stop_at = time.perf_counter() + seconds
-        return await asyncio.gather(*(_connection(port, paths, head, stop_at, c * 37) for c in range(connections)))
+        return await asyncio.gather(*(_connection(port, path, head, stop_at, c * 100_003) for c in range(connections)))
 
     start = time.perf_counter()
     results = asyncio.run(run())
@@ -133,9 +139,9 @@ def _python_load(port: int, paths: list[str], headers: dict, seconds: float, con
             "errors": sum(e for _, e in results)}
 
 
-def load_python(port: int, paths: list[str], headers: dict, seconds: float, connections: int, tmp: Path) -> dict:
+def load_python(port: int, path: str, headers: dict, seconds: float, connections: int, tmp: Path) -> dict:
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        return pool.apply(_python_load, (port, paths, headers, seconds, connections))
+        return pool.apply(_python_load, (port, path, headers, seconds, connections))
 
 
 def main() -> int:
@@ -163,17 +169,17 @@ def main() -> int:
             status, body = get(port, "/api/offers")
             offers = len(json.loads(body)) if status == 200 else f"? (HTTP {status})"
             # Refuse to time a broken partial: a 500 is cheap and would make the ratio look good.
-            status, body = get(port, PARTIAL[0], HX)
+            status, body = get(port, PARTIAL.format(h=hours(0)), HX)
             if status != 200 or 'id="results"' not in body or "<html" in body:
                 print(f"partial check failed: HTTP {status}, body {body[:200]!r}", file=sys.stderr)
                 time.sleep(0.5)  # the server logs the traceback just after sending the 500
                 print(f"server log (tail):\n{log.read_text()[-1500:]}", file=sys.stderr)
                 return 2
-            endpoints = [("GET /api/health", ["/api/health"], {}), ("GET / partial (HX-Request)", PARTIAL, HX)]
+            endpoints = [("GET /api/health", "/api/health", {}), ("GET / partial (HX-Request)", PARTIAL, HX)]
             results = {}
-            for name, paths, headers in endpoints:
-                load(port, paths, headers, args.warmup, args.connections, tmp)
-                results[name] = load(port, paths, headers, args.seconds, args.connections, tmp)
+            for name, path, headers in endpoints:
+                load(port, path, headers, args.warmup, args.connections, tmp)
+                results[name] = load(port, path, headers, args.seconds, args.connections, tmp)
         finally:
             server.terminate()
             try:

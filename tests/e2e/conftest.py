@@ -15,8 +15,15 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 def _free_port() -> int:
@@ -34,7 +41,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = (db.parent / "uvicorn.log").open("w+")
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=REPO_ROOT, env={**os.environ, "DATABASE_URL": f"sqlite:///{db}"}, stdout=log, stderr=subprocess.STDOUT,
+        cwd=REPO_ROOT,
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{db}"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 30
@@ -68,8 +78,10 @@ def browser() -> Iterator[Browser]:
     """Debian's Chromium, not a Playwright download: there is no internet to fetch one."""
     executable = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     if not Path(executable).exists():
-        pytest.fail(f"Chromium not found at {executable}: install Debian's chromium (apt-get install chromium) "
-                    "or set CHROMIUM to its path.")
+        pytest.fail(
+            f"Chromium not found at {executable}: install Debian's chromium (apt-get install chromium) "
+            "or set CHROMIUM to its path."
+        )
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
