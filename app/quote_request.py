@@ -76,6 +76,9 @@ _MESSAGES = {
 }
 
 
+_MAY_BE_EMPTY = {"region", "tenancy", "catalog_version"}
+
+
 def _number(value: object) -> object:
     """1000000 -> '1,000,000' and 0.0 -> '0' in messages; anything else as it is."""
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -84,8 +87,12 @@ def _number(value: object) -> object:
 
 
 def parse_params(query: dict[str, str | list[str]]) -> QuoteParams | FieldErrors:
-    """Read a query string into params, or a plain message per bad field; empty fields mean default."""
-    data = {k: v for k, v in query.items() if v not in ("", [])}
+    """Read a query string into params, or a plain message per bad field.
+
+    A parameter left out takes its default (a short shared URL); a number field sent empty is an
+    error, so that a cleared input never quietly shows the default's numbers.
+    """
+    data = {k: v for k, v in query.items() if not (v in ("", []) and k in _MAY_BE_EMPTY)}
     try:
         return QuoteParams.model_validate(data)
     except ValidationError as e:

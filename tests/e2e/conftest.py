@@ -92,6 +92,7 @@ def browser() -> Iterator[Browser]:
 def page(browser: Browser, base_url: str) -> Iterator[Page]:
     """A fresh context per test, so no cookies, storage or htmx history cache leak between tests."""
     context = browser.new_context(base_url=base_url)
+    context.set_default_timeout(5_000)  # everything here takes well under a second; fail fast, not after 30 s
     page = context.new_page()
     yield page
     context.close()

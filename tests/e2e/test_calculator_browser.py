@@ -33,13 +33,18 @@ def _htmx_response(page: Page, action: Callable[[], None]) -> Response:
     return response
 
 
+def _open(page: Page, url: str = "/") -> None:
+    response = page.goto(url)
+    assert response is not None and response.status == 200, f"{url} answered {response and response.status}"
+
+
 def _url_has(name: str, value: str) -> re.Pattern[str]:
     return re.compile(rf"[?&]{name}={re.escape(value)}(&|$)")
 
 
 def test_moving_the_hours_slider_redraws_chart_and_updates_url(page: Page) -> None:
     """The slider is the main control: moving it must redraw everything and leave a URL that reproduces it."""
-    page.goto("/")
+    _open(page)
     hours = page.locator("#gpu_hours")
     before = hours.input_value(), _chart_paths(page), _totals(page)
     assert before[1] and before[2], "the default page should show a chart and a table"
@@ -55,14 +60,14 @@ def test_moving_the_hours_slider_redraws_chart_and_updates_url(page: Page) -> No
     assert after[0] != before[1], "chart lines should be redrawn"
     assert after[1] != before[2], "table totals should change"
 
-    page.goto(page.url)
+    _open(page, page.url)
     assert hours.input_value() == new
     assert (_chart_paths(page), _totals(page)) == after, "reloading the URL should give the same answer"
 
 
 def test_fast_typing_shows_the_last_value_not_a_stale_answer(page: Page) -> None:
     """Inputs faster than the server answers must end on the last value, never on an older late reply."""
-    page.goto("/")
+    _open(page)
     statuses: list[int] = []
     page.on("response", lambda r: statuses.append(r.status) if _is_htmx(r) else None)
     # Irregular gaps, some shorter than the 200 ms debounce and some longer, so several requests go out.
@@ -89,8 +94,9 @@ def test_form_works_without_javascript(browser: Browser, base_url: str) -> None:
     """The form is a plain GET form underneath htmx, so it must work with scripts off."""
     context = browser.new_context(base_url=base_url, java_script_enabled=False)
     try:
+        context.set_default_timeout(5_000)
         page = context.new_page()
-        page.goto("/")
+        _open(page)
         page.locator("#gpu_hours").fill("2000")
         with page.expect_navigation():
             page.get_by_role("button", name="Update").click()
@@ -108,7 +114,7 @@ def test_bad_hours_show_a_field_error_and_keep_the_other_inputs(page: Page, type
 
     2000000 is only refused by the server; -5 also breaks the input's own min="0", which the browser checks first.
     """
-    page.goto("/")
+    _open(page)
     _htmx_response(page, lambda: page.locator("#peak_gpus").fill("3"))
     _htmx_response(page, lambda: page.locator("#gpu").select_option("A100"))
 

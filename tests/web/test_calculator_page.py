@@ -86,6 +86,7 @@ def test_out_of_range_huge_and_non_finite_values_are_refused_not_crashed(client,
     hand_checked_catalog(session)
     cases = {
         "gpu_hours=-1": ("gpu_hours", "must be at least 0"),
+        "gpu_hours=": ("gpu_hours", "must be a number"),
         "gpu_hours=1e400": ("gpu_hours", "must be a finite number"),
         "gpu_hours=nan": ("gpu_hours", "must be a finite number"),
         "peak_gpus=2.5": ("peak_gpus", "must be a whole number"),
