@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from app.costing.quote import OptionKey, Quote
 
@@ -78,7 +79,7 @@ def cost_chart(quote: Quote, current_hours: float) -> Chart:
         curve = option.curve
         bounds = [0.0, *curve.steps(x_max), x_max]
         points = []
-        for lo, hi in zip(bounds, bounds[1:]):
+        for lo, hi in pairwise(bounds):
             intercept, slope = curve.piece(lo, hi)
             points += [(x(lo), y(intercept + slope * lo)), (x(hi), y(intercept + slope * hi))]
         series.append(Series(option.option, "M" + " L".join(f"{px},{py}" for px, py in points)))

@@ -11,7 +11,11 @@ from app.costing.money import cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.db import ROOT
 
-TENANCY_LABELS = {Tenancy.BARE_METAL: "Bare metal", Tenancy.VIRTUALIZED: "Virtualized", Tenancy.SERVERLESS: "Serverless"}
+TENANCY_LABELS = {
+    Tenancy.BARE_METAL: "Bare metal",
+    Tenancy.VIRTUALIZED: "Virtualized",
+    Tenancy.SERVERLESS: "Serverless",
+}
 BILLING_LABELS = {
     Billing.ON_DEMAND: "on demand",
     Billing.SPOT: "spot",

@@ -55,7 +55,10 @@ def make_provider(
     if storage is not None:
         session.add(
             StoragePrice(
-                provider_id=provider.id, usd_per_gb_month=Decimal(storage), source="https://example.test/s", valid_from=version
+                provider_id=provider.id,
+                usd_per_gb_month=Decimal(storage),
+                source="https://example.test/s",
+                valid_from=version,
             )
         )
     session.flush()

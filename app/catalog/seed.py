@@ -172,15 +172,25 @@ def load_seed(session: Session) -> CatalogVersion:
         prices = [(Billing.ON_DEMAND, row["price_per_hour_usd"]), (Billing.SPOT, row["spot_price_per_hour_usd"])]
         for billing, price in prices:
             if price:
-                offer(row["provider"], row["gpu_model"], row["instance_type"], row["region"], billing,
-                      price_usd=Decimal(price), **common)
+                offer(
+                    row["provider"],
+                    row["gpu_model"],
+                    row["instance_type"],
+                    row["region"],
+                    billing,
+                    price_usd=Decimal(price),
+                    **common,
+                )
 
     for row in _rows("committed_offers.csv"):
         if row["gpu_model"] not in gpus or not row["gpu_count"]:
             continue  # Paperspace rows: GPU memory or GPUs per price not stated (see README)
         per_year = row["price_period"] == "year"
         offer(
-            row["provider"], row["gpu_model"], row["product"], "not stated",
+            row["provider"],
+            row["gpu_model"],
+            row["product"],
+            "not stated",
             Billing.MONTHLY if per_year else Billing.COMMITTED,
             tenancy=row["tenancy"],
             gpus_per_unit=int(row["gpu_count"]),
@@ -198,7 +208,11 @@ def load_seed(session: Session) -> CatalogVersion:
         per_second = bool(row["usd_per_second"])
         for gpu in SERVERLESS_GPUS[row["gpu"]]:
             offer(
-                row["provider"], gpu, f"{row['product']} ({row['gpu']})", "platform-scheduled", Billing.PER_SECOND,
+                row["provider"],
+                gpu,
+                f"{row['product']} ({row['gpu']})",
+                "platform-scheduled",
+                Billing.PER_SECOND,
                 tenancy=Tenancy.SERVERLESS,
                 gpus_per_unit=1,
                 price_usd=Decimal(row["usd_per_second"] or row["usd_per_hour"]),

@@ -6,7 +6,7 @@ so any quote can be recomputed exactly at any earlier version.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from sqlalchemy import Column, Numeric
@@ -14,7 +14,7 @@ from sqlmodel import Field, SQLModel
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _money(scale: int = 8) -> Column:  # type: ignore[type-arg]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from app.costing.curves import CostCurve
 
@@ -30,7 +31,7 @@ def crossings(a: CostCurve, b: CostCurve, until: float) -> list[Crossing]:
     bounds = sorted({0.0, end, *a.steps(end), *b.steps(end)})
     found: list[Crossing] = []
     last_sign = 0
-    for lo, hi in zip(bounds, bounds[1:]):
+    for lo, hi in pairwise(bounds):
         ia, sa = a.piece(lo, hi)
         ib, sb = b.piece(lo, hi)
         d0, slope = ia - ib, sa - sb

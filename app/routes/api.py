@@ -136,7 +136,9 @@ def api_quote(params: Annotated[QuoteParams, Query()], session: SessionDep) -> Q
                 storage=_money(o.storage),
                 total=float(cents(o.total)),
                 horizon_total=float(cents(o.horizon_total)),
-                effective_per_gpu_hour=None if o.effective_per_gpu_hour is None else float(rate(o.effective_per_gpu_hour)),
+                effective_per_gpu_hour=None
+                if o.effective_per_gpu_hour is None
+                else float(rate(o.effective_per_gpu_hour)),
                 complete=o.complete,
                 offer=OfferOut.of(result.catalog.offers_by_id[o.offer.offer_id]),
             )
@@ -147,7 +149,9 @@ def api_quote(params: Annotated[QuoteParams, Query()], session: SessionDep) -> Q
                 a=_option_name(be.a),
                 b=_option_name(be.b),
                 crossings=[
-                    CrossingOut(gpu_hours=round(c.hours, 2), cheaper_above=_option_name(be.a if c.a_cheaper_after else be.b))
+                    CrossingOut(
+                        gpu_hours=round(c.hours, 2), cheaper_above=_option_name(be.a if c.a_cheaper_after else be.b)
+                    )
                     for c in be.crossings
                 ],
             )
@@ -200,7 +204,9 @@ def api_offers_csv(filters: Annotated[OfferFilters, Query()], session: SessionDe
     writer.writeheader()
     for offer in _offers(session, filters):
         writer.writerow(offer.model_dump(mode="json"))
-    return Response(out.getvalue(), media_type="text/csv", headers={"Content-Disposition": "attachment; filename=offers.csv"})
+    return Response(
+        out.getvalue(), media_type="text/csv", headers={"Content-Disposition": "attachment; filename=offers.csv"}
+    )
 
 
 class TierOut(BaseModel):
@@ -236,8 +242,12 @@ def api_providers(session: SessionDep, catalog_version: int | None = None) -> li
             notes=p.notes,
             egress_tiers=[
                 TierOut(
-                    from_gb=t.tier.from_gb, to_gb=t.tier.to_gb, usd_per_gb=t.tier.usd_per_gb,
-                    source=t.source, as_of=t.as_of, notes=t.notes,
+                    from_gb=t.tier.from_gb,
+                    to_gb=t.tier.to_gb,
+                    usd_per_gb=t.tier.usd_per_gb,
+                    source=t.source,
+                    as_of=t.as_of,
+                    notes=t.notes,
                 )
                 for t in p.egress_tiers
             ],

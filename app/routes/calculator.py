@@ -11,8 +11,14 @@ from app.templating import Fragment, templates
 
 router = APIRouter(tags=["calculator"])
 
-SLIDER_MAX = {"gpu_hours": 10_000, "peak_gpus": 64, "checkpoint_gb": 2_000, "checkpoints_out": 60,
-              "egress_gb": 20_000, "stored_gb": 50_000}
+SLIDER_MAX = {
+    "gpu_hours": 10_000,
+    "peak_gpus": 64,
+    "checkpoint_gb": 2_000,
+    "checkpoints_out": 60,
+    "egress_gb": 20_000,
+    "stored_gb": 50_000,
+}
 """Where each slider ends; the number input beside it takes anything up to the field's own limit."""
 
 

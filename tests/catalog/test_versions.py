@@ -16,7 +16,9 @@ def on_demand_total(client, extra=""):
 def test_price_change_adds_a_version_and_earlier_versions_still_quote_the_old_price(client, session):
     """2.50 -> 3.00 per GPU-h: at 400 h the total goes from 1,003.60 to 1,203.60 (egress 3.60)."""
     ids = hand_checked_catalog(session)
-    change_offer_price(session, ids["on_demand"], Decimal("3.00"), "https://example.test/new", date(2026, 11, 20), "raise")
+    change_offer_price(
+        session, ids["on_demand"], Decimal("3.00"), "https://example.test/new", date(2026, 11, 20), "raise"
+    )
     assert on_demand_total(client) == (2, 1203.60)
     assert on_demand_total(client, "&catalog_version=1") == (1, 1003.60)
 
@@ -33,4 +35,6 @@ def test_a_replaced_price_cannot_be_changed_again(session):
     ids = hand_checked_catalog(session)
     change_offer_price(session, ids["on_demand"], Decimal("3.00"), "https://example.test/a", date(2026, 11, 20), "a")
     with pytest.raises(StaleRecord):
-        change_offer_price(session, ids["on_demand"], Decimal("4.00"), "https://example.test/b", date(2026, 11, 21), "b")
+        change_offer_price(
+            session, ids["on_demand"], Decimal("4.00"), "https://example.test/b", date(2026, 11, 21), "b"
+        )

@@ -4,9 +4,9 @@ from hypothesis import strategies as st
 
 from app.costing.breakeven import crossings
 from app.costing.curves import LinearCost, SteppedCost, units_curve
+from app.costing.egress import EgressTier
 from app.costing.quote import quote
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
-from app.costing.egress import EgressTier
 
 ON_DEMAND_2_50 = LinearCost(0, 2.50)
 NODE_1250_A_MONTH = units_curve(0, 1250, gpus_per_unit=1, peak_gpus=1, tax=0)

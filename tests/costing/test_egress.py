@@ -1,6 +1,6 @@
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-import pytest
 
 from app.costing.egress import EgressTier, check_tiers, egress_cost
 

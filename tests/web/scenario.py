@@ -18,6 +18,7 @@ def hand_checked_catalog(session: Session) -> dict[str, int]:
         "node": make_offer(
             session, metal, "1250", "bare_metal", "monthly", "month", region="fra1", region_country="DE"
         ).id,
-        "serverless": make_offer(session, fn, "0.001", "serverless", "per_second", "second", region="any",
-                                 region_country=None).id,
+        "serverless": make_offer(
+            session, fn, "0.001", "serverless", "per_second", "second", region="any", region_country=None
+        ).id,
     }

@@ -21,7 +21,10 @@ def test_quote_names_offer_parts_and_break_evens_worked_by_hand(client, session)
     on_demand = body["options"][0]
     assert on_demand["offer_id"] == ids["on_demand"]
     assert (on_demand["compute"], on_demand["egress"], on_demand["storage"], on_demand["total"]) == (
-        1000.0, 3.6, 0.0, 1003.6
+        1000.0,
+        3.6,
+        0.0,
+        1003.6,
     )
     assert on_demand["effective_per_gpu_hour"] == 2.509
     pair = next(b for b in body["break_evens"] if {b["a"], b["b"]} == {"virtualized/on_demand", "bare_metal/monthly"})
@@ -54,7 +57,8 @@ def test_providers_come_with_egress_tiers_and_storage_price(client, session):
     hand_checked_catalog(session)
     cloud = next(p for p in client.get("/api/providers").json() if p["slug"] == "cloud")
     assert [(t["from_gb"], t["to_gb"], t["usd_per_gb"]) for t in cloud["egress_tiers"]] == [
-        (0.0, 100.0, 0.0), (100.0, None, 0.09)
+        (0.0, 100.0, 0.0),
+        (100.0, None, 0.09),
     ]
 
 
