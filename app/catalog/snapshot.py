@@ -116,6 +116,7 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
             storage_usd_per_gb_month=None if price is None else float(price.usd_per_gb_month),
             storage_source=None if price is None else price.source,
         )
+    priced_tiers = {pid: tuple(t.tier for t in p.egress_tiers) or None for pid, p in providers.items()}
     gpus = {g.id: g for g in session.exec(select(GpuModel).order_by(GpuModel.name))}
     offers = []
     for o in session.exec(select(Offer).where(valid_at(Offer, version)).order_by(Offer.id)):
@@ -130,7 +131,7 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
             price_usd=float(o.price_usd),
             period=terms.PricePeriod(o.price_period),
             min_commitment_months=o.min_commitment_months,
-            egress_tiers=tuple(t.tier for t in provider.egress_tiers) or None,
+            egress_tiers=priced_tiers[o.provider_id],
             storage_usd_per_gb_month=provider.storage_usd_per_gb_month,
         )
         offers.append(

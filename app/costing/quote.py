@@ -68,16 +68,23 @@ def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed
     return LinearCost(fixed, per_hour / (1 - tax))
 
 
-def cost_offer(offer: Offer, workload: Workload, assumptions: Assumptions) -> OfferCost:
+def _fixed_costs(offer: Offer, workload: Workload) -> tuple[float | None, float | None]:
+    """USD of egress and of storage a month; None where the provider publishes no price."""
     volume = workload.egress_volume_gb
     egress = 0.0 if volume == 0 else None if offer.egress_tiers is None else egress_cost(volume, offer.egress_tiers)
-    storage = (
-        0.0
-        if workload.stored_gb == 0
-        else None
-        if offer.storage_usd_per_gb_month is None
-        else workload.stored_gb * offer.storage_usd_per_gb_month
-    )
+    stored = workload.stored_gb
+    price = offer.storage_usd_per_gb_month
+    storage = 0.0 if stored == 0 else None if price is None else stored * price
+    return egress, storage
+
+
+def cost_offer(
+    offer: Offer,
+    workload: Workload,
+    assumptions: Assumptions,
+    fixed_costs: tuple[float | None, float | None] | None = None,
+) -> OfferCost:
+    egress, storage = fixed_costs or _fixed_costs(offer, workload)
     fixed = (egress or 0.0) + (storage or 0.0)
     curve = cost_curve(offer, workload, assumptions, fixed)
     total = curve.at(workload.gpu_hours)
@@ -96,14 +103,28 @@ def cost_offer(offer: Offer, workload: Workload, assumptions: Assumptions) -> Of
 
 
 def quote(offers: list[Offer], workload: Workload, assumptions: Assumptions, hours_max: float) -> Quote:
-    """Cheapest offer per option at the workload's GPU-hours; break-evens searched up to hours_max."""
-    cheapest: dict[OptionKey, OfferCost] = {}
+    """Cheapest offer per option at the workload's GPU-hours; break-evens searched up to hours_max.
+
+    This runs on every move of the slider, so offers are ranked by their total alone and egress
+    is priced once per tier table (offers of a provider share one); only the winners get a full breakdown.
+    """
+    fixed_by_prices: dict[tuple[int, float | None], tuple[float | None, float | None]] = {}
+    cheapest: dict[OptionKey, tuple[float, Offer, tuple[float | None, float | None]]] = {}
     for offer in offers:
-        cost = cost_offer(offer, workload, assumptions)
-        best = cheapest.get(cost.option)
-        if best is None or cost.total < best.total:
-            cheapest[cost.option] = cost
-    options = sorted(cheapest.values(), key=lambda c: c.total)
+        prices = id(offer.egress_tiers), offer.storage_usd_per_gb_month
+        fixed_costs = fixed_by_prices.get(prices)
+        if fixed_costs is None:
+            fixed_costs = fixed_by_prices[prices] = _fixed_costs(offer, workload)
+        fixed = (fixed_costs[0] or 0.0) + (fixed_costs[1] or 0.0)
+        total = cost_curve(offer, workload, assumptions, fixed).at(workload.gpu_hours)
+        option = option_of(offer)
+        best = cheapest.get(option)
+        if best is None or total < best[0]:
+            cheapest[option] = total, offer, fixed_costs
+    options = sorted(
+        (cost_offer(offer, workload, assumptions, fixed_costs) for _, offer, fixed_costs in cheapest.values()),
+        key=lambda c: c.total,
+    )
     break_evens = [
         BreakEven(a.option, b.option, crossings(a.curve, b.curve, hours_max)) for a, b in combinations(options, 2)
     ]
