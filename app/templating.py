@@ -34,6 +34,11 @@ def usd(value: float | None) -> str:
     return "not published" if value is None else f"${cents(value):,}"
 
 
+def web_link(url: str) -> str | None:
+    """Only http(s) links become hrefs: a stored `javascript:` URL must never be clickable."""
+    return url if url.startswith(("https://", "http://")) else None
+
+
 def usd_published(value: float) -> str:
     """A price as its source printed it: cents where it has no more digits, else up to 6 places."""
     return f"${value:,.2f}" if round(value, 2) == value else f"${value:,.6f}".rstrip("0")
@@ -44,7 +49,9 @@ def usd_rate(value: float | None) -> str:
 
 
 templates = Jinja2Blocks(directory=str(ROOT / "templates"))
-templates.env.filters.update(usd=usd, usd_rate=usd_rate, usd_published=usd_published, option_label=option_label)
+templates.env.filters.update(
+    usd=usd, usd_rate=usd_rate, usd_published=usd_published, option_label=option_label, web_link=web_link
+)
 templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
 
 

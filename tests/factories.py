@@ -77,6 +77,7 @@ def make_offer(
     region: str = "us-east-1",
     region_country: str | None = "US",
     min_commitment_months: int | None = None,
+    source_url: str = "https://example.test/price",
 ) -> Offer:
     version = make_version(session)
     offer = Offer(
@@ -92,7 +93,7 @@ def make_offer(
         min_commitment_months=min_commitment_months,
         region=region,
         region_country=region_country,
-        source_url="https://example.test/price",
+        source_url=source_url,
         as_of=date(2026, 11, 1),
         valid_from=version,
     )

@@ -1,5 +1,6 @@
 from bs4 import BeautifulSoup
 
+from tests.factories import make_offer, make_provider
 from tests.web.scenario import hand_checked_catalog
 
 QUERY = "gpu=H100&gpu_hours=400&checkpoint_gb=140&checkpoints_out=1&virt_tax=0&invocations=0"
@@ -105,3 +106,12 @@ def test_plain_get_without_htmx_renders_the_whole_page(client, session):
     form = page.select_one("form#calculator")
     assert form["method"] == "get" and form["action"] == "/"
     assert page.select_one("#gpu_hours")["value"] == "400"
+
+
+def test_text_from_the_catalog_is_escaped_and_only_web_links_are_links(client, session):
+    provider = make_provider(session, "<script>alert(1)</script>")
+    make_offer(session, provider, "2.50", source_url="javascript:alert(1)")
+    page = soup(client.get("/?gpu=H100"))
+    assert page.select_one("table.options script") is None
+    assert "<script>alert(1)</script>" in page.select_one("table.options").get_text()
+    assert not page.select('a[href^="javascript:"]')
