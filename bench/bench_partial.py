@@ -33,8 +33,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
-FORM = ("gpu=H100&gpu_hours={h}&peak_gpus=1&checkpoint_gb=140&checkpoints_out=1&egress_gb=0&stored_gb=0"
-        "&months=1&region=&virt_tax=5&virt_tax_bare_metal=0&virt_tax_serverless=0&invocations=1000&cold_start_s=20")
+FORM = (
+    "gpu=H100&gpu_hours={h}&peak_gpus=1&checkpoint_gb=140&checkpoints_out=1&egress_gb=0&stored_gb=0"
+    "&months=1&region=&virt_tax=5&virt_tax_bare_metal=0&virt_tax_serverless=0&invocations=1000&cold_start_s=20"
+)
 """The form's default fields, as htmx sends the whole form on each input; {h} is filled per request."""
 PARTIAL = "/?" + FORM
 
@@ -95,13 +97,14 @@ end
 def load_wrk(port: int, path: str, headers: dict, seconds: float, connections: int, tmp: Path) -> dict:
     """wrk with a Lua script that fills in the path per request; non-2xx counts as an error."""
     lua = tmp / "bench.lua"
-    lua.write_text(LUA.replace("PATH", json.dumps(path))
-                   .replace("HEADERS", "\n".join(f'wrk.headers["{k}"] = "{v}"' for k, v in headers.items())))
-    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(lua),
-                          f"http://{HOST}:{port}"], capture_output=True, text=True, check=True).stdout
+    set_headers = "\n".join(f'wrk.headers["{k}"] = "{v}"' for k, v in headers.items())
+    lua.write_text(LUA.replace("PATH", json.dumps(path)).replace("HEADERS", set_headers))
+    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(lua)]
+    cmd.append(f"http://{HOST}:{port}")
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     n, duration_us, p50_us, p99_us, errors = re.search(r"^RESULT (.*)$", out, re.M).group(1).split()
-    return {"rps": int(n) / (int(duration_us) / 1e6), "p50": float(p50_us) / 1000, "p99": float(p99_us) / 1000,
-            "errors": int(errors)}
+    rps = int(n) / int(duration_us) * 1e6
+    return dict(rps=rps, p50=float(p50_us) / 1e3, p99=float(p99_us) / 1e3, errors=int(errors))
 
 
 async def _connection(port: int, path: str, head: str, stop_at: float, offset: int) -> tuple[list, int]:
@@ -135,8 +138,8 @@ def _python_load(port: int, path: str, headers: dict, seconds: float, connection
     results = asyncio.run(run())
     elapsed = time.perf_counter() - start
     lat = sorted(x for latencies, _ in results for x in latencies)
-    return {"rps": len(lat) / elapsed, "p50": lat[len(lat) // 2] * 1000, "p99": lat[int(len(lat) * 0.99)] * 1000,
-            "errors": sum(e for _, e in results)}
+    p50, p99 = lat[len(lat) // 2] * 1e3, lat[int(len(lat) * 0.99)] * 1e3
+    return dict(rps=len(lat) / elapsed, p50=p50, p99=p99, errors=sum(e for _, e in results))
 
 
 def load_python(port: int, path: str, headers: dict, seconds: float, connections: int, tmp: Path) -> dict:
@@ -160,10 +163,9 @@ def main() -> int:
         log = tmp / "server.log"
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'bench.db'}"}
         with log.open("w") as log_file:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "app.main:app", "--host", HOST, "--port", str(port),
-                 "--log-level", "warning", "--no-access-log"],
-                cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+            cmd = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", HOST, "--port", str(port)]
+            cmd += ["--log-level", "warning", "--no-access-log"]
+            server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
         try:
             wait_ready(server, port, log)
             status, body = get(port, "/api/offers")
@@ -189,15 +191,19 @@ def main() -> int:
 
     loader = "wrk, 1 thread" if use_wrk else "Python asyncio keep-alive client"
     print(f"catalog: {offers} offers (/api/offers, full shipped catalog on a fresh SQLite file)")
-    print(f"server: uvicorn, 1 worker; loader: {loader}, separate process; {args.connections} connections; "
-          f"{args.seconds:g} s per endpoint after {args.warmup:g} s warm-up; {os.cpu_count()} cores")
+    print(
+        f"server: uvicorn, 1 worker; loader: {loader}, separate process; {args.connections} connections; "
+        f"{args.seconds:g} s per endpoint after {args.warmup:g} s warm-up; {os.cpu_count()} cores"
+    )
     print(f"{'endpoint':<28}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}")
     for name, r in results.items():
         print(f"{name:<28}{r['rps']:>10.1f}{r['p50']:>9.2f}{r['p99']:>9.2f}{r['errors']:>8}")
     trivial, partial = results.values()
     ratio = partial["rps"] / trivial["rps"]
-    print(f"partial/trivial: throughput {ratio:.2f}x, p50 {partial['p50'] / trivial['p50']:.2f}x; "
-          f"goal throughput >= 0.5x: {'MET' if ratio >= 0.5 else 'NOT MET'}")
+    print(
+        f"partial/trivial: throughput {ratio:.2f}x, p50 {partial['p50'] / trivial['p50']:.2f}x; "
+        f"goal throughput >= 0.5x: {'MET' if ratio >= 0.5 else 'NOT MET'}"
+    )
     if trivial["errors"] or partial["errors"]:
         print("INVALID: some requests failed or were not 2xx", file=sys.stderr)
         return 1
