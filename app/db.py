@@ -1,6 +1,5 @@
-"""The database engine, sessions for requests, and bringing a database up to date at start."""
+"""The database engine, the catalog it holds for requests, and bringing the schema up to date at start."""
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -8,8 +7,9 @@ from alembic import command
 from alembic.config import Config
 from fastapi import Depends
 from sqlalchemy import Engine, event
-from sqlmodel import Session, create_engine
+from sqlmodel import create_engine
 
+from app.catalog.snapshot import Catalogs, catalogs_for
 from app.settings import settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,9 +41,9 @@ def migrate(url: str) -> None:
     command.upgrade(config, "head")
 
 
-def get_session() -> Iterator[Session]:
-    with Session(engine) as session:
-        yield session
+async def get_catalogs() -> Catalogs:
+    """Async, so that the slider's partial never waits for a worker thread."""
+    return catalogs_for(engine)
 
 
-SessionDep = Annotated[Session, Depends(get_session)]
+CatalogsDep = Annotated[Catalogs, Depends(get_catalogs)]

@@ -1,5 +1,6 @@
 """Builds the app: database brought to head and seeded at start, static files, routers."""
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -8,6 +9,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlmodel import Session
 
 from app.catalog.seed import seed_if_empty
+from app.catalog.snapshot import catalogs_for
 from app.db import ROOT, engine, migrate
 from app.routes import api, calculator
 from app.settings import settings
@@ -18,6 +20,8 @@ async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
     migrate(settings.database_url)
     with Session(engine) as session:
         seed_if_empty(session)
+    catalogs_for(engine).at()
+    gc.freeze()  # the catalog lives as long as the process: keep it out of every full collection
     yield
 
 

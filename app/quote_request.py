@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlmodel import Session
 
-from app.catalog.snapshot import CatalogSnapshot, current_version, select_offers, snapshot
+from app.catalog.snapshot import Catalogs, CatalogSnapshot, select_offers
 from app.costing.quote import Quote, quote
 from app.costing.terms import Assumptions, Tenancy, Workload
 
@@ -122,11 +121,10 @@ def hours_axis_max(gpu_hours: float) -> float:
         scale *= 10
 
 
-def build_quote(session: Session, params: QuoteParams) -> QuoteResult | FieldErrors:
-    version = params.catalog_version or current_version(session)
-    catalog = snapshot(session, version)
+def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:
+    catalog = catalogs.at(params.catalog_version)
     if catalog is None:
-        return {"catalog_version": f"there is no catalog version {version}"}
+        return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
     if params.gpu not in catalog.gpus:
         return {"gpu": "is not a GPU model in the catalog"}
     offers = select_offers(

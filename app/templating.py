@@ -55,7 +55,7 @@ templates.env.filters.update(
 templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
 
 
-def _is_fragment(request: Request) -> bool:
+async def _is_fragment(request: Request) -> bool:
     """htmx asks for the fragment; a history restore or a plain browser GET gets the whole page."""
     return "HX-Request" in request.headers and "HX-History-Restore-Request" not in request.headers
 

@@ -8,11 +8,17 @@ from decimal import Decimal
 from sqlalchemy import update
 from sqlmodel import Session
 
+from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import CatalogVersion, Offer
 
 
 class StaleRecord(Exception):
     """The row was already replaced or retired by another change."""
+
+
+def _committed(session: Session) -> None:
+    session.commit()
+    catalogs_for(session.get_bind().engine).forget_newest()
 
 
 def new_version(session: Session, note: str) -> int:
@@ -47,7 +53,7 @@ def change_offer_price(
         | {"price_usd": price_usd, "source_url": source_url, "as_of": as_of, "valid_from": version}
     )
     session.add(new)
-    session.commit()
+    _committed(session)
     session.refresh(new)
     return new
 
@@ -56,5 +62,5 @@ def retire_offer(session: Session, offer_id: int, note: str) -> int:
     """Take an offer out of new quotes; it stays in history. Returns the new version."""
     version = new_version(session, note)
     _close(session, offer_id, version)
-    session.commit()
+    _committed(session)
     return version

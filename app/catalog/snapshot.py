@@ -6,6 +6,8 @@ cached for as long as the process lives.
 
 from __future__ import annotations
 
+import math
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -73,24 +75,49 @@ def valid_at(table: type[Offer] | type[EgressTier] | type[StoragePrice], version
     return (table.valid_from <= version) & or_(table.valid_to.is_(None), table.valid_to > version)  # type: ignore[union-attr,operator]
 
 
-def current_version(session: Session) -> int:
-    return session.exec(select(func.max(CatalogVersion.id))).one() or 0
+class Catalogs:
+    """One database's catalog: snapshots by version, kept for good, and the newest version number,
+    read again at most every `ttl` seconds, so that a move of the slider needs no query at all.
+
+    Changes made through this process call `forget_newest`; other processes see them within `ttl`.
+    """
+
+    def __init__(self, engine: Engine, ttl: float = 1.0) -> None:
+        self.engine = engine
+        self.ttl = ttl
+        self._snapshots: dict[int, CatalogSnapshot] = {}
+        self._newest = 0
+        self._newest_read_at = -math.inf
+
+    def newest(self) -> int:
+        if time.monotonic() - self._newest_read_at > self.ttl:
+            with Session(self.engine) as session:
+                self._newest = session.exec(select(func.max(CatalogVersion.id))).one() or 0
+            self._newest_read_at = time.monotonic()
+        return self._newest
+
+    def forget_newest(self) -> None:
+        self._newest_read_at = -math.inf
+
+    def at(self, version: int | None = None) -> CatalogSnapshot | None:
+        """The catalog at `version` (default: the newest), or None if there is no such version."""
+        version = version or self.newest()
+        found = self._snapshots.get(version)
+        if found is None:
+            with Session(self.engine) as session:
+                found = _read(session, version)
+            if found is not None:
+                self._snapshots[version] = found
+        return found
 
 
-_cache: WeakKeyDictionary[Engine, dict[int, CatalogSnapshot]] = WeakKeyDictionary()
+_catalogs: WeakKeyDictionary[Engine, Catalogs] = WeakKeyDictionary()
 
 
-def snapshot(session: Session, version: int) -> CatalogSnapshot | None:
-    """The catalog at `version`, or None if there is no such version."""
-    bind = session.get_bind()
-    engine = bind if isinstance(bind, Engine) else bind.engine
-    per_engine = _cache.setdefault(engine, {})
-    if version not in per_engine:
-        made = _read(session, version)
-        if made is None:
-            return None
-        per_engine[version] = made
-    return per_engine[version]
+def catalogs_for(engine: Engine) -> Catalogs:
+    if engine not in _catalogs:
+        _catalogs[engine] = Catalogs(engine)
+    return _catalogs[engine]
 
 
 def _read(session: Session, version: int) -> CatalogSnapshot | None:

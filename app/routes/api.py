@@ -11,11 +11,11 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel
 
-from app.catalog.snapshot import CatalogSnapshot, OfferRecord, current_version, select_offers, snapshot
+from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord, select_offers
 from app.costing.money import cents, rate
 from app.costing.quote import OptionKey
 from app.costing.terms import Billing, Tenancy
-from app.db import SessionDep
+from app.db import CatalogsDep
 from app.quote_request import QuoteParams, build_quote
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -113,9 +113,9 @@ class QuoteOut(BaseModel):
 
 
 @router.get("/quote", response_model=QuoteOut)
-def api_quote(params: Annotated[QuoteParams, Query()], session: SessionDep) -> QuoteOut:
+def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) -> QuoteOut:
     """Each option's cheapest offer for the scenario, with USD per month rounded to the cent."""
-    result = build_quote(session, params)
+    result = build_quote(catalogs, params)
     if isinstance(result, dict):
         field, message = next(iter(result.items()))
         raise _unprocessable(field, message)
@@ -171,15 +171,15 @@ class OfferFilters(BaseModel):
     catalog_version: int | None = None
 
 
-def _catalog(session: SessionDep, version: int | None) -> CatalogSnapshot:
-    found = snapshot(session, version or current_version(session))
+def _catalog(catalogs: Catalogs, version: int | None) -> CatalogSnapshot:
+    found = catalogs.at(version)
     if found is None:
         raise _unprocessable("catalog_version", f"there is no catalog version {version}")
     return found
 
 
-def _offers(session: SessionDep, f: OfferFilters) -> list[OfferOut]:
-    catalog = _catalog(session, f.catalog_version)
+def _offers(catalogs: Catalogs, f: OfferFilters) -> list[OfferOut]:
+    catalog = _catalog(catalogs, f.catalog_version)
     gpus = [f.gpu] if f.gpu else list(catalog.gpus)
     records = [
         r
@@ -191,18 +191,18 @@ def _offers(session: SessionDep, f: OfferFilters) -> list[OfferOut]:
 
 
 @router.get("/offers", response_model=list[OfferOut])
-def api_offers(filters: Annotated[OfferFilters, Query()], session: SessionDep) -> list[OfferOut]:
+def api_offers(filters: Annotated[OfferFilters, Query()], catalogs: CatalogsDep) -> list[OfferOut]:
     """The catalog's offers at a version (default: newest), filtered."""
-    return _offers(session, filters)
+    return _offers(catalogs, filters)
 
 
 @router.get("/offers.csv", response_class=PlainTextResponse)
-def api_offers_csv(filters: Annotated[OfferFilters, Query()], session: SessionDep) -> Response:
+def api_offers_csv(filters: Annotated[OfferFilters, Query()], catalogs: CatalogsDep) -> Response:
     """The same offers as CSV, one row per offer."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(OfferOut.model_fields))
     writer.writeheader()
-    for offer in _offers(session, filters):
+    for offer in _offers(catalogs, filters):
         writer.writerow(offer.model_dump(mode="json"))
     return Response(
         out.getvalue(), media_type="text/csv", headers={"Content-Disposition": "attachment; filename=offers.csv"}
@@ -230,9 +230,9 @@ class ProviderOut(BaseModel):
 
 
 @router.get("/providers", response_model=list[ProviderOut])
-def api_providers(session: SessionDep, catalog_version: int | None = None) -> list[ProviderOut]:
+def api_providers(catalogs: CatalogsDep, catalog_version: int | None = None) -> list[ProviderOut]:
     """Providers with their egress tiers and storage price at a version (default: newest)."""
-    catalog = _catalog(session, catalog_version)
+    catalog = _catalog(catalogs, catalog_version)
     return [
         ProviderOut(
             slug=p.slug,

@@ -3,9 +3,8 @@
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from app.catalog.snapshot import current_version, snapshot
 from app.charts import cost_chart
-from app.db import SessionDep
+from app.db import CatalogsDep
 from app.quote_request import QuoteParams, build_quote, parse_params
 from app.templating import Fragment, templates
 
@@ -23,12 +22,12 @@ SLIDER_MAX = {
 
 
 @router.get("/", response_class=HTMLResponse)
-def calculator(request: Request, session: SessionDep, fragment: Fragment) -> HTMLResponse:
+async def calculator(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> HTMLResponse:
     query = {k: (request.query_params.getlist(k) if k == "tenancy" else v) for k, v in request.query_params.items()}
     parsed = parse_params(query)
     errors = parsed if isinstance(parsed, dict) else {}
     params = parsed if isinstance(parsed, QuoteParams) else None
-    result = build_quote(session, params) if params else None
+    result = build_quote(catalogs, params) if params else None
     if isinstance(result, dict):
         errors, result = result, None
     context = {
@@ -38,6 +37,6 @@ def calculator(request: Request, session: SessionDep, fragment: Fragment) -> HTM
         "chart": cost_chart(result.quote, result.params.gpu_hours) if result else None,
         "slider_max": SLIDER_MAX,
         "fragment": fragment,
-        "catalog": result.catalog if result else snapshot(session, current_version(session)),
+        "catalog": result.catalog if result else catalogs.at(),
     }
     return templates.TemplateResponse(request, "calculator.html", context, block_name="results" if fragment else None)

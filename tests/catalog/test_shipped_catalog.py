@@ -4,7 +4,7 @@ import pytest
 from sqlmodel import Session
 
 from app.catalog.seed import load_seed
-from app.catalog.snapshot import select_offers, snapshot
+from app.catalog.snapshot import catalogs_for, select_offers
 from app.costing.egress import check_tiers
 from app.costing.terms import Tenancy
 
@@ -13,7 +13,7 @@ from app.costing.terms import Tenancy
 def shipped(session: Session):
     load_seed(session)
     session.commit()
-    return snapshot(session, 1)
+    return catalogs_for(session.get_bind()).at(1)
 
 
 def test_shipped_catalog_holds_offers_of_all_three_tenancies(shipped):
