@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
+from threading import Lock
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, select_offers
-from app.costing.quote import Quote, quote
+from app.costing.quote import PricedOffer, Quote, price_offers, quote_priced
 from app.costing.terms import Assumptions, Tenancy, Workload
 
 HOURS_PER_MONTH_MAX = 1_000_000
@@ -121,21 +123,49 @@ def hours_axis_max(gpu_hours: float) -> float:
         scale *= 10
 
 
+class _PricedCache:
+    """The slider's shortcut: offers priced for everything but GPU-hours, by catalog and inputs.
+
+    Moving the GPU-hours slider changes only H, so the curves are reused and each move only reads
+    them at the new H. Bounded (least recently used out), and safe for the API's worker threads.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._entries: OrderedDict[tuple[int, str], tuple[CatalogSnapshot, list[PricedOffer]]] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, catalog: CatalogSnapshot, params: QuoteParams) -> list[PricedOffer]:
+        key = catalog.version, params.model_dump_json(exclude={"gpu_hours", "catalog_version"})
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None and hit[0] is catalog:
+                self._entries.move_to_end(key)
+                return hit[1]
+        offers = select_offers(
+            catalog,
+            params.gpu,
+            tenancies=frozenset(params.tenancy),
+            region=params.region or None,
+            eu_only=params.eu_only,
+            exclude_us_hq=params.exclude_us_hq,
+        )
+        priced = price_offers([o.priced for o in offers], params.workload(), params.assumptions())
+        with self._lock:
+            self._entries[key] = catalog, priced
+            if len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return priced
+
+
+_priced = _PricedCache()
+
+
 def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:
     catalog = catalogs.at(params.catalog_version)
     if catalog is None:
         return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
     if params.gpu not in catalog.gpus:
         return {"gpu": "is not a GPU model in the catalog"}
-    offers = select_offers(
-        catalog,
-        params.gpu,
-        tenancies=frozenset(params.tenancy),
-        region=params.region or None,
-        eu_only=params.eu_only,
-        exclude_us_hq=params.exclude_us_hq,
-    )
-    result = quote(
-        [o.priced for o in offers], params.workload(), params.assumptions(), hours_axis_max(params.gpu_hours)
-    )
+    result = quote_priced(_priced.get(catalog, params), params.workload(), hours_axis_max(params.gpu_hours))
     return QuoteResult(params, catalog, result)

@@ -68,6 +68,17 @@ def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed
     return LinearCost(fixed, per_hour / (1 - tax))
 
 
+@dataclass(frozen=True)
+class PricedOffer:
+    """All of an offer's month that does not depend on GPU-hours: egress, storage and the curve."""
+
+    offer: Offer
+    option: OptionKey
+    egress: float | None
+    storage: float | None
+    curve: CostCurve
+
+
 def _fixed_costs(offer: Offer, workload: Workload) -> tuple[float | None, float | None]:
     """USD of egress and of storage a month; None where the provider publishes no price."""
     volume = workload.egress_volume_gb
@@ -78,54 +89,58 @@ def _fixed_costs(offer: Offer, workload: Workload) -> tuple[float | None, float 
     return egress, storage
 
 
-def cost_offer(
-    offer: Offer,
-    workload: Workload,
-    assumptions: Assumptions,
-    fixed_costs: tuple[float | None, float | None] | None = None,
-) -> OfferCost:
-    egress, storage = fixed_costs or _fixed_costs(offer, workload)
-    fixed = (egress or 0.0) + (storage or 0.0)
-    curve = cost_curve(offer, workload, assumptions, fixed)
-    total = curve.at(workload.gpu_hours)
-    compute = total - fixed
-    committed_months = max(workload.months, offer.min_commitment_months or 0)
-    return OfferCost(
-        offer=offer,
-        compute=compute,
-        egress=egress,
-        storage=storage,
-        total=total,
-        horizon_total=compute * committed_months + fixed * workload.months,
-        effective_per_gpu_hour=total / workload.gpu_hours if workload.gpu_hours > 0 else None,
-        curve=curve,
-    )
-
-
-def quote(offers: list[Offer], workload: Workload, assumptions: Assumptions, hours_max: float) -> Quote:
-    """Cheapest offer per option at the workload's GPU-hours; break-evens searched up to hours_max.
-
-    This runs on every move of the slider, so offers are ranked by their total alone and egress
-    is priced once per tier table (offers of a provider share one); only the winners get a full breakdown.
-    """
+def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptions) -> list[PricedOffer]:
+    """Each offer's curve for the workload; its GPU-hours are not read, so moving the GPU-hours
+    slider can reuse the result. Egress is priced once per tier table (a provider's offers share one)."""
     fixed_by_prices: dict[tuple[int, float | None], tuple[float | None, float | None]] = {}
-    cheapest: dict[OptionKey, tuple[float, Offer, tuple[float | None, float | None]]] = {}
+    priced = []
     for offer in offers:
         prices = id(offer.egress_tiers), offer.storage_usd_per_gb_month
         fixed_costs = fixed_by_prices.get(prices)
         if fixed_costs is None:
             fixed_costs = fixed_by_prices[prices] = _fixed_costs(offer, workload)
-        fixed = (fixed_costs[0] or 0.0) + (fixed_costs[1] or 0.0)
-        total = cost_curve(offer, workload, assumptions, fixed).at(workload.gpu_hours)
-        option = option_of(offer)
-        best = cheapest.get(option)
-        if best is None or total < best[0]:
-            cheapest[option] = total, offer, fixed_costs
-    options = sorted(
-        (cost_offer(offer, workload, assumptions, fixed_costs) for _, offer, fixed_costs in cheapest.values()),
-        key=lambda c: c.total,
+        egress, storage = fixed_costs
+        curve = cost_curve(offer, workload, assumptions, (egress or 0.0) + (storage or 0.0))
+        priced.append(PricedOffer(offer, option_of(offer), egress, storage, curve))
+    return priced
+
+
+def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
+    fixed = (priced.egress or 0.0) + (priced.storage or 0.0)
+    total = priced.curve.at(workload.gpu_hours)
+    compute = total - fixed
+    committed_months = max(workload.months, priced.offer.min_commitment_months or 0)
+    return OfferCost(
+        offer=priced.offer,
+        compute=compute,
+        egress=priced.egress,
+        storage=priced.storage,
+        total=total,
+        horizon_total=compute * committed_months + fixed * workload.months,
+        effective_per_gpu_hour=total / workload.gpu_hours if workload.gpu_hours > 0 else None,
+        curve=priced.curve,
     )
+
+
+def cost_offer(offer: Offer, workload: Workload, assumptions: Assumptions) -> OfferCost:
+    return _breakdown(price_offers([offer], workload, assumptions)[0], workload)
+
+
+def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float) -> Quote:
+    """Cheapest offer per option at the workload's GPU-hours; break-evens searched up to hours_max."""
+    hours = workload.gpu_hours
+    cheapest: dict[OptionKey, tuple[float, PricedOffer]] = {}
+    for p in priced:
+        total = p.curve.at(hours)
+        best = cheapest.get(p.option)
+        if best is None or total < best[0]:
+            cheapest[p.option] = total, p
+    options = sorted((_breakdown(p, workload) for _, p in cheapest.values()), key=lambda c: c.total)
     break_evens = [
         BreakEven(a.option, b.option, crossings(a.curve, b.curve, hours_max)) for a, b in combinations(options, 2)
     ]
     return Quote(options, break_evens, hours_max)
+
+
+def quote(offers: list[Offer], workload: Workload, assumptions: Assumptions, hours_max: float) -> Quote:
+    return quote_priced(price_offers(offers, workload, assumptions), workload, hours_max)
