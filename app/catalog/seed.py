@@ -8,6 +8,7 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from app.catalog.tables import CatalogVersion, EgressTier, GpuModel, Offer, Provider, StoragePrice
@@ -227,6 +228,12 @@ def load_seed(session: Session) -> CatalogVersion:
 
 
 def seed_if_empty(session: Session) -> None:
-    if session.exec(select(CatalogVersion.id).limit(1)).first() is None:
+    """Load the shipped catalog into an empty database; a second worker starting at once loses the
+    race on the unique provider names and finds the catalog there."""
+    if session.exec(select(CatalogVersion.id).limit(1)).first() is not None:
+        return
+    try:
         load_seed(session)
         session.commit()
+    except IntegrityError:
+        session.rollback()
