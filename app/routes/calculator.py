@@ -33,6 +33,7 @@ async def calculator(request: Request, catalogs: CatalogsDep, fragment: Fragment
     context = {
         "values": {**QuoteParams().model_dump(), **query},
         "errors": errors,
+        "fields": QuoteParams.model_fields,
         "result": result,
         "chart": cost_chart(result.quote, result.params.gpu_hours) if result else None,
         "slider_max": SLIDER_MAX,

@@ -51,11 +51,13 @@ def test_break_even_is_marked_on_the_chart_and_listed(client, session):
 
 def test_htmx_request_gets_only_the_results_block_with_error_slots_to_swap(client, session):
     hand_checked_catalog(session)
-    response = client.get(f"/?{QUERY}", headers={"HX-Request": "true"})
+    response = client.get(f"/?{QUERY}&unknown=1", headers={"HX-Request": "true"})
     page = soup(response)
     assert page.select_one("form") is None
     assert page.select_one("section#results table.options")
-    assert page.select_one("#gpu_hours-error[hx-swap-oob]")
+    slots = {slot["id"] for slot in page.select("[hx-swap-oob]")}
+    full_page_slots = {slot["id"] for slot in soup(client.get("/")).select("form .error")}
+    assert slots == full_page_slots and "gpu_hours-error" in slots
 
 
 def test_the_fragment_is_the_same_markup_as_the_pages_results(client, session):
