@@ -41,10 +41,11 @@ class Chart:
 
 
 def nice_ceiling(value: float) -> float:
-    """The least of 1, 2, 2.5, 5 x 10^k at or above value (at least 1)."""
+    """The least of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above value (at least 1): a top
+    that leaves little empty space and splits into five readable ticks."""
     scale = 1.0
     while True:
-        for step in (1, 2, 2.5, 5):
+        for step in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8):
             if step * scale >= value:
                 return step * scale
         scale *= 10

@@ -117,3 +117,10 @@ def test_text_from_the_catalog_is_escaped_and_only_web_links_are_links(client, s
     assert page.select_one("table.options script") is None
     assert "<script>alert(1)</script>" in page.select_one("table.options").get_text().lower()
     assert not page.select('a[href^="javascript:"]')
+
+
+def test_chart_top_is_the_next_round_figure_above_the_dearest_curve(client, session):
+    """Serverless at 3.60 USD/GPU-h reaches 3,600 at the axis end (1,000 h): the top is 4,000."""
+    hand_checked_catalog(session)
+    labels = [t.get_text() for t in soup(client.get(f"/?{QUERY}")).select("#results svg .grid text")]
+    assert "$4k" in labels and "$5k" not in labels
