@@ -50,6 +50,7 @@ def usd_rate(value: float | None) -> str:
 
 templates = Jinja2Blocks(directory=str(ROOT / "templates"))
 templates.env.trim_blocks = templates.env.lstrip_blocks = True
+templates.env.auto_reload = False  # no stat() of every template on every request; restart to see edits
 templates.env.filters.update(
     usd=usd, usd_rate=usd_rate, usd_published=usd_published, option_label=option_label, web_link=web_link
 )
