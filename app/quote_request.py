@@ -9,6 +9,7 @@ from threading import Lock
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, select_offers
+from app.charts import hours_axis_max
 from app.costing.quote import PricedOffer, Quote, price_offers, quote_priced
 from app.costing.terms import Assumptions, Tenancy, Workload
 
@@ -110,17 +111,6 @@ class QuoteResult:
     params: QuoteParams
     catalog: CatalogSnapshot
     quote: Quote
-
-
-def hours_axis_max(gpu_hours: float) -> float:
-    """The right end of the chart and of the break-even search: a round number past twice H."""
-    target = max(2 * gpu_hours, 1000.0)
-    scale = 1.0
-    while True:
-        for step in (1, 2, 5):
-            if step * scale >= target:
-                return step * scale
-        scale *= 10
 
 
 class _PricedCache:
