@@ -1,5 +1,6 @@
 """The database engine, the catalog it holds for requests, and bringing the schema up to date at start."""
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -7,7 +8,7 @@ from alembic import command
 from alembic.config import Config
 from fastapi import Depends
 from sqlalchemy import Engine, event
-from sqlmodel import create_engine
+from sqlmodel import Session, create_engine
 
 from app.catalog.snapshot import Catalogs, catalogs_for
 from app.settings import settings
@@ -25,6 +26,7 @@ def make_engine(url: str) -> Engine:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=5000")
         cursor.close()
 
     return engine
@@ -39,6 +41,14 @@ def migrate(url: str) -> None:
     config.set_main_option("script_location", str(ROOT / "migrations"))
     config.set_main_option("sqlalchemy.url", url)
     command.upgrade(config, "head")
+
+
+def get_session() -> Iterator[Session]:
+    with Session(engine) as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
 
 
 async def get_catalogs() -> Catalogs:

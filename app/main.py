@@ -11,7 +11,7 @@ from sqlmodel import Session
 from app.catalog.seed import seed_if_empty
 from app.catalog.snapshot import catalogs_for
 from app.db import ROOT, engine, migrate
-from app.routes import api, calculator
+from app.routes import api, calculator, scenarios
 from app.settings import settings
 
 
@@ -29,3 +29,5 @@ app = FastAPI(title="GPU cost calculator", lifespan=lifespan)
 app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
 app.include_router(calculator.router)
 app.include_router(api.router)
+app.include_router(scenarios.router)
+app.include_router(scenarios.api_router)

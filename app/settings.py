@@ -1,6 +1,9 @@
 """Configuration from the environment (or a .env file)."""
 
+from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEVELOPMENT_SECRET = "development-only-secret-do-not-deploy"
 
 
 class Settings(BaseSettings):
@@ -8,6 +11,18 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite:///./gpucost.db"
     """Empty databases are migrated to head and loaded with the shipped catalog at start."""
+    environment: str = "development"
+    secret_key: str = DEVELOPMENT_SECRET
+    """Signs CSRF tokens and hashes client addresses; set SECRET_KEY outside development."""
+    saves_per_client_per_10_min: int = 20
+    saves_per_hour: int = 2000
+    """Saved scenarios are kept for ever, so their growth is bounded per client and in all."""
+
+    @model_validator(mode="after")
+    def _real_secret_outside_development(self) -> "Settings":
+        if self.environment != "development" and self.secret_key == DEVELOPMENT_SECRET:
+            raise ValueError("set SECRET_KEY: the development secret is refused outside development")
+        return self
 
 
 settings = Settings()

@@ -16,12 +16,12 @@ from app.costing.money import cents, rate
 from app.costing.quote import OptionKey
 from app.costing.terms import Billing, Tenancy
 from app.db import CatalogsDep
-from app.quote_request import QuoteParams, build_quote
+from app.quote_request import QuoteParams, QuoteResult, build_quote
 
 router = APIRouter(prefix="/api", tags=["api"])
 
 
-def _unprocessable(field: str, message: str) -> HTTPException:
+def unprocessable(field: str, message: str) -> HTTPException:
     return HTTPException(422, detail=[{"loc": ["query", field], "msg": message, "type": "value_error"}])
 
 
@@ -112,17 +112,12 @@ class QuoteOut(BaseModel):
     break_evens: list[BreakEvenOut]
 
 
-@router.get("/quote", response_model=QuoteOut)
-def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) -> QuoteOut:
-    """Each option's cheapest offer for the scenario, with USD per month rounded to the cent."""
-    result = build_quote(catalogs, params)
-    if isinstance(result, dict):
-        field, message = next(iter(result.items()))
-        raise _unprocessable(field, message)
+def quote_out(result: QuoteResult) -> QuoteOut:
+    """The quote as JSON, every USD figure rounded to the cent as the page shows it."""
     q = result.quote
     return QuoteOut(
         catalog_version=result.catalog.version,
-        params=params,
+        params=result.params,
         hours_searched_up_to=q.hours_max,
         options=[
             OptionOut(
@@ -160,6 +155,16 @@ def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) ->
     )
 
 
+@router.get("/quote", response_model=QuoteOut)
+def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) -> QuoteOut:
+    """Each option's cheapest offer for the scenario, with USD per month rounded to the cent."""
+    result = build_quote(catalogs, params)
+    if isinstance(result, dict):
+        field, message = next(iter(result.items()))
+        raise unprocessable(field, message)
+    return quote_out(result)
+
+
 class OfferFilters(BaseModel):
     gpu: str | None = None
     tenancy: list[Tenancy] = []
@@ -174,7 +179,7 @@ class OfferFilters(BaseModel):
 def _catalog(catalogs: Catalogs, version: int | None) -> CatalogSnapshot:
     found = catalogs.at(version)
     if found is None:
-        raise _unprocessable("catalog_version", f"there is no catalog version {version}")
+        raise unprocessable("catalog_version", f"there is no catalog version {version}")
     return found
 
 

@@ -56,7 +56,7 @@ def test_htmx_request_gets_only_the_results_block_with_error_slots_to_swap(clien
     assert page.select_one("form") is None
     assert page.select_one("section#results table.options")
     slots = {slot["id"] for slot in page.select("[hx-swap-oob]")}
-    full_page_slots = {slot["id"] for slot in soup(client.get("/")).select("form .error")}
+    full_page_slots = {slot["id"] for slot in soup(client.get("/")).select("form#calculator .error")}
     assert slots == full_page_slots and "gpu_hours-error" in slots
 
 

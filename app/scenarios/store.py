@@ -1,0 +1,67 @@
+"""Saving and reading scenarios: unguessable slugs, one atomic insert, bounded growth."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, func, select
+
+from app.quote_request import QuoteParams
+from app.scenarios.tables import Scenario
+from app.settings import settings
+
+SLUG_BYTES = 12
+"""96 random bits, 16 URL-safe characters: not guessable, not enumerable."""
+
+
+class TooManySaves(Exception):
+    """The client (or everyone together) saved too much in too short a time."""
+
+
+def _recent(session: Session, since: datetime, client_key: str | None = None) -> int:
+    query = select(func.count()).select_from(Scenario).where(Scenario.created_at >= since)
+    if client_key is not None:
+        query = query.where(Scenario.client_key == client_key)
+    return session.exec(query).one()
+
+
+def save_scenario(
+    session: Session, params: QuoteParams, catalog_version: int, name: str, note: str, client_key: str
+) -> Scenario:
+    """Insert one scenario in one transaction (all of it or nothing) under a fresh slug."""
+    now = datetime.now(UTC)
+    if _recent(session, now - timedelta(minutes=10), client_key) >= settings.saves_per_client_per_10_min:
+        raise TooManySaves("You have saved many scenarios in the last few minutes; try again in ten minutes.")
+    if _recent(session, now - timedelta(hours=1)) >= settings.saves_per_hour:
+        raise TooManySaves("Saving is paused for a while: too many scenarios were saved in the last hour.")
+    inputs = params.model_dump_json(exclude={"catalog_version"})
+    for _ in range(3):
+        scenario = Scenario(
+            slug=secrets.token_urlsafe(SLUG_BYTES),
+            name=name,
+            note=note,
+            params=inputs,
+            catalog_version=catalog_version,
+            client_key=client_key,
+        )
+        session.add(scenario)
+        try:
+            session.commit()
+        except IntegrityError:  # a slug taken by another save in the same instant
+            session.rollback()
+            continue
+        session.refresh(scenario)
+        return scenario
+    raise RuntimeError("could not find a free slug")
+
+
+def find_scenario(session: Session, slug: str) -> Scenario | None:
+    return session.exec(select(Scenario).where(Scenario.slug == slug)).first()
+
+
+def scenario_params(scenario: Scenario) -> QuoteParams:
+    """The saved inputs, pinned to the saved catalog version."""
+    return QuoteParams.model_validate(json.loads(scenario.params) | {"catalog_version": scenario.catalog_version})

@@ -1,0 +1,30 @@
+"""A saved quote next to today's: what the same choice costs now, option by option."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.costing.money import cents
+from app.costing.quote import OfferCost, OptionKey, Quote
+
+
+@dataclass(frozen=True)
+class ThenAndNow:
+    option: OptionKey
+    saved: OfferCost | None
+    today: OfferCost | None
+
+    @property
+    def difference(self) -> float | None:
+        """USD a month, today less as saved, between the cent-rounded totals the page shows."""
+        if self.saved is None or self.today is None:
+            return None
+        return float(cents(self.today.total) - cents(self.saved.total))
+
+
+def then_and_now(saved: Quote, today: Quote) -> list[ThenAndNow]:
+    """Every option of either quote, in the saved order, then options that are new today."""
+    saved_by_option = {o.option: o for o in saved.options}
+    today_by_option = {o.option: o for o in today.options}
+    order = [o.option for o in saved.options] + [o for o in today_by_option if o not in saved_by_option]
+    return [ThenAndNow(option, saved_by_option.get(option), today_by_option.get(option)) for option in order]

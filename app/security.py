@@ -1,0 +1,51 @@
+"""CSRF tokens for forms that change data, and the pseudonymous client key used for rate limits."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from fastapi import Request, Response
+
+from app.settings import settings
+
+CSRF_COOKIE = "csrftoken"
+CSRF_FIELD = "csrf_token"
+
+
+def _sign(nonce: str) -> str:
+    return hmac.new(settings.secret_key.encode(), nonce.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def _valid(token: str | None) -> bool:
+    if not token or "." not in token:
+        return False
+    nonce, _, signature = token.partition(".")
+    return hmac.compare_digest(_sign(nonce), signature)
+
+
+def csrf_token(request: Request) -> str:
+    """The client's token (double-submit: a signed cookie that forms echo back), new if it has none."""
+    token = request.cookies.get(CSRF_COOKIE)
+    if _valid(token):
+        return token  # type: ignore[return-value]
+    nonce = secrets.token_urlsafe(16)
+    return f"{nonce}.{_sign(nonce)}"
+
+
+def remember_csrf(request: Request, response: Response, token: str) -> None:
+    if request.cookies.get(CSRF_COOKIE) != token:
+        secure = request.url.scheme == "https"
+        response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="lax", secure=secure)
+
+
+def csrf_ok(request: Request, submitted: str | None) -> bool:
+    cookie = request.cookies.get(CSRF_COOKIE)
+    return _valid(cookie) and submitted is not None and hmac.compare_digest(cookie or "", submitted)
+
+
+def client_key(request: Request) -> str:
+    """A keyed hash of the client's address: enough to count its saves, not to know who it is."""
+    host = request.client.host if request.client else "unknown"
+    return hmac.new(settings.secret_key.encode(), host.encode(), hashlib.sha256).hexdigest()[:32]
