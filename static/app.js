@@ -9,3 +9,18 @@ document.addEventListener("input", (event) => {
     if (slider) slider.value = el.value;
   }
 }, true);
+
+// "Copy link": copies the value of the input the button names, and says so.
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-copy]");
+  if (!button) return;
+  const field = document.getElementById(button.dataset.copy);
+  const status = button.parentElement.querySelector(".copied");
+  try {
+    await navigator.clipboard.writeText(field.value);
+    status.textContent = "Copied.";
+  } catch {
+    field.select();
+    status.textContent = "Select and copy the link above.";
+  }
+});
