@@ -8,7 +8,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine
 
 from app.catalog.snapshot import catalogs_for
-from app.db import get_catalogs
+from app.db import get_catalogs, get_session
 from app.main import app
 
 
@@ -22,6 +22,7 @@ def session() -> Iterator[Session]:
 
 @pytest.fixture
 def client(session: Session) -> Iterator[TestClient]:
+    app.dependency_overrides[get_session] = lambda: session
     app.dependency_overrides[get_catalogs] = lambda: catalogs_for(session.get_bind())
     yield TestClient(app)
     app.dependency_overrides.clear()

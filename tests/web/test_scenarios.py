@@ -1,0 +1,228 @@
+import csv
+import io
+import json
+import re
+import threading
+from datetime import date
+from decimal import Decimal
+
+from bs4 import BeautifulSoup
+from sqlmodel import Session, SQLModel, func, select
+
+from app.catalog.changes import change_offer_price, retire_offer
+from app.quote_request import QuoteParams
+from app.scenarios import store
+from app.scenarios.tables import Scenario
+from app.settings import settings
+from tests.factories import make_version
+from tests.web.scenario import hand_checked_catalog
+from tests.web.test_calculator_page import QUERY, soup, totals
+
+SLUG = re.compile(r"^/s/[A-Za-z0-9_-]{16}$")
+
+
+def save_via_page(client, query=QUERY, **fields):
+    page = soup(client.get(f"/?{query}"))
+    form = {
+        "csrf_token": page.select_one("#save-form input[name=csrf_token]")["value"],
+        "inputs": page.select_one("input[form=save-form][name=inputs]")["value"],
+        **fields,
+    }
+    return client.post("/s", data=form, follow_redirects=False)
+
+
+def html(response):
+    """Any page, whatever its status (soup() insists on 200)."""
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def saved_count(session):
+    return session.exec(select(func.count()).select_from(Scenario)).one()
+
+
+def test_save_and_share_gives_an_unguessable_link_showing_the_same_totals(client, session):
+    hand_checked_catalog(session)
+    shown = totals(soup(client.get(f"/?{QUERY}")))
+    response = save_via_page(client, name="Llama fine-tune", note="for finance")
+    assert response.status_code == 303 and SLUG.match(response.headers["location"])
+    page = soup(client.get(response.headers["location"]))
+    assert totals(page) == shown
+    assert page.title.get_text() == "Llama fine-tune · GPU cost calculator"
+    assert page.select_one('meta[name="description"]')["content"] == (
+        "Virtualized, on demand is cheapest at $1,003.60 a month for 400 GPU-hours of H100 "
+        "(prices of catalog version 1)."
+    )
+    assert page.select_one("#share-link")["value"].endswith(response.headers["location"])
+    assert "have not changed" in page.select_one("section.scenario").get_text()
+
+
+def test_saved_numbers_stay_after_prices_change_and_today_is_shown_beside_them(client, session):
+    """On demand 2.50 -> 3.00 per GPU-h at 400 h: saved 1,003.60 stays; today 1,203.60, +200.00."""
+    ids = hand_checked_catalog(session)
+    link = save_via_page(client).headers["location"]
+    change_offer_price(session, ids["on_demand"], Decimal("3.00"), "https://example.test/new", date(2026, 11, 28), "up")
+    retire_offer(session, ids["serverless"], "gone")
+    page = soup(client.get(link))
+    assert totals(page) == {
+        "virtualized-on_demand": "$1,003.60",
+        "bare_metal-monthly": "$1,250.00",
+        "serverless-per_second": "$1,440.00",
+    }
+    rows = {
+        r.th.get_text(strip=True): [td.get_text(strip=True) for td in r.select("td")]
+        for r in page.select("table.then-and-now tbody tr")
+    }
+    assert rows == {
+        "Virtualized, on demand": ["$1,003.60", "$1,203.60", "+$200.00"],
+        "Bare metal, monthly node": ["$1,250.00", "$1,250.00", "$0.00"],
+        "Serverless, per second": ["$1,440.00", "no offer today", "—"],
+    }
+    assert "catalog_version=" not in page.select_one("section.scenario a[href^='/?']")["href"]
+
+
+def test_the_sliders_of_a_saved_scenario_quote_at_its_version(client, session):
+    ids = hand_checked_catalog(session)
+    link = save_via_page(client).headers["location"]
+    change_offer_price(session, ids["on_demand"], Decimal("3.00"), "https://example.test/new", date(2026, 11, 28), "up")
+    page = soup(client.get(link))
+    assert page.select_one("form#calculator input[name=catalog_version]")["value"] == "1"
+
+
+def test_a_save_without_the_forms_csrf_token_is_refused_and_saves_nothing(client, session):
+    hand_checked_catalog(session)
+    for token in ["", "forged.0000"]:
+        response = save_via_page(client, csrf_token=token)
+        assert response.status_code == 403
+        assert "expired or came from another site" in html(response).select_one("#save-form .problem").get_text()
+    assert saved_count(session) == 0
+
+
+def test_too_long_a_name_is_explained_and_the_typed_text_kept(client, session):
+    hand_checked_catalog(session)
+    response = client.post("/s", data={}, follow_redirects=False)
+    assert response.status_code == 403
+    response = save_via_page(client, name="x" * 121, note="keep me")
+    assert response.status_code == 422
+    page = html(response)
+    assert page.select_one("#save-name-error").get_text() == "must be at most 120 characters"
+    assert page.select_one("#save-note").get_text() == "keep me"
+    assert page.select_one("#gpu_hours")["value"] == "400"
+    assert saved_count(session) == 0
+
+
+def test_too_many_saves_from_one_client_are_refused_with_a_reason(client, session, monkeypatch):
+    hand_checked_catalog(session)
+    monkeypatch.setattr(settings, "saves_per_client_per_10_min", 2)
+    assert [save_via_page(client).status_code for _ in range(3)] == [303, 303, 429]
+    assert "try again in ten minutes" in html(save_via_page(client)).select_one("#save-form .problem").get_text()
+    assert saved_count(session) == 2
+
+
+def test_unknown_or_malformed_links_get_a_friendly_404(client, session):
+    hand_checked_catalog(session)
+    for path in ["/s/AAAAAAAAAAAAAAAA", "/s/not..valid", "/s/AAAAAAAAAAAAAAAA.csv"]:
+        response = client.get(path)
+        assert response.status_code == 404
+        assert html(response).h1.get_text() == "Nothing at this link"
+    assert client.get("/api/scenarios/AAAAAAAAAAAAAAAA").status_code == 404
+
+
+def test_saved_scenarios_cannot_be_listed(client, session):
+    hand_checked_catalog(session)
+    save_via_page(client)
+    assert client.get("/api/scenarios").status_code in (404, 405)
+    assert client.get("/s").status_code in (404, 405)
+
+
+def test_api_saves_and_returns_the_scenario_with_its_quote(client, session):
+    hand_checked_catalog(session)
+    body = {"name": "api", "params": {"gpu": "H100", "gpu_hours": 400, "checkpoint_gb": 140, "virt_tax": 0}}
+    created = client.post("/api/scenarios", json=body)
+    assert created.status_code == 201
+    saved = created.json()
+    assert saved["catalog_version"] == 1 and saved["quote"]["options"][0]["total"] == 1003.60
+    assert client.get(f"/api/scenarios/{saved['slug']}").json() == saved
+
+
+def test_api_refuses_bad_scenarios_naming_the_field_and_saves_nothing(client, session):
+    hand_checked_catalog(session)
+    cases = [
+        ({"params": {"gpu": "Z9000"}}, ["body", "params", "gpu"]),
+        ({"params": {"gpu_hours": -1}}, ["body", "params", "gpu_hours"]),
+        ({"name": "x" * 121, "params": {}}, ["body", "name"]),
+        ({"params": {}, "catalog_version": 9}, ["body", "params", "catalog_version"]),
+    ]
+    for body, loc in cases:
+        response = client.post("/api/scenarios", json=body)
+        assert response.status_code == 422, body
+        assert response.json()["detail"][0]["loc"] == loc
+    text = client.post("/api/scenarios", content=json.dumps({"params": {}}), headers={"Content-Type": "text/plain"})
+    assert text.status_code == 422
+    assert saved_count(session) == 0
+
+
+def test_json_export_imports_as_a_new_link_with_the_same_numbers(client, session):
+    ids = hand_checked_catalog(session)
+    link = save_via_page(client, name="original").headers["location"]
+    exported = client.get(f"{link}.json")
+    assert exported.headers["content-disposition"].startswith("attachment")
+    change_offer_price(session, ids["on_demand"], Decimal("3.00"), "https://example.test/new", date(2026, 11, 28), "up")
+    copy = client.post("/api/scenarios", content=exported.content, headers={"Content-Type": "application/json"}).json()
+    assert copy["slug"] != link.removeprefix("/s/")
+    assert copy["catalog_version"] == 1 and copy["quote"] == exported.json()["quote"]
+
+
+def test_json_export_can_be_uploaded_on_the_page(client, session):
+    hand_checked_catalog(session)
+    link = save_via_page(client).headers["location"]
+    page = soup(client.get("/"))
+    token = page.select_one("details.import input[name=csrf_token]")["value"]
+    files = {"file": ("scenario.json", client.get(f"{link}.json").content, "application/json")}
+    response = client.post("/s/import", data={"csrf_token": token}, files=files, follow_redirects=False)
+    assert response.status_code == 303 and response.headers["location"] != link
+    bad = client.post("/s/import", data={"csrf_token": token}, files={"file": ("x.json", b"{}", "application/json")})
+    assert bad.status_code == 422 and saved_count(session) == 2
+
+
+def test_csv_export_is_the_options_table(client, session):
+    hand_checked_catalog(session)
+    link = save_via_page(client).headers["location"]
+    rows = list(csv.DictReader(io.StringIO(client.get(f"{link}.csv").text)))
+    assert [(r["option"], r["provider"], r["total_usd"], r["catalog_version"]) for r in rows] == [
+        ("Virtualized, on demand", "Cloud", "1003.6", "1"),
+        ("Bare metal, monthly node", "Metal", "1250.0", "1"),
+        ("Serverless, per second", "Fn", "1440.0", "1"),
+    ]
+
+
+def test_a_taken_slug_is_never_reused(session, monkeypatch):
+    make_version(session)
+    first = store.save_scenario(session, QuoteParams(), 1, "", "", "client")
+    slugs = iter([first.slug, "fresh-slug-000001"])
+    monkeypatch.setattr(store.secrets, "token_urlsafe", lambda n: next(slugs))
+    assert store.save_scenario(session, QuoteParams(), 1, "", "", "client").slug == "fresh-slug-000001"
+
+
+def test_concurrent_saves_all_land_under_distinct_slugs(tmp_path, monkeypatch):
+    from app.db import make_engine
+
+    monkeypatch.setattr(settings, "saves_per_client_per_10_min", 1000)
+    engine = make_engine(f"sqlite:///{tmp_path / 'concurrent.db'}")
+    SQLModel.metadata.create_all(engine)
+    with Session(engine) as session:
+        make_version(session)
+        session.commit()
+
+    def save_five(client_key):
+        with Session(engine) as session:
+            for _ in range(5):
+                store.save_scenario(session, QuoteParams(), 1, "", "", client_key)
+
+    threads = [threading.Thread(target=save_five, args=(f"c{i}",)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with Session(engine) as session:
+        slugs = session.exec(select(Scenario.slug)).all()
+    assert len(slugs) == 40 == len(set(slugs))
