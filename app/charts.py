@@ -15,6 +15,8 @@ LEFT, RIGHT, TOP, BOTTOM = 72, 20, 16, 44
 class Series:
     option: OptionKey
     path: str
+    layer: int = 0
+    """Which quote of an overlay the line belongs to (drawn with its own dash pattern)."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,7 @@ class Chart:
     y_ticks: list[tuple[float, str]]
     series: list[Series]
     break_evens: list[Marker]
-    current_x: float
+    current_xs: list[float]
     plot_left: float
     plot_right: float
     plot_top: float
@@ -70,9 +72,14 @@ def _usd_label(value: float) -> str:
 
 
 def cost_chart(quote: Quote, current_hours: float) -> Chart:
-    """Monthly total against GPU-hours for each option's offer, from 0 to the quote's hours_max."""
-    x_max = quote.hours_max
-    y_max = nice_ceiling(max([o.curve.at(x_max) for o in quote.options] + [1.0]))
+    """Monthly total against GPU-hours for each option's offer, with the break-evens marked."""
+    return overlay_chart([quote], [current_hours], break_evens=True)
+
+
+def overlay_chart(quotes: list[Quote], current_hours: list[float], break_evens: bool = False) -> Chart:
+    """Several quotes' curves on one pair of axes, from 0 to the widest quote's hours_max."""
+    x_max = max(q.hours_max for q in quotes)
+    y_max = nice_ceiling(max([o.curve.at(x_max) for q in quotes for o in q.options] + [1.0]))
     left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
 
     def x(hours: float) -> float:
@@ -82,22 +89,24 @@ def cost_chart(quote: Quote, current_hours: float) -> Chart:
         return round(bottom - (bottom - top) * min(usd, y_max) / y_max, 1)
 
     series = []
-    for option in quote.options:
-        curve = option.curve
-        bounds = [0.0, *curve.steps(x_max), x_max]
-        points = []
-        for lo, hi in pairwise(bounds):
-            intercept, slope = curve.piece(lo, hi)
-            points += [(x(lo), y(intercept + slope * lo)), (x(hi), y(intercept + slope * hi))]
-        series.append(Series(option.option, "M" + " L".join(f"{px},{py}" for px, py in points)))
+    for layer, quote in enumerate(quotes):
+        for option in quote.options:
+            curve = option.curve
+            bounds = [0.0, *curve.steps(x_max), x_max]
+            points = []
+            for lo, hi in pairwise(bounds):
+                intercept, slope = curve.piece(lo, hi)
+                points += [(x(lo), y(intercept + slope * lo)), (x(hi), y(intercept + slope * hi))]
+            series.append(Series(option.option, "M" + " L".join(f"{px},{py}" for px, py in points), layer))
 
-    curves = {o.option: o.curve for o in quote.options}
     markers: list[Marker] = []
-    for pair in quote.break_evens:
-        for c in pair.crossings:
-            px, py = x(c.hours), y(curves[pair.a].at(c.hours))
-            crowded = any(m.show_label and abs(m.x - px) < 44 and abs(m.y - py) < 14 for m in markers)
-            markers.append(Marker(px, py, f"{c.hours:,.0f} h", show_label=not crowded))
+    for quote in quotes if break_evens else []:
+        curves = {o.option: o.curve for o in quote.options}
+        for pair in quote.break_evens:
+            for c in pair.crossings:
+                px, py = x(c.hours), y(curves[pair.a].at(c.hours))
+                crowded = any(m.show_label and abs(m.x - px) < 44 and abs(m.y - py) < 14 for m in markers)
+                markers.append(Marker(px, py, f"{c.hours:,.0f} h", show_label=not crowded))
     return Chart(
         width=WIDTH,
         height=HEIGHT,
@@ -105,7 +114,7 @@ def cost_chart(quote: Quote, current_hours: float) -> Chart:
         y_ticks=[(y(v), _usd_label(v)) for v in _ticks(y_max)],
         series=series,
         break_evens=markers,
-        current_x=x(min(current_hours, x_max)),
+        current_xs=[x(min(h, x_max)) for h in current_hours],
         plot_left=left,
         plot_right=right,
         plot_top=top,

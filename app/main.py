@@ -11,7 +11,7 @@ from sqlmodel import Session
 from app.catalog.seed import seed_if_empty
 from app.catalog.snapshot import catalogs_for
 from app.db import ROOT, engine, migrate
-from app.routes import api, calculator, scenarios
+from app.routes import api, calculator, compare, scenarios
 from app.settings import settings
 
 
@@ -31,3 +31,4 @@ app.include_router(calculator.router)
 app.include_router(api.router)
 app.include_router(scenarios.router)
 app.include_router(scenarios.api_router)
+app.include_router(compare.router)

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlmodel import Session
 
 from app.catalog.snapshot import Catalogs
 from app.db import CatalogsDep, SessionDep
@@ -68,22 +69,22 @@ def _save(request: Request, session: SessionDep, catalogs: Catalogs, scenario: S
     )
 
 
-def _found(session: SessionDep, slug: str) -> Scenario | None:
+def found_scenario(session: Session, slug: str) -> Scenario | None:
     return find_scenario(session, slug) if SLUG.match(slug) else None
 
 
-def _not_found(request: Request) -> HTMLResponse:
+def not_found_page(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "not_found.html", {}, status_code=404)
 
 
-def _saved_quote(catalogs: Catalogs, scenario: Scenario) -> QuoteResult:
+def saved_quote(catalogs: Catalogs, scenario: Scenario) -> QuoteResult:
     result = build_quote(catalogs, scenario_params(scenario))
     assert not isinstance(result, dict), "a saved scenario was quotable at its own version"
     return result
 
 
 def _scenario_out(request: Request, catalogs: Catalogs, scenario: Scenario) -> ScenarioOut:
-    result = _saved_quote(catalogs, scenario)
+    result = saved_quote(catalogs, scenario)
     return ScenarioOut(
         slug=scenario.slug,
         url=str(request.url_for("open_scenario", slug=scenario.slug)),
@@ -184,9 +185,9 @@ async def import_from_page(
 
 @router.get("/s/{slug}.json")
 def export_json(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> Response:
-    scenario = _found(session, slug)
+    scenario = found_scenario(session, slug)
     if scenario is None:
-        return _not_found(request)
+        return not_found_page(request)
     body = _scenario_out(request, catalogs, scenario).model_dump_json(indent=2)
     disposition = f'attachment; filename="scenario-{slug}.json"'
     return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
@@ -195,10 +196,10 @@ def export_json(slug: str, request: Request, session: SessionDep, catalogs: Cata
 @router.get("/s/{slug}.csv")
 def export_csv(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> Response:
     """The options table of the saved quote, one row per option."""
-    scenario = _found(session, slug)
+    scenario = found_scenario(session, slug)
     if scenario is None:
-        return _not_found(request)
-    quote = quote_out(_saved_quote(catalogs, scenario))
+        return not_found_page(request)
+    quote = quote_out(saved_quote(catalogs, scenario))
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(
@@ -243,9 +244,9 @@ def export_csv(slug: str, request: Request, session: SessionDep, catalogs: Catal
 @router.get("/s/{slug}", response_class=HTMLResponse)
 def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> HTMLResponse:
     """The calculator exactly as saved, and what the same inputs cost at today's prices."""
-    scenario = _found(session, slug)
+    scenario = found_scenario(session, slug)
     if scenario is None:
-        return _not_found(request)
+        return not_found_page(request)
     params = scenario_params(scenario)
     today: dict[str, Any] = {}
     if catalogs.newest() != scenario.catalog_version:
@@ -255,7 +256,7 @@ def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: Ca
                 f"{field} {message}" for field, message in now.items()
             )
         elif now.quote.options:
-            saved = _saved_quote(catalogs, scenario).quote
+            saved = saved_quote(catalogs, scenario).quote
             today.update(
                 today_rows=then_and_now(saved, now.quote),
                 saved_cheapest=saved.options[0] if saved.options else None,
@@ -288,7 +289,7 @@ def api_save(scenario: ScenarioIn, request: Request, session: SessionDep, catalo
 
 @api_router.get("/{slug}", response_model=ScenarioOut)
 def api_scenario(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> ScenarioOut:
-    scenario = _found(session, slug)
+    scenario = found_scenario(session, slug)
     if scenario is None:
         raise HTTPException(404, detail="no scenario at this link")
     return _scenario_out(request, catalogs, scenario)

@@ -1,0 +1,85 @@
+"""Saved scenarios side by side: the inputs that differ, the curves on one chart, the totals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from app.charts import overlay_chart
+from app.costing.quote import OfferCost, OptionKey
+from app.db import CatalogsDep, SessionDep
+from app.routes.calculator import form_values
+from app.routes.scenarios import found_scenario, saved_quote
+from app.templating import templates
+
+router = APIRouter(tags=["scenarios"])
+
+INPUT_LABELS = {
+    "gpu": "GPU model",
+    "gpu_hours": "GPU-hours per month",
+    "peak_gpus": "Peak GPUs at once",
+    "checkpoint_gb": "Checkpoint size, GB",
+    "checkpoints_out": "Checkpoints moved out per month",
+    "egress_gb": "Other egress, GB per month",
+    "stored_gb": "Stored data, GB",
+    "months": "Horizon, months",
+    "tenancy": "Tenancies",
+    "region": "Region",
+    "eu_only": "Processing in the EU",
+    "exclude_us_hq": "Provider not headquartered in the US",
+    "virt_tax": "Virtualization tax, %",
+    "virt_tax_bare_metal": "Throughput lost on bare metal, %",
+    "virt_tax_serverless": "Throughput lost on serverless, %",
+    "invocations": "Serverless invocations per month",
+    "cold_start_s": "Cold start, seconds",
+    "catalog_version": "Catalog version (prices)",
+}
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "all"
+    if isinstance(value, float):
+        return f"{value:,g}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value) or "any"
+
+
+def _problem(request: Request, message: str, status: int) -> HTMLResponse:
+    return templates.TemplateResponse(request, "compare.html", {"problem": message}, status_code=status)
+
+
+@router.get("/compare", response_class=HTMLResponse)
+def compare(request: Request, session: SessionDep, catalogs: CatalogsDep, s: str = "") -> HTMLResponse:
+    """`?s=slug1,slug2[,slug3[,slug4]]`: two to four saved scenarios."""
+    slugs = [slug.strip() for slug in s.split(",") if slug.strip()]
+    if not 2 <= len(slugs) <= 4 or len(set(slugs)) != len(slugs):
+        return _problem(request, "Compare two to four different saved scenarios: /compare?s=first,second", 400)
+    scenarios = [found_scenario(session, slug) for slug in slugs]
+    missing = [slug for slug, found in zip(slugs, scenarios, strict=True) if found is None]
+    if missing:
+        return _problem(request, f"No saved scenario at: {', '.join(missing)}", 404)
+    results = [saved_quote(catalogs, scenario) for scenario in scenarios]  # type: ignore[arg-type]
+    values = [form_values(r.params) for r in results]
+    inputs = [
+        (label, cells, len(set(cells)) > 1)
+        for name, label in INPUT_LABELS.items()
+        for cells in [[_shown(v[name]) for v in values]]
+    ]
+    options: dict[OptionKey, list[OfferCost | None]] = {}
+    for column, result in enumerate(results):
+        for cost in result.quote.options:
+            options.setdefault(cost.option, [None] * len(results))[column] = cost
+    context = {
+        "scenarios": scenarios,
+        "results": results,
+        "inputs": inputs,
+        "options": options,
+        "chart": overlay_chart([r.quote for r in results], [r.params.gpu_hours for r in results]),
+    }
+    return templates.TemplateResponse(request, "compare.html", context)
