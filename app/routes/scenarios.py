@@ -21,7 +21,7 @@ from app.routes.api import QuoteOut, quote_out
 from app.routes.calculator import form_values, render_calculator
 from app.scenarios.store import TooManySaves, find_scenario, save_scenario, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
-from app.scenarios.today import then_and_now
+from app.scenarios.today import ThenAndNow, then_and_now
 from app.security import client_key, csrf_ok
 from app.templating import option_label, templates
 
@@ -255,12 +255,12 @@ def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: Ca
             today["today_problem"] = "Today's catalog cannot quote these inputs: " + "; ".join(
                 f"{field} {message}" for field, message in now.items()
             )
-        elif now.quote.options:
+        else:
             saved = saved_quote(catalogs, scenario).quote
+            both = saved.options and now.quote.options
             today.update(
                 today_rows=then_and_now(saved, now.quote),
-                saved_cheapest=saved.options[0] if saved.options else None,
-                today_cheapest=now.quote.options[0],
+                cheapest=ThenAndNow(saved.options[0].option, saved.options[0], now.quote.options[0]) if both else None,
                 today_version=now.catalog.version,
             )
     return render_calculator(

@@ -77,6 +77,10 @@ def test_saved_numbers_stay_after_prices_change_and_today_is_shown_beside_them(c
         "Bare metal, monthly node": ["$1,250.00", "$1,250.00", "$0.00"],
         "Serverless, per second": ["$1,440.00", "no offer today", "—"],
     }
+    assert " ".join(page.select_one("p.changed").get_text().split()) == (
+        "Cheapest as saved: Virtualized, on demand, $1,003.60 a month. "
+        "Today: Virtualized, on demand, $1,203.60 a month (+$200.00; catalog version 3)."
+    )
     assert "catalog_version=" not in page.select_one("section.scenario a[href^='/?']")["href"]
 
 
