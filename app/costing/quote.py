@@ -8,6 +8,7 @@ from itertools import combinations
 from app.costing.breakeven import Crossing, crossings
 from app.costing.curves import CostCurve, LinearCost, units_curve
 from app.costing.egress import egress_cost
+from app.costing.money import cents
 from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
 
 OptionKey = tuple[Tenancy, Billing]
@@ -78,6 +79,10 @@ class PricedOffer:
     storage: float | None
     curve: CostCurve
 
+    @property
+    def complete(self) -> bool:
+        return self.egress is not None and self.storage is not None
+
 
 def _fixed_costs(offer: Offer, workload: Workload) -> tuple[float | None, float | None]:
     """USD of egress and of storage a month; None where the provider publishes no price."""
@@ -116,7 +121,7 @@ def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
         egress=priced.egress,
         storage=priced.storage,
         total=total,
-        horizon_total=compute * committed_months + fixed * workload.months,
+        horizon_total=float(cents(compute) * committed_months + cents(fixed) * workload.months),
         effective_per_gpu_hour=total / workload.gpu_hours if workload.gpu_hours > 0 else None,
         curve=priced.curve,
     )
@@ -126,16 +131,23 @@ def cost_offer(offer: Offer, workload: Workload, assumptions: Assumptions) -> Of
     return _breakdown(price_offers([offer], workload, assumptions)[0], workload)
 
 
+def _rank(cost: OfferCost | PricedOffer, total: float) -> tuple[bool, float]:
+    """Fully priced first: an egress or storage price nobody published is not a free one."""
+    return not cost.complete, total
+
+
 def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float) -> Quote:
-    """Cheapest offer per option at the workload's GPU-hours; break-evens searched up to hours_max."""
+    """Cheapest offer per option at the workload's GPU-hours, options cheapest first; offers with a
+    cost their provider does not publish rank after all fully priced ones. Break-evens are searched
+    up to hours_max."""
     hours = workload.gpu_hours
-    cheapest: dict[OptionKey, tuple[float, PricedOffer]] = {}
+    cheapest: dict[OptionKey, tuple[tuple[bool, float], PricedOffer]] = {}
     for p in priced:
-        total = p.curve.at(hours)
+        rank = _rank(p, p.curve.at(hours))
         best = cheapest.get(p.option)
-        if best is None or total < best[0]:
-            cheapest[p.option] = total, p
-    options = sorted((_breakdown(p, workload) for _, p in cheapest.values()), key=lambda c: c.total)
+        if best is None or rank < best[0]:
+            cheapest[p.option] = rank, p
+    options = sorted((_breakdown(p, workload) for _, p in cheapest.values()), key=lambda c: _rank(c, c.total))
     break_evens = [
         BreakEven(a.option, b.option, crossings(a.curve, b.curve, hours_max)) for a, b in combinations(options, 2)
     ]

@@ -75,3 +75,17 @@ def test_at_each_reported_break_even_the_cheaper_option_changes(price, unit_mont
         before, after = max(c.hours - 1e-6, 0), c.hours + 1e-6
         assert (a.at(after) < b.at(after)) == c.a_cheaper_after or a.at(after) == pytest.approx(b.at(after))
         assert (a.at(before) <= b.at(before)) != c.a_cheaper_after or a.at(before) == pytest.approx(b.at(before))
+
+
+def test_an_offer_with_unpublished_egress_ranks_after_a_fully_priced_one():
+    """100 h with 100 GB out: 2.40/h without a published egress price (240 + ?) loses to 2.50/h with
+    free egress (250), and a 200/month node without one ranks after it too. With nothing moved out
+    all are complete: node 200, then 2.40/h at 240."""
+    free = (EgressTier(0, None, 0.0),)
+    unknown = Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.40, PricePeriod.HOUR, None, None, 0.0)
+    known = Offer(2, "b", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, free, 0.0)
+    node = Offer(3, "c", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 200, PricePeriod.MONTH, None, None, 0.0)
+    moved = quote([unknown, known, node], Workload(100, egress_gb=100), Assumptions(virt_tax={}), 1000)
+    assert [o.offer.offer_id for o in moved.options] == [2, 3]
+    still = quote([unknown, known, node], Workload(100), Assumptions(virt_tax={}), 1000)
+    assert [o.offer.offer_id for o in still.options] == [3, 1]

@@ -90,3 +90,9 @@ def test_horizon_bills_a_commitment_for_all_its_months():
     reserved = offer(2.24, Billing.COMMITTED, min_commitment_months=36, egress_tiers=tiers)
     cost = cost_offer(reserved, Workload(100, checkpoint_gb=140, checkpoints_out=1, months=12), NO_TAX)
     assert cost.horizon_total == pytest.approx(58_910.40)
+
+
+def test_horizon_adds_up_monthly_invoices_rounded_to_the_cent():
+    """500 h / 0.95 x 0.8015 = 421.8421 a month, invoiced as 421.84: 12 months = 5,062.08."""
+    cost = cost_offer(offer(0.8015), Workload(500, months=12), Assumptions(virt_tax={Tenancy.VIRTUALIZED: 0.05}))
+    assert cost.horizon_total == pytest.approx(5062.08)
