@@ -5,12 +5,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from sqlmodel import Session
 
 from app.catalog.seed import seed_if_empty
 from app.catalog.snapshot import catalogs_for
 from app.db import ROOT, engine, migrate
+from app.errors import validation_error
 from app.routes import api, calculator, compare, scenarios
 from app.settings import settings
 
@@ -26,6 +28,7 @@ async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
 
 
 app = FastAPI(title="GPU cost calculator", lifespan=lifespan)
+app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
 app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
 app.include_router(calculator.router)
 app.include_router(api.router)

@@ -13,7 +13,9 @@ from app.charts import hours_axis_max
 from app.costing.quote import PricedOffer, Quote, price_offers, quote_priced
 from app.costing.terms import Assumptions, Tenancy, Workload
 
-HOURS_PER_MONTH_MAX = 1_000_000
+GPU_HOURS_MAX = 1_000_000
+VERSION_MAX = 2**31 - 1
+"""Catalog versions are database integers; a larger number can name no version."""
 
 
 class QuoteParams(BaseModel):
@@ -22,7 +24,7 @@ class QuoteParams(BaseModel):
     model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
 
     gpu: str = Field("H100", max_length=40, description="GPU model, e.g. H100")
-    gpu_hours: float = Field(500, ge=0, le=HOURS_PER_MONTH_MAX, description="GPU-hours per month")
+    gpu_hours: float = Field(500, ge=0, le=GPU_HOURS_MAX, description="GPU-hours per month")
     peak_gpus: int = Field(1, ge=1, le=10_000, description="GPUs needed at once")
     checkpoint_gb: float = Field(140, ge=0, le=1_000_000, description="checkpoint size, GB")
     checkpoints_out: int = Field(1, ge=0, le=10_000, description="checkpoints moved out per month")
@@ -38,7 +40,9 @@ class QuoteParams(BaseModel):
     virt_tax_serverless: float = Field(0, ge=0, le=90, description="throughput lost on serverless, percent")
     invocations: int = Field(1000, ge=0, le=100_000_000, description="serverless invocations per month")
     cold_start_s: float = Field(20, ge=0, le=3600, description="cold-start seconds per invocation")
-    catalog_version: int | None = Field(None, ge=1, description="catalog version to quote at (default: newest)")
+    catalog_version: int | None = Field(
+        None, ge=1, le=VERSION_MAX, description="catalog version to quote at (default: newest)"
+    )
 
     def workload(self) -> Workload:
         return Workload(
@@ -94,7 +98,7 @@ def parse_params(query: dict[str, str | list[str]]) -> QuoteParams | FieldErrors
     A parameter left out takes its default (a short shared URL); a number field sent empty is an
     error, so that a cleared input never quietly shows the default's numbers.
     """
-    data = {k: v for k, v in query.items() if not (v in ("", []) and k in _MAY_BE_EMPTY)}
+    data = {k: v for k, v in query.items() if not (v in ("", [], [""]) and k in _MAY_BE_EMPTY)}
     try:
         return QuoteParams.model_validate(data)
     except ValidationError as e:

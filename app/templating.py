@@ -31,7 +31,11 @@ def option_label(option: tuple[Tenancy, Billing]) -> str:
 
 
 def usd(value: float | None) -> str:
-    return "not published" if value is None else f"${cents(value):,}"
+    """$1,234.56, −$200.00; None is a price nobody published."""
+    if value is None:
+        return "not published"
+    amount = cents(value)
+    return f"−${-amount:,}" if amount < 0 else f"${amount:,}"
 
 
 def web_link(url: str) -> str | None:

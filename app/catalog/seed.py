@@ -197,10 +197,15 @@ def load_seed(session: Session) -> CatalogVersion:
             gpus_per_unit=int(row["gpu_count"]),
             price_usd=Decimal(row["price_usd"]),
             price_period=row["price_period"],
-            min_commitment_months=int(row["min_commitment_months"]) if row["min_commitment_months"] else None,
+            min_commitment_months=int(row["min_commitment_months"])
+            if row["min_commitment_months"]
+            else 12
+            if per_year
+            else None,
             source_url=row["source_url"],
             as_of=_date(row["read_on"]),
-            notes=("Published per year; billed here as 1/12 a month. " if per_year else "") + row["notes"],
+            notes=("Published per year: billed here as 1/12 a month for at least 12 months. " if per_year else "")
+            + row["notes"],
         )
 
     for row in _rows("serverless_gpu_prices.csv"):

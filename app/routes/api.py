@@ -9,14 +9,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import PlainTextResponse, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord, select_offers
 from app.costing.money import cents, rate
 from app.costing.quote import OptionKey
 from app.costing.terms import Billing, Tenancy
 from app.db import CatalogsDep
-from app.quote_request import QuoteParams, QuoteResult, build_quote
+from app.quote_request import VERSION_MAX, QuoteParams, QuoteResult, build_quote
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -173,7 +173,7 @@ class OfferFilters(BaseModel):
     region: str | None = None
     eu_only: bool = False
     exclude_us_hq: bool = False
-    catalog_version: int | None = None
+    catalog_version: int | None = Field(None, ge=1, le=VERSION_MAX)
 
 
 def _catalog(catalogs: Catalogs, version: int | None) -> CatalogSnapshot:
@@ -235,7 +235,9 @@ class ProviderOut(BaseModel):
 
 
 @router.get("/providers", response_model=list[ProviderOut])
-def api_providers(catalogs: CatalogsDep, catalog_version: int | None = None) -> list[ProviderOut]:
+def api_providers(
+    catalogs: CatalogsDep, catalog_version: Annotated[int | None, Query(ge=1, le=VERSION_MAX)] = None
+) -> list[ProviderOut]:
     """Providers with their egress tiers and storage price at a version (default: newest)."""
     catalog = _catalog(catalogs, catalog_version)
     return [

@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from app.catalog.snapshot import Catalogs
 from app.db import CatalogsDep, SessionDep
-from app.quote_request import QuoteParams, QuoteResult, build_quote
+from app.quote_request import VERSION_MAX, QuoteParams, QuoteResult, build_quote
 from app.routes.api import QuoteOut, quote_out
 from app.routes.calculator import form_values, render_calculator
 from app.scenarios.store import TooManySaves, find_scenario, save_scenario, scenario_params
@@ -39,7 +39,9 @@ class ScenarioIn(BaseModel):
     name: str = Field("", max_length=NAME_MAX)
     note: str = Field("", max_length=NOTE_MAX)
     params: QuoteParams
-    catalog_version: int | None = Field(None, ge=1, description="default: the newest")
+    catalog_version: int | None = Field(
+        None, ge=1, le=VERSION_MAX, description="default: the one in params, else the newest"
+    )
 
 
 class ScenarioOut(BaseModel):
@@ -60,7 +62,8 @@ class _Unquotable(Exception):
 
 def _save(request: Request, session: SessionDep, catalogs: Catalogs, scenario: ScenarioIn) -> Scenario:
     """Quote first (the same checks as the page), then save pinned to the version quoted at."""
-    pinned = scenario.params.model_copy(update={"catalog_version": scenario.catalog_version})
+    version = scenario.catalog_version or scenario.params.catalog_version
+    pinned = scenario.params.model_copy(update={"catalog_version": version})
     result = build_quote(catalogs, pinned)
     if isinstance(result, dict):
         raise _Unquotable(result)
@@ -151,7 +154,7 @@ def save_from_page(
             request,
             session,
             catalogs,
-            ScenarioIn(name=name, note=note, params=params, catalog_version=params.catalog_version),
+            ScenarioIn(name=name, note=note, params=params),
         )
     except TooManySaves as e:
         return problem(429, {"form": str(e)})

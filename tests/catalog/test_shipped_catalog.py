@@ -32,9 +32,11 @@ def test_every_shipped_egress_table_is_contiguous_from_zero(shipped):
 
 
 def test_annual_bare_metal_price_ships_as_published(shipped):
-    """Qubrid lists the 8x H100 server at 133,414.80 USD a year; we keep the year, not a derived month."""
+    """Qubrid lists the 8x H100 server at 133,414.80 USD a year; we keep the year, not a derived month,
+    and bill at least the year it is sold for."""
     qubrid = [o for o in select_offers(shipped, "H100", frozenset({Tenancy.BARE_METAL})) if o.provider.slug == "qubrid"]
     assert [(o.priced.price_usd, o.priced.period, o.priced.gpus_per_unit) for o in qubrid] == [(133_414.80, "year", 8)]
+    assert qubrid[0].priced.min_commitment_months == 12
     assert qubrid[0].priced.usd_per_unit_month == pytest.approx(11_117.90)
 
 

@@ -39,6 +39,7 @@ def test_quote_refuses_bad_fields_with_422_naming_the_field(client, session):
         ("peak_gpus=0", "peak_gpus"),
         ("gpu=Z9000", "gpu"),
         ("catalog_version=99", "catalog_version"),
+        ("catalog_version=99999999999999999999999", "catalog_version"),
     ]:
         response = client.get(f"/api/quote?{query}")
         assert response.status_code == 422, query
@@ -65,3 +66,16 @@ def test_providers_come_with_egress_tiers_and_storage_price(client, session):
 def test_openapi_docs_are_served(client):
     assert client.get("/docs").status_code == 200
     assert "/api/quote" in client.get("/openapi.json").json()["paths"]
+
+
+def test_catalog_listings_refuse_versions_that_cannot_exist(client, session):
+    hand_checked_catalog(session)
+    for path in [
+        "/api/offers?catalog_version=0",
+        "/api/offers?catalog_version=99999999999999999999999",
+        "/api/providers?catalog_version=99999999999999999999999",
+        "/api/offers.csv?catalog_version=7",
+    ]:
+        response = client.get(path)
+        assert response.status_code == 422, path
+        assert response.json()["detail"][0]["loc"][-1] == "catalog_version"

@@ -96,6 +96,7 @@ def test_out_of_range_huge_and_non_finite_values_are_refused_not_crashed(client,
         "months=999999999999999999999999": ("months", "must be at most 120"),
         "gpu=Z9000": ("gpu", "is not a GPU model in the catalog"),
         "tenancy=mainframe": ("tenancy", "must be one of bare_metal, virtualized, serverless"),
+        "catalog_version=99999999999999999999999": ("catalog_version", "must be at most 2,147,483,647"),
     }
     for query, (field, message) in cases.items():
         page = soup(client.get(f"/?{query}"))
@@ -124,3 +125,14 @@ def test_chart_top_is_the_next_round_figure_above_the_dearest_curve(client, sess
     hand_checked_catalog(session)
     labels = [t.get_text() for t in soup(client.get(f"/?{QUERY}")).select("#results svg .grid text")]
     assert "$4k" in labels and "$5k" not in labels
+
+
+def test_an_empty_tenancy_filter_means_all_tenancies(client, session):
+    hand_checked_catalog(session)
+    assert len(totals(soup(client.get(f"/?{QUERY}&tenancy=")))) == 3
+
+
+def test_money_is_shown_to_the_cent_with_a_true_minus_sign():
+    from app.templating import usd
+
+    assert (usd(1003.6), usd(-200.0), usd(0.125), usd(None)) == ("$1,003.60", "−$200.00", "$0.13", "not published")

@@ -162,6 +162,9 @@ def test_api_refuses_bad_scenarios_naming_the_field_and_saves_nothing(client, se
         assert response.json()["detail"][0]["loc"] == loc
     text = client.post("/api/scenarios", content=json.dumps({"params": {}}), headers={"Content-Type": "text/plain"})
     assert text.status_code == 422
+    for body in ['{"params": {"gpu_hours": NaN}}', '{"params": {}, "name": Infinity}']:
+        response = client.post("/api/scenarios", content=body, headers={"Content-Type": "application/json"})
+        assert response.status_code == 422, body
     assert saved_count(session) == 0
 
 
@@ -230,3 +233,11 @@ def test_concurrent_saves_all_land_under_distinct_slugs(tmp_path, monkeypatch):
     with Session(engine) as session:
         slugs = session.exec(select(Scenario.slug)).all()
     assert len(slugs) == 40 == len(set(slugs))
+
+
+def test_api_saves_at_the_version_named_in_the_params(client, session):
+    ids = hand_checked_catalog(session)
+    change_offer_price(session, ids["on_demand"], Decimal("3.00"), "https://example.test/new", date(2026, 11, 28), "up")
+    body = {"params": {"gpu_hours": 400, "checkpoint_gb": 140, "virt_tax": 0, "catalog_version": 1}}
+    saved = client.post("/api/scenarios", json=body).json()
+    assert saved["catalog_version"] == 1 and saved["quote"]["options"][0]["total"] == 1003.60
