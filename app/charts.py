@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
+from app.costing.curves import CostCurve
 from app.costing.quote import OptionKey, Quote
 
 WIDTH, HEIGHT = 720, 380
@@ -88,16 +89,24 @@ def overlay_chart(quotes: list[Quote], current_hours: list[float], break_evens: 
     def y(usd: float) -> float:
         return round(bottom - (bottom - top) * min(usd, y_max) / y_max, 1)
 
-    series = []
-    for layer, quote in enumerate(quotes):
-        for option in quote.options:
-            curve = option.curve
-            bounds = [0.0, *curve.steps(x_max), x_max]
+    def path(curve: CostCurve) -> str:
+        """Exact corners; steps narrower than a pixel are read once per pixel column instead."""
+        steps = curve.steps(x_max)
+        if len(steps) * 2 > right - left:
+            columns = range(int(right - left) + 1)
+            points = [(x(x_max * c / (right - left)), y(curve.at(x_max * c / (right - left)))) for c in columns]
+        else:
             points = []
-            for lo, hi in pairwise(bounds):
+            for lo, hi in pairwise([0.0, *steps, x_max]):
                 intercept, slope = curve.piece(lo, hi)
                 points += [(x(lo), y(intercept + slope * lo)), (x(hi), y(intercept + slope * hi))]
-            series.append(Series(option.option, "M" + " L".join(f"{px},{py}" for px, py in points), layer))
+        return "M" + " L".join(f"{px},{py}" for px, py in points)
+
+    series = [
+        Series(option.option, path(option.curve), layer)
+        for layer, quote in enumerate(quotes)
+        for option in quote.options
+    ]
 
     markers: list[Marker] = []
     for quote in quotes if break_evens else []:

@@ -35,9 +35,9 @@ class QuoteParams(BaseModel):
     region: str = Field("", max_length=100, description="only offers in this region")
     eu_only: bool = Field(False, description="only offers processed in an EU member state")
     exclude_us_hq: bool = Field(False, description="only providers known to be headquartered outside the US")
-    virt_tax: float = Field(5, ge=0, le=90, description="virtualization tax of virtualized offers, percent")
-    virt_tax_bare_metal: float = Field(0, ge=0, le=90, description="throughput lost on bare metal, percent")
-    virt_tax_serverless: float = Field(0, ge=0, le=90, description="throughput lost on serverless, percent")
+    virt_tax: float = Field(5, ge=0, le=50, description="virtualization tax of virtualized offers, percent")
+    virt_tax_bare_metal: float = Field(0, ge=0, le=50, description="throughput lost on bare metal, percent")
+    virt_tax_serverless: float = Field(0, ge=0, le=50, description="throughput lost on serverless, percent")
     invocations: int = Field(1000, ge=0, le=100_000_000, description="serverless invocations per month")
     cold_start_s: float = Field(20, ge=0, le=3600, description="cold-start seconds per invocation")
     catalog_version: int | None = Field(

@@ -48,6 +48,11 @@ def usd_published(value: float) -> str:
     return f"${value:,.2f}" if round(value, 2) == value else f"${value:,.6f}".rstrip("0")
 
 
+def quantity(value: float) -> str:
+    """1,234.5 GPU-hours as typed: thousands separated, no exponent, at most two decimals."""
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
 def usd_rate(value: float | None) -> str:
     return "—" if value is None else f"${rate(value):,}"
 
@@ -56,7 +61,12 @@ templates = Jinja2Blocks(directory=str(ROOT / "templates"))
 templates.env.trim_blocks = templates.env.lstrip_blocks = True
 templates.env.auto_reload = False  # no stat() of every template on every request; restart to see edits
 templates.env.filters.update(
-    usd=usd, usd_rate=usd_rate, usd_published=usd_published, option_label=option_label, web_link=web_link
+    usd=usd,
+    usd_rate=usd_rate,
+    usd_published=usd_published,
+    option_label=option_label,
+    web_link=web_link,
+    quantity=quantity,
 )
 templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
 

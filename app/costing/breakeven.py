@@ -20,8 +20,9 @@ def _sign(x: float) -> int:
     return (x > 1e-9) - (x < -1e-9)
 
 
-def crossings(a: CostCurve, b: CostCurve, until: float) -> list[Crossing]:
-    """Every GPU-hour figure in [0, until] where the cheaper of a and b changes; [] means never.
+def crossings(a: CostCurve, b: CostCurve, until: float, limit: int | None = None) -> list[Crossing]:
+    """Every GPU-hour figure in [0, until] where the cheaper of a and b changes (the first `limit`
+    of them); [] means never.
 
     Between the steps of either curve both are linear, so the difference has at most one root
     there; a step can also flip the sign, which puts the crossing at the step itself. The search
@@ -44,4 +45,6 @@ def crossings(a: CostCurve, b: CostCurve, until: float) -> list[Crossing]:
         elif not s_lo and s_hi and last_sign and s_hi != last_sign:
             found.append(Crossing(lo, a_cheaper_after=s_hi < 0))
         last_sign = s_hi or s_lo or last_sign
-    return [c for c in found if c.hours <= until]
+        if limit is not None and len(found) >= limit:
+            break
+    return [c for c in found if c.hours <= until][:limit]

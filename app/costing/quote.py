@@ -37,11 +37,17 @@ class OfferCost:
         return self.egress is not None and self.storage is not None
 
 
+MAX_CROSSINGS = 12
+"""Per pair of options: a one-GPU node against metered billing crosses at every step."""
+
+
 @dataclass(frozen=True)
 class BreakEven:
     a: OptionKey
     b: OptionKey
     crossings: list[Crossing]
+    more: bool = False
+    """True when they cross again beyond the MAX_CROSSINGS listed."""
 
 
 @dataclass(frozen=True)
@@ -148,9 +154,10 @@ def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float
         if best is None or rank < best[0]:
             cheapest[p.option] = rank, p
     options = sorted((_breakdown(p, workload) for _, p in cheapest.values()), key=lambda c: _rank(c, c.total))
-    break_evens = [
-        BreakEven(a.option, b.option, crossings(a.curve, b.curve, hours_max)) for a, b in combinations(options, 2)
-    ]
+    break_evens = []
+    for a, b in combinations(options, 2):
+        found = crossings(a.curve, b.curve, hours_max, limit=MAX_CROSSINGS + 1)
+        break_evens.append(BreakEven(a.option, b.option, found[:MAX_CROSSINGS], more=len(found) > MAX_CROSSINGS))
     return Quote(options, break_evens, hours_max)
 
 

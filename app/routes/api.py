@@ -102,6 +102,7 @@ class BreakEvenOut(BaseModel):
     a: str
     b: str
     crossings: list[CrossingOut]
+    more: bool = Field(description="they cross again beyond the crossings listed")
 
 
 class QuoteOut(BaseModel):
@@ -149,6 +150,7 @@ def quote_out(result: QuoteResult) -> QuoteOut:
                     )
                     for c in be.crossings
                 ],
+                more=be.more,
             )
             for be in q.break_evens
         ],

@@ -136,3 +136,14 @@ def test_money_is_shown_to_the_cent_with_a_true_minus_sign():
     from app.templating import usd
 
     assert (usd(1003.6), usd(-200.0), usd(0.125), usd(None)) == ("$1,003.60", "−$200.00", "$0.13", "not published")
+
+
+def test_gpu_hours_read_as_typed():
+    from app.templating import quantity
+
+    assert (quantity(1_000_000), quantity(123_456.7), quantity(500.0), quantity(0.25)) == (
+        "1,000,000",
+        "123,456.7",
+        "500",
+        "0.25",
+    )
