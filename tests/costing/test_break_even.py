@@ -92,13 +92,14 @@ def test_an_offer_with_unpublished_egress_ranks_after_a_fully_priced_one():
 
 
 def test_a_sawtooth_of_crossings_is_listed_up_to_a_limit_and_flagged():
-    """On demand 2.50 vs a 1,250 one-GPU node cross twice near every node step (500, 730, 1,000,
-    1,460, 1,500, ...): up to 20,000 h that is far more than the 12 listed."""
+    """On demand 2.50 vs a 1,800 one-GPU node: k nodes win from 2.50 H = 1,800 k (H = 720 k) until
+    730 k, where node k + 1 costs 1,800 (k + 1) > 1,825 k while k < 72. So 720, 730, 1,440, 1,460,
+    2,160, ...: up to 20,000 h far more than the 12 listed."""
     free = (EgressTier(0, None, 0.0),)
     offers = [
         Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, free, 0.0),
-        Offer(2, "b", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 1250, PricePeriod.MONTH, None, free, 0.0),
+        Offer(2, "b", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 1800, PricePeriod.MONTH, None, free, 0.0),
     ]
     pair = quote(offers, Workload(400), Assumptions(virt_tax={}), hours_max=20_000).break_evens[0]
     assert len(pair.crossings) == 12 and pair.more
-    assert [c.hours for c in pair.crossings[:5]] == pytest.approx([500, 730, 1000, 1460, 1500])
+    assert [c.hours for c in pair.crossings[:5]] == pytest.approx([720, 730, 1440, 1460, 2160])
