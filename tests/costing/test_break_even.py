@@ -1,5 +1,5 @@
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.costing.breakeven import crossings
@@ -68,13 +68,24 @@ def test_reserved_capacity_is_never_negative_and_never_falls_with_hours(unit_mon
     assert 0 < curve.at(low) <= curve.at(high)
 
 
-@given(prices, st.floats(min_value=1, max_value=20_000), st.integers(1, 8))
-def test_at_each_reported_break_even_the_cheaper_option_changes(price, unit_month, gpus):
-    a, b = LinearCost(0, price), SteppedCost(0, unit_month, 1, gpus * 730)
-    for c in crossings(a, b, until=20_000):
-        before, after = max(c.hours - 1e-6, 0), c.hours + 1e-6
-        assert (a.at(after) < b.at(after)) == c.a_cheaper_after or a.at(after) == pytest.approx(b.at(after))
-        assert (a.at(before) <= b.at(before)) != c.a_cheaper_after or a.at(before) == pytest.approx(b.at(before))
+@settings(max_examples=60, deadline=None)
+@given(prices, st.floats(min_value=100, max_value=5_000), st.integers(1, 8), st.floats(min_value=0, max_value=500))
+def test_break_evens_are_where_sampling_sees_the_cheaper_option_change(price, unit_month, gpus, fixed):
+    """Brute force: read both curves every quarter hour (node steps fall on that grid) and compare."""
+    a, b = LinearCost(fixed, price), SteppedCost(0, unit_month, 1, gpus * 730)
+    changes, last_sign, last_h = [], 0, 0.0
+    for i in range(6000 * 4 + 1):
+        h = i / 4
+        d = a.at(h) - b.at(h)
+        sign = (d > 1e-9) - (d < -1e-9)
+        if sign and last_sign and sign != last_sign:
+            changes.append((last_h, h))
+        if sign:
+            last_sign, last_h = sign, h
+    found = crossings(a, b, until=6000)
+    assert len(found) == len(changes)
+    for c, (lo, hi) in zip(found, changes, strict=True):
+        assert lo - 1e-6 <= c.hours <= hi + 1e-6
 
 
 def test_an_offer_with_unpublished_egress_ranks_after_a_fully_priced_one():
