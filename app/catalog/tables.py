@@ -49,8 +49,8 @@ class GpuModel(SQLModel, table=True):
 class EgressTier(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
-    from_gb: Decimal = Field(sa_column=_money(3))
-    to_gb: Decimal | None = Field(default=None, sa_column=Column(Numeric(20, 3, asdecimal=True), nullable=True))
+    from_gb: Decimal = Field(sa_column=_money(9))
+    to_gb: Decimal | None = Field(default=None, sa_column=Column(Numeric(20, 9, asdecimal=True), nullable=True))
     usd_per_gb: Decimal = Field(sa_column=_money())
     source: str
     as_of: date | None = None
