@@ -14,6 +14,9 @@ class Settings(BaseSettings):
     environment: str = "development"
     secret_key: str = DEVELOPMENT_SECRET
     """Signs CSRF tokens and hashes client addresses; set SECRET_KEY outside development."""
+    public_url: str | None = None
+    """Where users reach the app, e.g. https://gpucost.example; share links are built on it rather
+    than on the request's Host header. Unset: the request's own address."""
     saves_per_client_per_10_min: int = 20
     saves_per_hour: int = 2000
     """Saved scenarios are kept for ever, so their growth is bounded per client and in all."""

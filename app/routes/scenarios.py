@@ -23,6 +23,7 @@ from app.scenarios.store import TooManySaves, find_scenario, save_scenario, scen
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
 from app.scenarios.today import ThenAndNow, then_and_now
 from app.security import client_key, csrf_ok
+from app.settings import settings
 from app.templating import option_label, templates
 
 router = APIRouter(tags=["scenarios"])
@@ -90,7 +91,7 @@ def _scenario_out(request: Request, catalogs: Catalogs, scenario: Scenario) -> S
     result = saved_quote(catalogs, scenario)
     return ScenarioOut(
         slug=scenario.slug,
-        url=str(request.url_for("open_scenario", slug=scenario.slug)),
+        url=share_link(request, scenario.slug),
         name=scenario.name,
         note=scenario.note,
         created_at=scenario.created_at,
@@ -98,6 +99,12 @@ def _scenario_out(request: Request, catalogs: Catalogs, scenario: Scenario) -> S
         params=result.params.model_copy(update={"catalog_version": None}),
         quote=quote_out(result),
     )
+
+
+def share_link(request: Request, slug: str) -> str:
+    if settings.public_url:
+        return f"{settings.public_url.rstrip('/')}/s/{slug}"
+    return str(request.url_for("open_scenario", slug=slug))
 
 
 def query_string(params: QuoteParams) -> str:
@@ -271,7 +278,7 @@ def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: Ca
         catalogs,
         form_values(params),
         scenario=scenario,
-        share_url=str(request.url_for("open_scenario", slug=slug)),
+        share_url=share_link(request, slug),
         today_query=query_string(params),
         **today,
     )

@@ -241,3 +241,11 @@ def test_api_saves_at_the_version_named_in_the_params(client, session):
     body = {"params": {"gpu_hours": 400, "checkpoint_gb": 140, "virt_tax": 0, "catalog_version": 1}}
     saved = client.post("/api/scenarios", json=body).json()
     assert saved["catalog_version"] == 1 and saved["quote"]["options"][0]["total"] == 1003.60
+
+
+def test_share_links_use_the_configured_public_address_not_the_host_header(client, session, monkeypatch):
+    hand_checked_catalog(session)
+    monkeypatch.setattr(settings, "public_url", "https://gpucost.example/")
+    link = save_via_page(client).headers["location"]
+    page = soup(client.get(link, headers={"Host": "evil.example"}))
+    assert page.select_one("#share-link")["value"] == f"https://gpucost.example{link}"
