@@ -7,7 +7,15 @@ from decimal import Decimal
 
 from sqlmodel import Session, select
 
-from app.catalog.tables import CatalogVersion, EgressTier, GpuModel, Offer, Provider, StoragePrice
+from app.catalog.tables import (
+    CatalogVersion,
+    EgressTier,
+    GpuModel,
+    Offer,
+    Provider,
+    ProviderHeadquarters,
+    StoragePrice,
+)
 
 
 def make_version(session: Session, note: str = "test catalog") -> int:
@@ -38,9 +46,10 @@ def make_provider(
 ) -> Provider:
     """tiers: (from_gb, to_gb, usd_per_gb) rows; storage: USD per GB-month."""
     version = make_version(session)
-    provider = Provider(slug=slug, name=slug.title(), hq_country=hq_country)
+    provider = Provider(slug=slug, name=slug.title())
     session.add(provider)
     session.flush()
+    session.add(ProviderHeadquarters(provider_id=provider.id, country=hq_country, valid_from=version))
     for from_gb, to_gb, price in tiers or []:
         session.add(
             EgressTier(

@@ -9,7 +9,7 @@ from sqlalchemy import update
 from sqlmodel import Session
 
 from app.catalog.snapshot import catalogs_for
-from app.catalog.tables import CatalogVersion, Offer
+from app.catalog.tables import CatalogVersion, Offer, ProviderHeadquarters
 
 
 class StaleRecord(Exception):
@@ -62,5 +62,21 @@ def retire_offer(session: Session, offer_id: int, note: str) -> int:
     """Take an offer out of new quotes; it stays in history. Returns the new version."""
     version = new_version(session, note)
     _close(session, offer_id, version)
+    _committed(session)
+    return version
+
+
+def change_headquarters(session: Session, provider_id: int, country: str | None, source: str, note: str) -> int:
+    """Record where a provider is headquartered from a new version on. Returns the version."""
+    version = new_version(session, note)
+    closed = session.execute(
+        update(ProviderHeadquarters)
+        .where(ProviderHeadquarters.provider_id == provider_id, ProviderHeadquarters.valid_to.is_(None))  # type: ignore[arg-type,union-attr]
+        .values(valid_to=version)
+    )
+    if closed.rowcount > 1:
+        session.rollback()
+        raise StaleRecord(f"provider {provider_id} had more than one current headquarters")
+    session.add(ProviderHeadquarters(provider_id=provider_id, country=country, source=source, valid_from=version))
     _committed(session)
     return version

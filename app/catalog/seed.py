@@ -11,7 +11,15 @@ from pathlib import Path
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from app.catalog.tables import CatalogVersion, EgressTier, GpuModel, Offer, Provider, StoragePrice
+from app.catalog.tables import (
+    CatalogVersion,
+    EgressTier,
+    GpuModel,
+    Offer,
+    Provider,
+    ProviderHeadquarters,
+    StoragePrice,
+)
 from app.costing.terms import Billing, PricePeriod, Tenancy
 
 SEED_DIR = Path(__file__).parent / "seed_data"
@@ -103,14 +111,18 @@ def load_seed(session: Session) -> CatalogVersion:
 
     providers = {}
     for row in _rows("providers.csv"):
-        providers[row["provider"]] = Provider(
-            slug=row["provider"],
-            name=row["display_name"],
-            hq_country=row["hq_country"] or None,
-            hq_source=row["source_url"] or None,
-            notes=row["notes"],
-        )
+        providers[row["provider"]] = Provider(slug=row["provider"], name=row["display_name"], notes=row["notes"])
     session.add_all(providers.values())
+    session.flush()
+    for row in _rows("providers.csv"):
+        session.add(
+            ProviderHeadquarters(
+                provider_id=providers[row["provider"]].id,
+                country=row["hq_country"] or None,
+                source=row["source_url"] or None,
+                valid_from=v,
+            )
+        )
 
     gpus: dict[str, GpuModel] = {}
     for row in _rows("gpu_offers.csv"):

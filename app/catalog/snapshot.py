@@ -16,7 +16,15 @@ from weakref import WeakKeyDictionary
 from sqlalchemy import Engine, or_
 from sqlmodel import Session, func, select
 
-from app.catalog.tables import CatalogVersion, EgressTier, GpuModel, Offer, Provider, StoragePrice
+from app.catalog.tables import (
+    CatalogVersion,
+    EgressTier,
+    GpuModel,
+    Offer,
+    Provider,
+    ProviderHeadquarters,
+    StoragePrice,
+)
 from app.costing import egress, terms
 
 EU_COUNTRIES = frozenset("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split())
@@ -71,7 +79,10 @@ class CatalogSnapshot:
     offers_by_id: dict[int, OfferRecord]
 
 
-def valid_at(table: type[Offer] | type[EgressTier] | type[StoragePrice], version: int):  # type: ignore[no-untyped-def]
+Versioned = type[Offer] | type[EgressTier] | type[StoragePrice] | type[ProviderHeadquarters]
+
+
+def valid_at(table: Versioned, version: int):  # type: ignore[no-untyped-def]
     return (table.valid_from <= version) & or_(table.valid_to.is_(None), table.valid_to > version)  # type: ignore[union-attr,operator]
 
 
@@ -129,6 +140,10 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         tier = egress.EgressTier(float(t.from_gb), None if t.to_gb is None else float(t.to_gb), float(t.usd_per_gb))
         tiers[t.provider_id].append(TierRecord(tier, t.source, t.as_of, t.notes))
     storage = {s.provider_id: s for s in session.exec(select(StoragePrice).where(valid_at(StoragePrice, version)))}
+    hq = {
+        h.provider_id: h
+        for h in session.exec(select(ProviderHeadquarters).where(valid_at(ProviderHeadquarters, version)))
+    }
     providers: dict[int, ProviderRecord] = {}
     for p in session.exec(select(Provider)):
         assert p.id is not None
@@ -136,8 +151,8 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         providers[p.id] = ProviderRecord(
             slug=p.slug,
             name=p.name,
-            hq_country=p.hq_country,
-            hq_source=p.hq_source,
+            hq_country=hq[p.id].country if p.id in hq else None,
+            hq_source=hq[p.id].source if p.id in hq else None,
             notes=p.notes,
             egress_tiers=tuple(tiers[p.id]),
             storage_usd_per_gb_month=None if price is None else float(price.usd_per_gb_month),

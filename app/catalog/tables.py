@@ -28,14 +28,23 @@ class CatalogVersion(SQLModel, table=True):
     note: str
 
 
-# A company that rents GPUs; its egress and storage prices are versioned rows of their own.
+# A company that rents GPUs; its headquarters, egress and storage prices are versioned rows of their own.
 class Provider(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     slug: str = Field(unique=True, index=True)
     name: str
-    hq_country: str | None = None
-    hq_source: str | None = None
     notes: str = ""
+
+
+# Where a provider is headquartered, in one range of catalog versions: the "not headquartered in
+# the US" filter reads it, so a saved scenario must see the country it was quoted with.
+class ProviderHeadquarters(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    provider_id: int = Field(foreign_key="provider.id", index=True)
+    country: str | None = None
+    source: str | None = None
+    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
+    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
 # A GPU model and its memory per GPU.

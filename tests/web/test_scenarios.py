@@ -9,7 +9,8 @@ from decimal import Decimal
 from bs4 import BeautifulSoup
 from sqlmodel import Session, SQLModel, func, select
 
-from app.catalog.changes import change_offer_price, retire_offer
+from app.catalog.changes import change_headquarters, change_offer_price, retire_offer
+from app.catalog.tables import Provider
 from app.quote_request import QuoteParams
 from app.scenarios import store
 from app.scenarios.tables import Scenario
@@ -249,3 +250,15 @@ def test_share_links_use_the_configured_public_address_not_the_host_header(clien
     link = save_via_page(client).headers["location"]
     page = soup(client.get(link, headers={"Host": "evil.example"}))
     assert page.select_one("#share-link")["value"] == f"https://gpucost.example{link}"
+
+
+def test_a_saved_filter_on_headquarters_keeps_its_offers_when_a_headquarters_changes(client, session):
+    """Only the bare-metal host (DE) is outside the US: saved 1,250. It turns out to be US-based:
+    today nothing passes the filter, the saved link still shows the 1,250 node."""
+    hand_checked_catalog(session)
+    link = save_via_page(client, query=f"{QUERY}&exclude_us_hq=on").headers["location"]
+    metal = session.exec(select(Provider).where(Provider.slug == "metal")).one()
+    change_headquarters(session, metal.id, "US", "https://example.test/hq", "moved")
+    page = soup(client.get(link))
+    assert totals(page) == {"bare_metal-monthly": "$1,250.00"}
+    assert totals(soup(client.get(f"/?{QUERY}&exclude_us_hq=on"))) == {}
