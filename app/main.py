@@ -27,7 +27,10 @@ async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
     yield
 
 
-app = FastAPI(title="GPU cost calculator", lifespan=lifespan)
+MAX_BODY_BYTES = 256 * 1024
+"""The largest request: a scenario with a 2,000-character note is a few kB; nothing needs more."""
+
+app = FastAPI(title="GPU cost calculator", lifespan=lifespan, max_body_size=MAX_BODY_BYTES)
 app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
 app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
 app.include_router(calculator.router)

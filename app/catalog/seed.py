@@ -20,6 +20,8 @@ from app.catalog.tables import (
     ProviderHeadquarters,
     StoragePrice,
 )
+from app.costing import egress
+from app.costing.egress import check_tiers
 from app.costing.terms import Billing, PricePeriod, Tenancy
 
 SEED_DIR = Path(__file__).parent / "seed_data"
@@ -132,8 +134,9 @@ def load_seed(session: Session) -> CatalogVersion:
     session.add_all(gpus.values())
     session.flush()
 
+    tables: dict[str, list[EgressTier]] = {}
     for row in _rows("egress.csv"):
-        session.add(
+        tables.setdefault(row["provider"], []).append(
             EgressTier(
                 provider_id=providers[row["provider"]].id,
                 from_gb=Decimal(row["from_gb"]),
@@ -145,6 +148,10 @@ def load_seed(session: Session) -> CatalogVersion:
                 valid_from=v,
             )
         )
+    for tiers in tables.values():
+        bounds = [(float(t.from_gb), None if t.to_gb is None else float(t.to_gb), float(t.usd_per_gb)) for t in tiers]
+        check_tiers(tuple(egress.EgressTier(*b) for b in bounds))
+        session.add_all(tiers)
     session.add(
         StoragePrice(
             provider_id=providers["runpod"].id,

@@ -17,7 +17,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _money(scale: int = 8) -> Column:  # type: ignore[type-arg]
+def _numeric(scale: int = 8) -> Column:  # type: ignore[type-arg]
     return Column(Numeric(20, scale, asdecimal=True), nullable=False)
 
 
@@ -58,9 +58,9 @@ class GpuModel(SQLModel, table=True):
 class EgressTier(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
-    from_gb: Decimal = Field(sa_column=_money(9))
+    from_gb: Decimal = Field(sa_column=_numeric(9))
     to_gb: Decimal | None = Field(default=None, sa_column=Column(Numeric(20, 9, asdecimal=True), nullable=True))
-    usd_per_gb: Decimal = Field(sa_column=_money())
+    usd_per_gb: Decimal = Field(sa_column=_numeric())
     source: str
     as_of: date | None = None
     notes: str = ""
@@ -72,7 +72,7 @@ class EgressTier(SQLModel, table=True):
 class StoragePrice(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
-    usd_per_gb_month: Decimal = Field(sa_column=_money())
+    usd_per_gb_month: Decimal = Field(sa_column=_numeric())
     source: str
     as_of: date | None = None
     notes: str = ""
@@ -90,7 +90,7 @@ class Offer(SQLModel, table=True):
     tenancy: str
     billing: str
     gpus_per_unit: int
-    price_usd: Decimal = Field(sa_column=_money())
+    price_usd: Decimal = Field(sa_column=_numeric())
     price_period: str
     min_commitment_months: int | None = None
     region: str

@@ -262,3 +262,11 @@ def test_a_saved_filter_on_headquarters_keeps_its_offers_when_a_headquarters_cha
     page = soup(client.get(link))
     assert totals(page) == {"bare_metal-monthly": "$1,250.00"}
     assert totals(soup(client.get(f"/?{QUERY}&exclude_us_hq=on"))) == {}
+
+
+def test_an_oversized_upload_is_refused_before_it_is_read(client, session):
+    hand_checked_catalog(session)
+    token = soup(client.get("/")).select_one("details.import input[name=csrf_token]")["value"]
+    files = {"file": ("big.json", b" " * (300 * 1024), "application/json")}
+    assert client.post("/s/import", data={"csrf_token": token}, files=files).status_code == 413
+    assert saved_count(session) == 0
