@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from datetime import datetime
 from typing import Annotated, Any
@@ -69,8 +70,19 @@ def _save(request: Request, session: SessionDep, catalogs: Catalogs, scenario: S
     if isinstance(result, dict):
         raise _Unquotable(result)
     return save_scenario(
-        session, pinned, result.catalog.version, scenario.name.strip(), scenario.note.strip(), client_key(request)
+        session,
+        pinned,
+        result.catalog.version,
+        scenario.name.strip(),
+        scenario.note.strip(),
+        client_key(request),
+        json.dumps(_totals(result)),
     )
+
+
+def _totals(result: QuoteResult) -> list[dict[str, Any]]:
+    """What the link promises: each option's offer and total, to the cent."""
+    return [{"option": o.option, "offer_id": o.offer_id, "total": f"{o.total:.2f}"} for o in quote_out(result).options]
 
 
 def found_scenario(session: Session, slug: str) -> Scenario | None:
@@ -258,7 +270,10 @@ def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: Ca
     if scenario is None:
         return not_found_page(request)
     params = scenario_params(scenario)
+    as_saved = json.loads(scenario.totals)
     today: dict[str, Any] = {}
+    if as_saved and as_saved != _totals(saved_quote(catalogs, scenario)):  # [] for saves before totals were kept
+        today["arithmetic_changed"] = as_saved
     if catalogs.newest() != scenario.catalog_version:
         now = build_quote(catalogs, params.model_copy(update={"catalog_version": None}))
         if isinstance(now, dict):

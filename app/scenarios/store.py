@@ -29,7 +29,13 @@ def _recent(session: Session, since: datetime, client_key: str | None = None) ->
 
 
 def save_scenario(
-    session: Session, params: QuoteParams, catalog_version: int, name: str, note: str, client_key: str
+    session: Session,
+    params: QuoteParams,
+    catalog_version: int,
+    name: str,
+    note: str,
+    client_key: str,
+    totals: str = "[]",
 ) -> Scenario:
     """Insert one scenario in one transaction (all of it or nothing) under a fresh slug."""
     now = datetime.now(UTC)
@@ -46,6 +52,7 @@ def save_scenario(
             params=inputs,
             catalog_version=catalog_version,
             client_key=client_key,
+            totals=totals,
         )
         session.add(scenario)
         try:

@@ -22,5 +22,8 @@ class Scenario(SQLModel, table=True):
     note: str = Field(default="", max_length=NOTE_MAX)
     params: str
     catalog_version: int = Field(foreign_key="catalogversion.id")
+    totals: str = "[]"
+    """The options' offers and totals as quoted at saving, JSON: the proof that opening the link
+    later recomputes the same numbers (a change of the arithmetic itself would show up here)."""
     created_at: datetime = Field(default_factory=_now, index=True)
     client_key: str = Field(index=True, max_length=64)

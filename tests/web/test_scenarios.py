@@ -270,3 +270,20 @@ def test_an_oversized_upload_is_refused_before_it_is_read(client, session):
     files = {"file": ("big.json", b" " * (300 * 1024), "application/json")}
     assert client.post("/s/import", data={"csrf_token": token}, files=files).status_code == 413
     assert saved_count(session) == 0
+
+
+def test_a_change_of_the_arithmetic_itself_is_not_hidden(client, session):
+    """The link recomputes at the saved prices; should the model ever compute otherwise than when it
+    was saved (here: the saved record says 1,003.59), the page says so and lists the saved totals."""
+    hand_checked_catalog(session)
+    link = save_via_page(client).headers["location"]
+    assert soup(client.get(link)).select_one("section.scenario .problem") is None
+    scenario = session.exec(select(Scenario)).one()
+    totals_then = json.loads(scenario.totals)
+    assert totals_then[0] == {"option": "virtualized/on_demand", "offer_id": 1, "total": "1003.60"}
+    totals_then[0]["total"] = "1003.59"
+    scenario.totals = json.dumps(totals_then)
+    session.add(scenario)
+    session.commit()
+    warning = soup(client.get(link)).select_one("section.scenario .problem").get_text()
+    assert "arithmetic has changed" in warning and "virtualized/on_demand: $1003.59" in warning
