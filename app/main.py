@@ -13,7 +13,8 @@ from app.catalog.seed import seed_if_empty
 from app.catalog.snapshot import catalogs_for
 from app.db import ROOT, engine, migrate
 from app.errors import validation_error
-from app.routes import api, calculator, compare, scenarios
+from app.routes import api, calculator, compare, docs, scenarios
+from app.security import SecurityHeaders
 from app.settings import settings
 
 
@@ -30,7 +31,10 @@ async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
 MAX_BODY_BYTES = 256 * 1024
 """The largest request: a scenario with a 2,000-character note is a few kB; nothing needs more."""
 
-app = FastAPI(title="GPU cost calculator", lifespan=lifespan, max_body_size=MAX_BODY_BYTES)
+app = FastAPI(
+    title="GPU cost calculator", lifespan=lifespan, max_body_size=MAX_BODY_BYTES, docs_url=None, redoc_url=None
+)
+app.add_middleware(SecurityHeaders)
 app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
 app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
 app.include_router(calculator.router)
@@ -38,3 +42,4 @@ app.include_router(api.router)
 app.include_router(scenarios.router)
 app.include_router(scenarios.api_router)
 app.include_router(compare.router)
+app.include_router(docs.router)
