@@ -17,6 +17,7 @@ class Settings(BaseSettings):
     public_url: str | None = None
     """Where users reach the app, e.g. https://gpucost.example; share links are built on it rather
     than on the request's Host header. Unset: the request's own address."""
+    admin_session_hours: int = 8
     saves_per_client_per_10_min: int = 20
     saves_per_hour: int = 2000
     """Saved scenarios are kept for ever, so their growth is bounded per client and in all."""

@@ -1,4 +1,7 @@
-"""The one way prices change: a new catalog version that closes old rows and adds new ones."""
+"""The one way prices change: a new catalog version that closes old rows and adds new ones.
+
+Each version records who made it, which record it touched and why: it is the audit log too.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from datetime import date
 from decimal import Decimal
 
 from sqlalchemy import update
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import CatalogVersion, Offer, ProviderHeadquarters
@@ -21,8 +24,8 @@ def _committed(session: Session) -> None:
     catalogs_for(session.get_bind().engine).forget_newest()
 
 
-def new_version(session: Session, note: str) -> int:
-    version = CatalogVersion(note=note)
+def new_version(session: Session, note: str, who: str = "system", record: str = "") -> int:
+    version = CatalogVersion(note=note, created_by=who, record=record)
     session.add(version)
     session.flush()
     assert version.id is not None
@@ -42,33 +45,65 @@ def _close(session: Session, offer_id: int, version: int) -> Offer:
     return old
 
 
-def change_offer_price(
-    session: Session, offer_id: int, price_usd: Decimal, source_url: str, as_of: date, note: str
-) -> Offer:
-    """Replace an offer's price in a new version; the old row stays for quotes at earlier versions."""
-    version = new_version(session, note)
-    old = _close(session, offer_id, version)
-    new = Offer.model_validate(
-        old.model_dump(exclude={"id", "valid_from", "valid_to"})
-        | {"price_usd": price_usd, "source_url": source_url, "as_of": as_of, "valid_from": version}
+def _copy(row: Offer, version: int, **changes: object) -> Offer:
+    return Offer.model_validate(
+        row.model_dump(exclude={"id", "valid_from", "valid_to"}) | {"valid_from": version, **changes}
     )
+
+
+def change_offer_price(
+    session: Session,
+    offer_id: int,
+    price_usd: Decimal,
+    source_url: str,
+    as_of: date,
+    note: str,
+    who: str = "system",
+) -> Offer:
+    """Replace an offer's price in a new version; the old row stays for quotes at earlier versions.
+
+    `offer_id` is the row the change was based on: if someone replaced it meanwhile, StaleRecord.
+    """
+    current = session.get(Offer, offer_id)
+    version = new_version(session, note, who, f"offer {current.key if current else offer_id}")
+    old = _close(session, offer_id, version)
+    new = _copy(old, version, price_usd=price_usd, source_url=source_url, as_of=as_of)
     session.add(new)
     _committed(session)
     session.refresh(new)
     return new
 
 
-def retire_offer(session: Session, offer_id: int, note: str) -> int:
+def retire_offer(session: Session, offer_id: int, note: str, who: str = "system") -> int:
     """Take an offer out of new quotes; it stays in history. Returns the new version."""
-    version = new_version(session, note)
+    current = session.get(Offer, offer_id)
+    version = new_version(session, note, who, f"offer {current.key if current else offer_id}")
     _close(session, offer_id, version)
     _committed(session)
     return version
 
 
-def change_headquarters(session: Session, provider_id: int, country: str | None, source: str, note: str) -> int:
+def restore_offer(session: Session, row_id: int, note: str, who: str = "system") -> Offer:
+    """Bring back the values of an earlier row of an offer as a new version (closing the current one)."""
+    row = session.get(Offer, row_id)
+    if row is None:
+        raise StaleRecord(f"there is no offer row {row_id}")
+    version = new_version(session, note, who, f"offer {row.key}")
+    current = session.exec(select(Offer).where(Offer.key == row.key, Offer.valid_to.is_(None))).first()  # type: ignore[union-attr]
+    if current is not None:
+        _close(session, current.id, version)  # type: ignore[arg-type]
+    new = _copy(row, version)
+    session.add(new)
+    _committed(session)
+    session.refresh(new)
+    return new
+
+
+def change_headquarters(
+    session: Session, provider_id: int, country: str | None, source: str, note: str, who: str = "system"
+) -> int:
     """Record where a provider is headquartered from a new version on. Returns the version."""
-    version = new_version(session, note)
+    version = new_version(session, note, who, f"provider {provider_id} headquarters")
     closed = session.execute(
         update(ProviderHeadquarters)
         .where(ProviderHeadquarters.provider_id == provider_id, ProviderHeadquarters.valid_to.is_(None))  # type: ignore[arg-type,union-attr]

@@ -21,11 +21,14 @@ def _numeric(scale: int = 8) -> Column:  # type: ignore[type-arg]
     return Column(Numeric(20, scale, asdecimal=True), nullable=False)
 
 
-# One number per change of the catalog; quotes name the version they used.
+# One number per change of the catalog; quotes name the version they used. Also the audit log:
+# who made the change, when, to which record, and why.
 class CatalogVersion(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=_now)
     note: str
+    created_by: str = Field(default="system", index=True)
+    record: str = Field(default="", index=True)
 
 
 # A company that rents GPUs; its headquarters, egress and storage prices are versioned rows of their own.

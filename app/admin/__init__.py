@@ -1,0 +1,1 @@
+"""Admin accounts and sessions: who may change the catalog."""

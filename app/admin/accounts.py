@@ -1,0 +1,98 @@
+"""Passwords (argon2), sign-in with throttling, and server-side sessions that expire."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import VerificationError
+from sqlmodel import Session, delete, func, select
+
+from app.admin.tables import AdminSession, AdminUser, LoginFailure
+from app.settings import settings
+
+_hasher = PasswordHasher()
+_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+"""Verified against when the account does not exist, so that timing does not tell."""
+
+FAILURE_WINDOW = timedelta(minutes=15)
+MAX_FAILURES_PER_ACCOUNT = 5
+MAX_FAILURES_PER_CLIENT = 20
+PASSWORD_MIN = 12
+
+
+class Throttled(Exception):
+    """Too many failed sign-ins for this account or from this address."""
+
+
+def create_admin(session: Session, username: str, password: str) -> AdminUser:
+    if len(password) < PASSWORD_MIN:
+        raise ValueError(f"the password needs at least {PASSWORD_MIN} characters")
+    if session.exec(select(AdminUser).where(AdminUser.username == username)).first():
+        raise ValueError(f"there is already an admin called {username}")
+    user = AdminUser(username=username, password_hash=_hasher.hash(password))
+    session.add(user)
+    session.commit()
+    session.refresh(user)
+    return user
+
+
+def _failures(session: Session, since: datetime, **match: str) -> int:
+    query = select(func.count()).select_from(LoginFailure).where(LoginFailure.at >= since)
+    for column, value in match.items():
+        query = query.where(getattr(LoginFailure, column) == value)
+    return session.exec(query).one()
+
+
+def authenticate(session: Session, username: str, password: str, client_key: str) -> AdminUser | None:
+    """The admin if the password is right; None if not. Raises Throttled before even checking
+    when the account or the address failed too often lately."""
+    since = datetime.now(UTC) - FAILURE_WINDOW
+    if (
+        _failures(session, since, username=username) >= MAX_FAILURES_PER_ACCOUNT
+        or _failures(session, since, client_key=client_key) >= MAX_FAILURES_PER_CLIENT
+    ):
+        raise Throttled("Too many failed sign-ins. Wait 15 minutes and try again.")
+    user = session.exec(select(AdminUser).where(AdminUser.username == username)).first()
+    try:
+        _hasher.verify(user.password_hash if user else _DUMMY_HASH, password)
+    except VerificationError:
+        user = None
+    if user is None:
+        session.add(LoginFailure(username=username[:64], client_key=client_key))
+        session.commit()
+        return None
+    session.exec(delete(LoginFailure).where(LoginFailure.username == username))  # type: ignore[call-overload]
+    session.commit()
+    return user
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def start_session(session: Session, user: AdminUser) -> str:
+    """A new session token for the cookie; only its hash is stored."""
+    token = secrets.token_urlsafe(32)
+    expires = datetime.now(UTC) + timedelta(hours=settings.admin_session_hours)
+    assert user.id is not None
+    session.add(AdminSession(token_hash=_hash(token), user_id=user.id, expires_at=expires))
+    session.commit()
+    return token
+
+
+def session_user(session: Session, token: str | None) -> AdminUser | None:
+    if not token:
+        return None
+    found = session.exec(select(AdminSession).where(AdminSession.token_hash == _hash(token))).first()
+    if found is None or found.expires_at.replace(tzinfo=found.expires_at.tzinfo or UTC) <= datetime.now(UTC):
+        return None
+    return session.get(AdminUser, found.user_id)
+
+
+def end_session(session: Session, token: str | None) -> None:
+    if token:
+        session.exec(delete(AdminSession).where(AdminSession.token_hash == _hash(token)))  # type: ignore[call-overload]
+        session.commit()
