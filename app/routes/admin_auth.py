@@ -1,0 +1,100 @@
+"""Signing admins in and out, and the guards every /admin route stands behind."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.admin.accounts import Throttled, authenticate, end_session, session_user, start_session
+from app.admin.tables import AdminUser
+from app.db import SessionDep
+from app.security import client_key, csrf_ok, csrf_token, remember_csrf
+from app.settings import settings
+from app.templating import templates
+
+ADMIN_COOKIE = "admin_session"
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def current_admin(request: Request, session: SessionDep) -> AdminUser:
+    """The signed-in admin; pages send everyone else to sign in, the admin API answers 401."""
+    user = session_user(session, request.cookies.get(ADMIN_COOKIE))
+    if user is None:
+        if request.url.path.startswith("/admin/api/"):
+            raise HTTPException(401, "sign in first")
+        raise HTTPException(303, headers={"Location": f"/admin/login?next={quote(request.url.path)}"})
+    return user
+
+
+async def csrf_protect(request: Request) -> None:
+    """Every request that changes data carries the CSRF token: htmx in a header, forms in a field."""
+    if request.method in SAFE_METHODS:
+        return
+    submitted = request.headers.get("X-CSRF-Token")
+    if submitted is None and request.headers.get("content-type", "").startswith(
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    ):
+        submitted = (await request.form()).get("csrf_token")  # type: ignore[assignment]
+    if not csrf_ok(request, submitted):
+        raise HTTPException(403, "This request carried no valid CSRF token; nothing was changed.")
+
+
+Admin = Annotated[AdminUser, Depends(current_admin)]
+
+router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False)
+
+
+def _login_page(request: Request, status: int = 200, problem: str = "", next_path: str = "/admin") -> HTMLResponse:
+    token = csrf_token(request)
+    context = {"csrf_token": token, "problem": problem, "next_path": next_path}
+    response = templates.TemplateResponse(request, "admin/login.html", context, status_code=status)
+    remember_csrf(request, response, token)
+    return response
+
+
+def _safe_next(path: str) -> str:
+    """Only back into the admin area: a sign-in link must not send anyone elsewhere."""
+    return path if path.startswith("/admin") and not path.startswith("//") else "/admin"
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_form(request: Request, next: str = "/admin") -> HTMLResponse:
+    return _login_page(request, next_path=_safe_next(next))
+
+
+@router.post("/login", response_class=HTMLResponse, dependencies=[Depends(csrf_protect)])
+def login(
+    request: Request,
+    session: SessionDep,
+    username: Annotated[str, Form(max_length=64)] = "",
+    password: Annotated[str, Form(max_length=1024)] = "",
+    next: Annotated[str, Form()] = "/admin",
+) -> Response:
+    try:
+        user = authenticate(session, username, password, client_key(request))
+    except Throttled as e:
+        return _login_page(request, 429, str(e), _safe_next(next))
+    if user is None:
+        return _login_page(request, 401, "Wrong name or password.", _safe_next(next))
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    secure = (settings.public_url or str(request.url)).startswith("https://")
+    response.set_cookie(
+        ADMIN_COOKIE,
+        start_session(session, user),
+        max_age=settings.admin_session_hours * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+    )
+    return response
+
+
+@router.post("/logout", dependencies=[Depends(csrf_protect)])
+def logout(request: Request, session: SessionDep) -> Response:
+    end_session(session, request.cookies.get(ADMIN_COOKIE))
+    response = RedirectResponse("/admin/login", status_code=303)
+    response.delete_cookie(ADMIN_COOKIE)
+    return response

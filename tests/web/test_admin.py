@@ -1,0 +1,249 @@
+import os
+import subprocess
+import sys
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.routing import APIRoute
+from sqlmodel import Session, create_engine, func, select
+
+from app.admin.accounts import create_admin
+from app.admin.tables import AdminSession, AdminUser
+from app.catalog.tables import CatalogVersion, Offer
+from app.main import app
+from app.settings import settings
+from tests.web.scenario import hand_checked_catalog
+from tests.web.test_calculator_page import QUERY, soup, totals
+
+PASSWORD = "correct horse battery"
+
+
+def html(response):
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def sign_in(client, username="alice", password=PASSWORD):
+    token = html(client.get("/admin/login")).select_one("input[name=csrf_token]")["value"]
+    return client.post(
+        "/admin/login", data={"csrf_token": token, "username": username, "password": password}, follow_redirects=False
+    )
+
+
+def csrf(client, path="/admin"):
+    return html(client.get(path)).select_one("input[name=csrf_token]")["value"]
+
+
+@pytest.fixture
+def admin(session):
+    hand_checked_catalog(session)
+    return create_admin(session, "alice", PASSWORD)
+
+
+def versions(session):
+    return session.exec(select(func.count()).select_from(CatalogVersion)).one()
+
+
+def test_create_admin_command_stores_an_argon2_hash_not_the_password(tmp_path):
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'admin.db'}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "app.admin", "create-admin", "root", "--password-stdin"],
+        input=PASSWORD + "\n",
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parents[2],
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    with Session(create_engine(env["DATABASE_URL"])) as session:
+        user = session.exec(select(AdminUser)).one()
+    assert (
+        user.username == "root" and user.password_hash.startswith("$argon2id$") and PASSWORD not in user.password_hash
+    )
+    short = subprocess.run(
+        [sys.executable, "-m", "app.admin", "create-admin", "bob", "--password-stdin"],
+        input="short\n",
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parents[2],
+        check=False,
+    )
+    assert short.returncode == 1 and "at least 12 characters" in short.stderr
+
+
+def test_sign_in_sets_a_protected_session_cookie_and_sign_out_ends_it(client, session, admin):
+    response = sign_in(client)
+    assert response.status_code == 303 and response.headers["location"] == "/admin"
+    cookie = response.headers["set-cookie"]
+    assert "admin_session=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert client.get("/admin", follow_redirects=False).status_code == 200
+    client.post("/admin/logout", data={"csrf_token": csrf(client)}, follow_redirects=False)
+    assert session.exec(select(func.count()).select_from(AdminSession)).one() == 0
+    assert client.get("/admin", follow_redirects=False).status_code == 303
+
+
+def test_session_cookie_is_secure_when_served_over_https(client, session, admin, monkeypatch):
+    monkeypatch.setattr(settings, "public_url", "https://gpucost.example")
+    assert "Secure" in sign_in(client).headers["set-cookie"]
+
+
+def test_sessions_expire(client, session, admin):
+    sign_in(client)
+    stored = session.exec(select(AdminSession)).one()
+    stored.expires_at = datetime.now(UTC) - timedelta(minutes=1)
+    session.add(stored)
+    session.commit()
+    assert client.get("/admin", follow_redirects=False).headers["location"] == "/admin/login?next=/admin"
+
+
+def test_failed_sign_ins_are_throttled_per_account(client, session, admin):
+    assert [sign_in(client, password="wrong password!").status_code for _ in range(5)] == [401] * 5
+    response = sign_in(client)
+    assert response.status_code == 429 and "Too many failed sign-ins" in html(response).select_one(".problem").text
+
+
+def test_failed_sign_ins_are_throttled_per_client_address(client, session, admin):
+    for i in range(20):
+        assert sign_in(client, username=f"nobody{i}", password="wrong password!").status_code == 401
+    assert sign_in(client).status_code == 429
+
+
+def test_sign_in_never_redirects_outside_the_admin_area(client, session, admin):
+    token = html(client.get("/admin/login")).select_one("input[name=csrf_token]")["value"]
+    data = {"csrf_token": token, "username": "alice", "password": PASSWORD, "next": "https://evil.example/"}
+    assert client.post("/admin/login", data=data, follow_redirects=False).headers["location"] == "/admin"
+
+
+def _app_routes():
+    for route in app.routes:
+        if isinstance(route, APIRoute):
+            yield route.path, route.methods
+        elif hasattr(route, "effective_route_contexts"):  # newer FastAPI wraps each included router
+            for included in route.effective_route_contexts():
+                yield included.path, included.methods
+
+
+ADMIN_ROUTES = sorted(
+    (method, path.replace("{row_id}", "1"))
+    for path, methods in _app_routes()
+    if path.startswith("/admin") and path != "/admin/login"
+    for method in methods
+)
+"""Every route of the admin area but signing in itself, read off the app: none can be forgotten."""
+
+
+def test_the_admin_routes_are_all_found():
+    assert {("GET", "/admin"), ("POST", "/admin/offers/1"), ("POST", "/admin/logout")} <= set(ADMIN_ROUTES)
+
+
+@pytest.mark.parametrize(("method", "path"), ADMIN_ROUTES)
+def test_every_admin_route_refuses_the_anonymous_and_a_forged_csrf_token(client, session, admin, method, path):
+    before = versions(session)
+    anonymous = client.request(method, path, params={"key": "x"}, follow_redirects=False)
+    if path == "/admin/logout":
+        assert anonymous.status_code == 403  # no token: signing out is refused like any other change
+    else:
+        assert anonymous.status_code == 303 and anonymous.headers["location"].startswith("/admin/login")
+    if method != "GET":
+        sign_in(client)
+        forged = client.request(method, path, data={"csrf_token": "forged.0000", "price_usd": "1", "note": "x"})
+        assert forged.status_code == 403
+        assert client.get("/admin", follow_redirects=False).status_code == 200, "still signed in"
+    assert versions(session) == before
+
+
+def edit(client, row_id, **fields):
+    data = {
+        "csrf_token": csrf(client, f"/admin/offers/{row_id}"),
+        "price_usd": "3.00",
+        "source_url": "https://example.test/new",
+        "as_of": "2026-11-20",
+        "note": "list price up",
+        **fields,
+    }
+    return client.post(f"/admin/offers/{row_id}", data=data, follow_redirects=False)
+
+
+def test_a_price_edit_is_a_new_version_with_who_and_why_and_the_old_price_stays(client, session, admin):
+    """On demand 2.50 -> 3.00 at 400 h: 1,003.60 -> 1,203.60 today; version 1 still 1,003.60."""
+    sign_in(client)
+    assert edit(client, 1).status_code == 303
+    assert totals(soup(client.get(f"/?{QUERY}")))["virtualized-on_demand"] == "$1,203.60"
+    assert totals(soup(client.get(f"/?{QUERY}&catalog_version=1")))["virtualized-on_demand"] == "$1,003.60"
+    change = session.exec(select(CatalogVersion).order_by(CatalogVersion.id.desc())).first()
+    assert (change.created_by, change.note, change.record.startswith("offer cloud:")) == (
+        "alice",
+        "list price up",
+        True,
+    )
+    history = html(client.get(f"/admin/history?key={session.get(Offer, 1).key}"))
+    assert "price_usd: 2.50000000 → 3.00000000" in history.get_text()
+    audit = html(client.get("/admin/audit?by=alice")).select("table tbody tr")
+    assert len(audit) == 1 and "list price up" in audit[0].get_text()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("price_usd", "-1", "must be a price of 0 or more"),
+        ("price_usd", "abc", "must be a number, e.g. 2.49"),
+        ("source_url", "javascript:alert(1)", "must be the http(s) address of the page the price was read from"),
+        ("as_of", "2999-01-01", "cannot be in the future"),
+        ("note", " ", "say in a few words why the price changed (500 characters at most)"),
+    ],
+)
+def test_bad_price_edits_are_explained_next_to_the_field_and_save_nothing(
+    client, session, admin, field, value, message
+):
+    sign_in(client)
+    before = versions(session)
+    response = edit(client, 1, **{field: value})
+    assert response.status_code == 422
+    assert html(response).select_one(f"#{field}-error").get_text() == message
+    assert versions(session) == before
+
+
+def test_the_later_of_two_conflicting_edits_is_refused_and_shows_the_other(client, session, admin):
+    create_admin(session, "bob", PASSWORD)
+    sign_in(client)
+    form_alice = csrf(client, "/admin/offers/1")
+    sign_in(client, "bob")
+    assert edit(client, 1, price_usd="2.75", note="bob's change").status_code == 303
+    sign_in(client)
+    data = {
+        "csrf_token": form_alice,
+        "price_usd": "3.00",
+        "source_url": "https://example.test/a",
+        "as_of": "2026-11-20",
+        "note": "alice's change",
+    }
+    response = client.post("/admin/offers/1", data=data)
+    assert response.status_code == 409
+    text = html(response).select_one(".problem").get_text()
+    assert "2.75" in text and "bob" in text and "bob's change" in text
+    assert html(response).select_one("#price_usd")["value"] == "3.00", "alice's typing is kept"
+    current = session.exec(select(Offer).where(Offer.key == session.get(Offer, 1).key, Offer.valid_to.is_(None))).one()
+    assert current.price_usd == 2.75
+
+
+def test_retire_and_restore_as_new_versions(client, session, admin):
+    sign_in(client)
+    key = session.get(Offer, 3).key
+    token = csrf(client, "/admin/offers/3")
+    client.post("/admin/offers/3/retire", data={"csrf_token": token, "note": "gone"})
+    assert "serverless-per_second" not in totals(soup(client.get(f"/?{QUERY}")))
+    client.post("/admin/offers/3/restore", data={"csrf_token": token})
+    assert totals(soup(client.get(f"/?{QUERY}")))["serverless-per_second"] == "$1,440.00"
+    rows = session.exec(select(Offer).where(Offer.key == key)).all()
+    assert [r.valid_to is None for r in rows] == [False, True]
+
+
+def test_stale_view_lists_the_oldest_prices_first(client, session, admin):
+    sign_in(client)
+    rows = html(client.get("/admin?days=0")).select("table tbody tr")
+    assert len(rows) == 3 and rows[0].td.get_text() == "2026-11-01"
+    assert html(client.get("/admin?days=100000")).select("table tbody tr") == []
+    assert date(2026, 11, 1) < date.today()
