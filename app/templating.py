@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -48,6 +49,11 @@ def usd_published(value: float) -> str:
     return f"${value:,.2f}" if round(value, 2) == value else f"${value:,.6f}".rstrip("0")
 
 
+def age_days(day: date) -> int:
+    """How many days old a price is today."""
+    return (date.today() - day).days
+
+
 def quantity(value: float) -> str:
     """1,234.5 GPU-hours as typed: thousands separated, no exponent, at most two decimals."""
     return f"{value:,.2f}".rstrip("0").rstrip(".")
@@ -67,6 +73,7 @@ templates.env.filters.update(
     option_label=option_label,
     web_link=web_link,
     quantity=quantity,
+    age_days=age_days,
 )
 templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
 

@@ -11,7 +11,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import col, select
 
 from app.catalog.changes import StaleRecord, change_offer_price, restore_offer, retire_offer
-from app.catalog.snapshot import OfferRecord
 from app.catalog.tables import CatalogVersion, Offer
 from app.db import CatalogsDep, SessionDep
 from app.routes.admin_auth import Admin, csrf_protect, current_admin
@@ -33,10 +32,6 @@ def _page(request: Request, admin: Admin, name: str, status: int = 200, **contex
     return templates.TemplateResponse(request, f"admin/{name}.html", context, status_code=status)
 
 
-def _age_days(record: OfferRecord) -> int | None:
-    return None if record.as_of is None else (date.today() - record.as_of).days
-
-
 @router.get("", response_class=HTMLResponse)
 def stale_prices(request: Request, admin: Admin, catalogs: CatalogsDep, days: int = STALE_AFTER_DAYS) -> HTMLResponse:
     """Prices older than `days` (or of unknown date), oldest first: what to check next."""
@@ -47,7 +42,7 @@ def stale_prices(request: Request, admin: Admin, catalogs: CatalogsDep, days: in
         (o for o in catalog.offers if o.as_of is None or o.as_of < cutoff),
         key=lambda o: (o.as_of is not None, o.as_of or date.min, o.provider.slug),
     )
-    return _page(request, admin, "stale", offers=stale, days=days, age=_age_days)
+    return _page(request, admin, "stale", offers=stale, days=days)
 
 
 @router.get("/offers", response_class=HTMLResponse)
@@ -72,7 +67,7 @@ def offers(
         and (cutoff is None or o.as_of is None or o.as_of < cutoff)
     ]
     filters = {"provider": provider, "gpu": gpu, "tenancy": tenancy, "stale_days": stale_days}
-    return _page(request, admin, "offers", offers=shown, catalog=catalog, filters=filters, age=_age_days)
+    return _page(request, admin, "offers", offers=shown, catalog=catalog, filters=filters)
 
 
 def _current(session: SessionDep, row_id: int) -> Offer:

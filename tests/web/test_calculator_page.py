@@ -147,3 +147,11 @@ def test_gpu_hours_read_as_typed():
         "500",
         "0.25",
     )
+
+
+def test_each_price_shows_its_age(client, session):
+    from datetime import date
+
+    hand_checked_catalog(session)
+    ages = [a.get_text() for a in soup(client.get(f"/?{QUERY}")).select("table.options small.age")]
+    assert ages == [f"({(date.today() - date(2026, 11, 1)).days} days old)"] * 3
