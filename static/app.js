@@ -24,3 +24,12 @@ document.addEventListener("click", async (event) => {
     status.textContent = "Select and copy the link above.";
   }
 });
+
+// Upload progress for large imports (htmx reports the request's upload progress).
+document.addEventListener("htmx:xhr:progress", (event) => {
+  const bar = document.getElementById("upload-progress");
+  if (bar && event.detail.lengthComputable) {
+    bar.hidden = false;
+    bar.value = Math.round((event.detail.loaded / event.detail.total) * 100);
+  }
+});

@@ -19,7 +19,7 @@ class StaleRecord(Exception):
     """The row was already replaced or retired by another change."""
 
 
-def _committed(session: Session) -> None:
+def commit_change(session: Session) -> None:
     session.commit()
     catalogs_for(session.get_bind().engine).forget_newest()
 
@@ -69,7 +69,7 @@ def change_offer_price(
     old = _close(session, offer_id, version)
     new = _copy(old, version, price_usd=price_usd, source_url=source_url, as_of=as_of)
     session.add(new)
-    _committed(session)
+    commit_change(session)
     session.refresh(new)
     return new
 
@@ -79,7 +79,7 @@ def retire_offer(session: Session, offer_id: int, note: str, who: str = "system"
     current = session.get(Offer, offer_id)
     version = new_version(session, note, who, f"offer {current.key if current else offer_id}")
     _close(session, offer_id, version)
-    _committed(session)
+    commit_change(session)
     return version
 
 
@@ -94,7 +94,7 @@ def restore_offer(session: Session, row_id: int, note: str, who: str = "system")
         _close(session, current.id, version)  # type: ignore[arg-type]
     new = _copy(row, version)
     session.add(new)
-    _committed(session)
+    commit_change(session)
     session.refresh(new)
     return new
 
@@ -113,5 +113,5 @@ def change_headquarters(
         session.rollback()
         raise StaleRecord(f"provider {provider_id} had more than one current headquarters")
     session.add(ProviderHeadquarters(provider_id=provider_id, country=country, source=source, valid_from=version))
-    _committed(session)
+    commit_change(session)
     return version

@@ -6,28 +6,23 @@ from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import col, select
 
 from app.catalog.changes import StaleRecord, change_offer_price, restore_offer, retire_offer
 from app.catalog.tables import CatalogVersion, Offer
 from app.db import CatalogsDep, SessionDep
-from app.routes.admin_auth import Admin, csrf_protect, current_admin
+from app.routes.admin_auth import GUARDS, Admin
 from app.security import csrf_token
 from app.templating import templates
 
-router = APIRouter(
-    prefix="/admin",
-    tags=["admin"],
-    include_in_schema=False,
-    dependencies=[Depends(current_admin), Depends(csrf_protect)],
-)
+router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=GUARDS)
 
 STALE_AFTER_DAYS = 90
 
 
-def _page(request: Request, admin: Admin, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+def page(request: Request, admin: Admin, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     context |= {"admin": admin, "csrf_token": csrf_token(request), "today": date.today()}
     return templates.TemplateResponse(request, f"admin/{name}.html", context, status_code=status)
 
@@ -42,7 +37,7 @@ def stale_prices(request: Request, admin: Admin, catalogs: CatalogsDep, days: in
         (o for o in catalog.offers if o.as_of is None or o.as_of < cutoff),
         key=lambda o: (o.as_of is not None, o.as_of or date.min, o.provider.slug),
     )
-    return _page(request, admin, "stale", offers=stale, days=days)
+    return page(request, admin, "stale", offers=stale, days=days)
 
 
 @router.get("/offers", response_class=HTMLResponse)
@@ -67,7 +62,7 @@ def offers(
         and (cutoff is None or o.as_of is None or o.as_of < cutoff)
     ]
     filters = {"provider": provider, "gpu": gpu, "tenancy": tenancy, "stale_days": stale_days}
-    return _page(request, admin, "offers", offers=shown, catalog=catalog, filters=filters)
+    return page(request, admin, "offers", offers=shown, catalog=catalog, filters=filters)
 
 
 def _current(session: SessionDep, row_id: int) -> Offer:
@@ -80,7 +75,7 @@ def _current(session: SessionDep, row_id: int) -> Offer:
 @router.get("/offers/{row_id}", response_class=HTMLResponse)
 def edit_offer(request: Request, admin: Admin, session: SessionDep, row_id: int) -> HTMLResponse:
     row = _current(session, row_id)
-    return _page(request, admin, "offer_edit", row=row, values={}, errors={})
+    return page(request, admin, "offer_edit", row=row, values={}, errors={})
 
 
 def _check_price_form(price: str, source_url: str, as_of: str, note: str) -> tuple[dict[str, Any], dict[str, str]]:
@@ -123,13 +118,13 @@ def save_offer(
     typed = {"price_usd": price_usd, "source_url": source_url, "as_of": as_of, "note": note}
     values, errors = _check_price_form(price_usd, source_url, as_of, note)
     if errors:
-        return _page(request, admin, "offer_edit", 422, row=row, values=typed, errors=errors)
+        return page(request, admin, "offer_edit", 422, row=row, values=typed, errors=errors)
     try:
         change_offer_price(session, row_id, note=note.strip(), who=admin.username, **values)
     except StaleRecord:
         newer = session.exec(select(Offer).where(Offer.key == row.key).order_by(col(Offer.id).desc())).first()
         change = session.get(CatalogVersion, newer.valid_from) if newer else None
-        return _page(request, admin, "offer_edit", 409, row=row, values=typed, errors={}, conflict=(newer, change))
+        return page(request, admin, "offer_edit", 409, row=row, values=typed, errors={}, conflict=(newer, change))
     return RedirectResponse(f"/admin/history?key={row.key}", status_code=303)
 
 
@@ -165,7 +160,7 @@ def history(request: Request, admin: Admin, session: SessionDep, key: str) -> HT
     for newer, older in zip(rows, [*rows[1:], None], strict=True):
         changed = [f for f in fields if older is None or getattr(newer, f) != getattr(older, f)]
         entries.append((newer, versions.get(newer.valid_from), changed, older))
-    return _page(request, admin, "history", key=key, entries=entries)
+    return page(request, admin, "history", key=key, entries=entries)
 
 
 @router.get("/audit", response_class=HTMLResponse)
@@ -176,4 +171,4 @@ def audit(request: Request, admin: Admin, session: SessionDep, by: str = "", rec
         query = query.where(CatalogVersion.created_by == by)
     if record:
         query = query.where(col(CatalogVersion.record).contains(record))
-    return _page(request, admin, "audit", changes=session.exec(query).all(), by=by, record=record)
+    return page(request, admin, "audit", changes=session.exec(query).all(), by=by, record=record)

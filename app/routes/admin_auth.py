@@ -43,6 +43,8 @@ async def csrf_protect(request: Request) -> None:
 
 
 Admin = Annotated[AdminUser, Depends(current_admin)]
+GUARDS = [Depends(current_admin), Depends(csrf_protect)]
+"""On every admin router: signed in, and a CSRF token on every change."""
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False)
 

@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import sys
 from datetime import UTC, date, datetime, timedelta
@@ -127,7 +128,7 @@ def _app_routes():
 
 
 ADMIN_ROUTES = sorted(
-    (method, path.replace("{row_id}", "1"))
+    (method, re.sub(r"\{[^}]+\}", "1", path))
     for path, methods in _app_routes()
     if path.startswith("/admin") and path != "/admin/login"
     for method in methods

@@ -1,0 +1,126 @@
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from sqlalchemy.pool import StaticPool
+from sqlmodel import Session, SQLModel, create_engine, func, select
+
+from app.catalog.seed import load_seed
+from app.catalog.tables import CatalogVersion, Offer
+from app.catalog.transfer import apply_import, export_catalog, export_offers_csv, load_catalog, plan_import
+from tests.web.scenario import hand_checked_catalog
+
+SKYPILOT = """InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,GpuInfo
+gpu_1x_h100,H100,1,26,200,2.49,,us-east-1,
+gpu_8x_h100,H100,8,208,1800,23.92,10.00,us-east-1,
+cpu_only,,,8,32,0.20,,us-east-1,
+gpu_2x_h100,H100,two,52,400,4.98,,us-east-1,
+gpu_1x_x9,Z9000,1,26,200,9.99,,us-east-1,
+gpu_1x_h100b,H100,1,26,200,,,us-east-1,
+"""
+
+
+def empty_session():
+    engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
+    SQLModel.metadata.create_all(engine)
+    return Session(engine)
+
+
+def test_a_json_export_loaded_into_an_empty_database_is_the_same_catalog(session):
+    load_seed(session)
+    session.commit()
+    exported = export_catalog(session, 1)
+    with empty_session() as other:
+        assert load_catalog(other, exported) == 1
+        assert export_catalog(other, 1) == exported
+    assert len(exported["offers"]) == 853 and len(exported["providers"]) == 25
+
+
+def test_loading_refuses_a_database_that_has_a_catalog(session):
+    hand_checked_catalog(session)
+    with pytest.raises(ValueError):
+        load_catalog(session, export_catalog(session, 1))
+
+
+def plan(session, text=SKYPILOT):
+    return plan_import(session, text, 1, "cloud", "virtualized", "https://example.test/vms.csv", date(2026, 11, 25))
+
+
+def test_skypilot_preview_lists_new_rows_and_every_malformed_line_with_its_reason(session):
+    hand_checked_catalog(session)
+    result = plan(session)
+    assert [(r.product, r.billing, r.gpus_per_unit, r.price_usd) for r in result.add] == [
+        ("gpu_1x_h100", "on_demand", 1, Decimal("2.49")),
+        ("gpu_8x_h100", "on_demand", 8, Decimal("23.92")),
+        ("gpu_8x_h100", "spot", 8, Decimal("10.00")),
+    ]
+    assert result.problems == [
+        (4, "no accelerator: not a GPU offer"),
+        (5, "AcceleratorCount 'two' is not a number"),
+        (6, "unknown GPU model 'Z9000'"),
+        (7, "Price is empty"),
+    ]
+
+
+def test_an_import_with_a_bad_row_cannot_be_applied_and_changes_nothing(client, session):
+    """Through the admin page: the preview shows the problems and offers no way to apply."""
+    from app.admin.accounts import create_admin
+    from tests.web.test_admin import PASSWORD, csrf, html, sign_in
+
+    hand_checked_catalog(session)
+    create_admin(session, "alice", PASSWORD)
+    sign_in(client)
+    files = {"file": ("vms.csv", SKYPILOT.encode(), "text/csv")}
+    data = {
+        "csrf_token": csrf(client, "/admin/import"),
+        "provider": "cloud",
+        "tenancy": "virtualized",
+        "source_url": "https://example.test/vms.csv",
+        "as_of": "2026-11-25",
+    }
+    preview = html(client.post("/admin/import", data=data, files=files))
+    assert "4 malformed" in preview.get_text() and not preview.select("form[action$='/apply']")
+    assert session.exec(select(func.count()).select_from(CatalogVersion)).one() == 1
+
+
+def test_a_clean_import_applies_as_one_version_with_old_to_new_prices(client, session):
+    """Our own export with the on-demand price raised 2.50 -> 2.75 and one new offer."""
+    from app.admin.accounts import create_admin
+    from tests.web.test_admin import PASSWORD, csrf, html, sign_in
+
+    hand_checked_catalog(session)
+    create_admin(session, "alice", PASSWORD)
+    sign_in(client)
+    exported = client.get("/admin/export.csv").text
+    lines = exported.splitlines()
+    changed = [line.replace(",2.5,hour,", ",2.75,hour,") for line in lines]
+    added = changed[1].replace("cloud:", "cloud2:", 1)
+    text = "\n".join([*changed, added]) + "\n"
+    files = {"file": ("offers.csv", text.encode(), "text/csv")}
+    preview = html(client.post("/admin/import", data={"csrf_token": csrf(client, "/admin/import")}, files=files))
+    summary = " ".join(preview.select_one("h1 + p").get_text().split())
+    assert summary == "4 rows read: 1 offers to add, 1 to change, 2 unchanged, 0 malformed."
+    assert preview.select_one("table tbody tr").get_text("|", strip=True).startswith("cloud:")
+    apply_url = preview.select_one("form[action$='/apply']")["action"]
+    response = client.post(
+        apply_url, data={"csrf_token": csrf(client, "/admin/import"), "note": "new list"}, follow_redirects=False
+    )
+    assert response.status_code == 303
+    assert session.exec(select(func.count()).select_from(CatalogVersion)).one() == 2
+    current = session.exec(select(Offer).where(Offer.valid_to.is_(None), Offer.price_usd == Decimal("2.75"))).all()
+    assert len(current) == 2
+    assert client.post(apply_url, data={"csrf_token": csrf(client, "/admin/import")}).status_code == 404
+
+
+def test_an_import_is_refused_if_the_catalog_moved_since_its_preview(session):
+    """Two previews of the same change: the first applies, the second finds its rows replaced and
+    applies nothing."""
+    hand_checked_catalog(session)
+    lines = export_offers_csv(session, 1).splitlines()
+    text = "\n".join([lines[0], lines[1].replace(",2.5,hour,", ",9.99,hour,")]) + "\n"
+    first, second = plan_import(session, text, 1), plan_import(session, text, 1)
+    assert len(first.change) == 1 and not first.problems
+    apply_import(session, first, "first", "alice")
+    with pytest.raises(ValueError, match="changed since the preview"):
+        apply_import(session, second, "again", "bob")
+    assert session.exec(select(func.count()).select_from(CatalogVersion)).one() == 2
