@@ -122,13 +122,13 @@ def apply(
     return RedirectResponse("/admin/audit", status_code=303)
 
 
-@router.get("/export.csv")
+@router.get("/api/export.csv")
 def export_csv(session: SessionDep, catalogs: CatalogsDep) -> Response:
     body = export_offers_csv(session, catalogs.newest())
     return Response(body, media_type="text/csv", headers={"Content-Disposition": 'attachment; filename="offers.csv"'})
 
 
-@router.get("/export.json")
+@router.get("/api/export.json")
 def export_json(session: SessionDep, catalogs: CatalogsDep) -> Response:
     body = json.dumps(export_catalog(session, catalogs.newest()), indent=1)
     disposition = 'attachment; filename="catalog.json"'

@@ -91,7 +91,7 @@ def test_a_clean_import_applies_as_one_version_with_old_to_new_prices(client, se
     hand_checked_catalog(session)
     create_admin(session, "alice", PASSWORD)
     sign_in(client)
-    exported = client.get("/admin/export.csv").text
+    exported = client.get("/admin/api/export.csv").text
     lines = exported.splitlines()
     changed = [line.replace(",2.5,hour,", ",2.75,hour,") for line in lines]
     added = changed[1].replace("cloud:", "cloud2:", 1)

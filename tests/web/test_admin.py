@@ -137,7 +137,13 @@ ADMIN_ROUTES = sorted(
 
 
 def test_the_admin_routes_are_all_found():
-    assert {("GET", "/admin"), ("POST", "/admin/offers/1"), ("POST", "/admin/logout")} <= set(ADMIN_ROUTES)
+    expected = {
+        ("GET", "/admin"),
+        ("POST", "/admin/offers/1"),
+        ("POST", "/admin/logout"),
+        ("GET", "/admin/api/export.json"),
+    }
+    assert expected <= set(ADMIN_ROUTES)
 
 
 @pytest.mark.parametrize(("method", "path"), ADMIN_ROUTES)
@@ -146,6 +152,8 @@ def test_every_admin_route_refuses_the_anonymous_and_a_forged_csrf_token(client,
     anonymous = client.request(method, path, params={"key": "x"}, follow_redirects=False)
     if path == "/admin/logout":
         assert anonymous.status_code == 403  # no token: signing out is refused like any other change
+    elif path.startswith("/admin/api/"):
+        assert anonymous.status_code == 401
     else:
         assert anonymous.status_code == 303 and anonymous.headers["location"].startswith("/admin/login")
     if method != "GET":
