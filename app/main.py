@@ -13,7 +13,7 @@ from app.catalog.seed import seed_if_empty
 from app.catalog.snapshot import catalogs_for
 from app.db import ROOT, engine, migrate
 from app.errors import validation_error
-from app.routes import admin, admin_auth, admin_transfer, api, calculator, compare, docs, scenarios
+from app.routes import admin, admin_auth, admin_providers, admin_transfer, api, calculator, compare, docs, scenarios
 from app.security import SecurityHeaders
 from app.settings import settings
 
@@ -46,3 +46,4 @@ app.include_router(docs.router)
 app.include_router(admin_auth.router)
 app.include_router(admin.router)
 app.include_router(admin_transfer.router)
+app.include_router(admin_providers.router)

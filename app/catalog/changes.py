@@ -12,7 +12,15 @@ from sqlalchemy import update
 from sqlmodel import Session, select
 
 from app.catalog.snapshot import catalogs_for
-from app.catalog.tables import CatalogVersion, Offer, ProviderHeadquarters
+from app.catalog.tables import (
+    CatalogVersion,
+    EgressTier,
+    GpuModel,
+    Offer,
+    Provider,
+    ProviderHeadquarters,
+    StoragePrice,
+)
 
 
 class StaleRecord(Exception):
@@ -115,3 +123,76 @@ def change_headquarters(
     session.add(ProviderHeadquarters(provider_id=provider_id, country=country, source=source, valid_from=version))
     commit_change(session)
     return version
+
+
+def _close_current(
+    session: Session, table: type[EgressTier] | type[StoragePrice], provider_id: int, version: int
+) -> None:
+    session.execute(
+        update(table).where(table.provider_id == provider_id, table.valid_to.is_(None)).values(valid_to=version)  # type: ignore[arg-type,union-attr]
+    )
+
+
+def replace_egress_tiers(
+    session: Session,
+    provider_id: int,
+    tiers: list[tuple[Decimal, Decimal | None, Decimal]],
+    source: str,
+    as_of: date,
+    note: str,
+    who: str,
+) -> int:
+    """A provider's whole egress table anew, from a new version on; tiers were checked by the caller."""
+    version = new_version(session, note, who, f"provider {provider_id} egress")
+    _close_current(session, EgressTier, provider_id, version)
+    for from_gb, to_gb, usd_per_gb in tiers:
+        session.add(
+            EgressTier(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd_per_gb,
+                       source=source, as_of=as_of, valid_from=version)
+        )  # fmt: skip
+    commit_change(session)
+    return version
+
+
+def change_storage_price(
+    session: Session, provider_id: int, usd_per_gb_month: Decimal | None, source: str, as_of: date, note: str, who: str
+) -> int:
+    """A provider's storage price from a new version on; None means no published price."""
+    version = new_version(session, note, who, f"provider {provider_id} storage")
+    _close_current(session, StoragePrice, provider_id, version)
+    if usd_per_gb_month is not None:
+        session.add(
+            StoragePrice(provider_id=provider_id, usd_per_gb_month=usd_per_gb_month, source=source, as_of=as_of,
+                         valid_from=version)
+        )  # fmt: skip
+    commit_change(session)
+    return version
+
+
+def add_provider(session: Session, slug: str, name: str, hq_country: str | None, source: str, who: str) -> Provider:
+    version = new_version(session, f"new provider {name}", who, f"provider {slug}")
+    provider = Provider(slug=slug, name=name)
+    session.add(provider)
+    session.flush()
+    session.add(ProviderHeadquarters(provider_id=provider.id, country=hq_country, source=source, valid_from=version))
+    commit_change(session)
+    session.refresh(provider)
+    return provider
+
+
+def add_gpu_model(session: Session, name: str, memory_gib: int, who: str) -> GpuModel:
+    new_version(session, f"new GPU model {name} ({memory_gib} GiB)", who, f"gpu {name}")
+    gpu = GpuModel(name=name, memory_gib=memory_gib)
+    session.add(gpu)
+    commit_change(session)
+    session.refresh(gpu)
+    return gpu
+
+
+def add_offer(session: Session, offer: Offer, note: str, who: str) -> Offer:
+    """A new offer (no earlier row with its key) from a new version on."""
+    offer.valid_from = new_version(session, note, who, f"offer {offer.key}")
+    session.add(offer)
+    commit_change(session)
+    session.refresh(offer)
+    return offer

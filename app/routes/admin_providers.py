@@ -1,0 +1,332 @@
+"""Providers (headquarters, egress tiers, storage price), GPU models and new offers."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Annotated
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlmodel import col, select
+
+from app.catalog.changes import (
+    add_gpu_model,
+    add_offer,
+    add_provider,
+    change_headquarters,
+    change_storage_price,
+    replace_egress_tiers,
+)
+from app.catalog.tables import EgressTier, GpuModel, Offer, Provider, ProviderHeadquarters, StoragePrice
+from app.catalog.transfer import offer_key
+from app.costing import egress
+from app.costing.terms import Billing, PricePeriod, Tenancy
+from app.db import CatalogsDep, SessionDep
+from app.routes.admin import page
+from app.routes.admin_auth import GUARDS, Admin
+
+router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=GUARDS)
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+COUNTRY = re.compile(r"^[A-Z]{2}$")
+
+
+def _http(url: str) -> bool:
+    return url.startswith(("https://", "http://")) and len(url) <= 500
+
+
+def _day(text: str) -> date | None:
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        return None
+    return day if day <= date.today() else None
+
+
+def _provider_page(
+    request: Request,
+    admin: Admin,
+    session: SessionDep,
+    provider: Provider,
+    status: int = 200,
+    errors: dict[str, str] | None = None,
+    values: dict[str, str] | None = None,
+) -> HTMLResponse:
+    def current(table: type[EgressTier] | type[StoragePrice] | type[ProviderHeadquarters]) -> list:  # type: ignore[type-arg]
+        query = select(table).where(table.provider_id == provider.id, col(table.valid_to).is_(None))
+        return list(session.exec(query).all())
+
+    tiers = sorted(current(EgressTier), key=lambda t: t.from_gb)
+    context = {
+        "provider": provider,
+        "hq": next(iter(current(ProviderHeadquarters)), None),
+        "tiers": tiers,
+        "tiers_text": "\n".join(",".join(_plain(v) for v in (t.from_gb, t.to_gb, t.usd_per_gb)) for t in tiers),
+        "tiers_based_on": max((t.valid_from for t in tiers), default=0),
+        "storage": next(iter(current(StoragePrice)), None),
+        "errors": errors or {},
+        "values": values or {},
+    }
+    return page(request, admin, "provider", status, **context)
+
+
+def _plain(value: Decimal | None) -> str:
+    return "" if value is None else f"{value.normalize():f}"
+
+
+def _provider(session: SessionDep, provider_id: int) -> Provider:
+    provider = session.get(Provider, provider_id)
+    if provider is None:
+        raise HTTPException(404, "no such provider")
+    return provider
+
+
+@router.get("/providers", response_class=HTMLResponse)
+def providers(request: Request, admin: Admin, catalogs: CatalogsDep, session: SessionDep) -> HTMLResponse:
+    catalog = catalogs.at()
+    ids = {p.slug: p.id for p in session.exec(select(Provider))}
+    return page(request, admin, "providers", catalog=catalog, ids=ids, errors={}, values={})
+
+
+@router.post("/providers", response_class=HTMLResponse)
+def create_provider(
+    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep,
+    slug: Annotated[str, Form()] = "", name: Annotated[str, Form()] = "",
+    hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "",
+) -> Response:  # fmt: skip
+    errors = {}
+    if not SLUG.match(slug):
+        errors["slug"] = "lower-case letters, digits and dashes, 40 at most"
+    elif session.exec(select(Provider).where(Provider.slug == slug)).first():
+        errors["slug"] = "there is already a provider with this id"
+    if not name.strip() or len(name) > 100:
+        errors["name"] = "a name of 1 to 100 characters"
+    if hq_country and not COUNTRY.match(hq_country):
+        errors["hq_country"] = "a two-letter ISO country code, e.g. DE, or empty if not known"
+    if hq_country and not _http(hq_source):
+        errors["hq_source"] = "the http(s) address that says where it is headquartered"
+    if errors:
+        ids = {p.slug: p.id for p in session.exec(select(Provider))}
+        values = {"slug": slug, "name": name, "hq_country": hq_country, "hq_source": hq_source}
+        return page(request, admin, "providers", 422, catalog=catalogs.at(), ids=ids, errors=errors, values=values)
+    provider = add_provider(session, slug, name.strip(), hq_country or None, hq_source, admin.username)
+    return RedirectResponse(f"/admin/providers/{provider.id}", status_code=303)
+
+
+@router.get("/providers/{provider_id}", response_class=HTMLResponse)
+def provider(request: Request, admin: Admin, session: SessionDep, provider_id: int) -> HTMLResponse:
+    return _provider_page(request, admin, session, _provider(session, provider_id))
+
+
+@router.post("/providers/{provider_id}/headquarters", response_class=HTMLResponse)
+def save_headquarters(
+    request: Request, admin: Admin, session: SessionDep, provider_id: int,
+    hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "",
+) -> Response:  # fmt: skip
+    p = _provider(session, provider_id)
+    errors = {}
+    if hq_country and not COUNTRY.match(hq_country):
+        errors["hq_country"] = "a two-letter ISO country code, e.g. DE, or empty if not known"
+    if not _http(hq_source):
+        errors["hq_source"] = "the http(s) address that says where it is headquartered"
+    if not note.strip():
+        errors["hq_note"] = "say why"
+    if errors:
+        values = {"hq_country": hq_country, "hq_source": hq_source, "hq_note": note}
+        return _provider_page(request, admin, session, p, 422, errors, values)
+    change_headquarters(session, provider_id, hq_country or None, hq_source, note.strip(), admin.username)
+    return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
+
+
+def parse_tiers(text: str) -> list[tuple[Decimal, Decimal | None, Decimal]]:
+    """Lines of `from_gb,to_gb,usd_per_gb` (to_gb empty on the last line), checked to be contiguous."""
+    tiers = []
+    for number, line in enumerate((line for line in text.strip().splitlines() if line.strip()), start=1):
+        parts = [part.strip() for part in line.split(",")]
+        if len(parts) != 3:
+            raise ValueError(f"line {number}: write from_gb,to_gb,usd_per_gb")
+        try:
+            from_gb, usd = Decimal(parts[0]), Decimal(parts[2])
+            to_gb = Decimal(parts[1]) if parts[1] else None
+        except InvalidOperation:
+            raise ValueError(f"line {number}: not a number") from None
+        if not all(v.is_finite() for v in (from_gb, usd, to_gb or Decimal(0))):
+            raise ValueError(f"line {number}: not a number")
+        tiers.append((from_gb, to_gb, usd))
+    egress.check_tiers(
+        tuple(egress.EgressTier(float(f), None if t is None else float(t), float(u)) for f, t, u in tiers)
+    )
+    return tiers
+
+
+@router.post("/providers/{provider_id}/egress", response_class=HTMLResponse)
+def save_egress(
+    request: Request, admin: Admin, session: SessionDep, provider_id: int,
+    tiers: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
+    note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
+) -> Response:  # fmt: skip
+    """The whole tier table at once; refused if someone changed it since the form was opened."""
+    p = _provider(session, provider_id)
+    values = {"tiers": tiers, "source": source, "as_of": as_of, "note": note}
+    errors = {}
+    try:
+        parsed = parse_tiers(tiers)
+    except ValueError as e:
+        errors["tiers"] = str(e)
+    if not _http(source):
+        errors["source"] = "the http(s) address of the provider's egress prices"
+    day = _day(as_of)
+    if day is None:
+        errors["as_of"] = "a date, YYYY-MM-DD, not in the future"
+    if not note.strip():
+        errors["note"] = "say why"
+    current = session.exec(
+        select(EgressTier.valid_from).where(EgressTier.provider_id == provider_id, col(EgressTier.valid_to).is_(None))
+    ).all()
+    if max(current, default=0) != based_on:
+        errors["conflict"] = "Someone changed these tiers after you opened the page; the current ones are shown."
+    if errors:
+        return _provider_page(request, admin, session, p, 409 if "conflict" in errors else 422, errors, values)
+    replace_egress_tiers(session, provider_id, parsed, source, day, note.strip(), admin.username)  # type: ignore[arg-type]
+    return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
+
+
+@router.post("/providers/{provider_id}/storage", response_class=HTMLResponse)
+def save_storage(
+    request: Request, admin: Admin, session: SessionDep, provider_id: int,
+    price: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
+    note: Annotated[str, Form()] = "",
+) -> Response:  # fmt: skip
+    p = _provider(session, provider_id)
+    errors = {}
+    amount = None
+    if price.strip():
+        try:
+            amount = Decimal(price)
+            if not amount.is_finite() or amount < 0:
+                errors["storage_price"] = "a price of 0 or more, or empty if none is published"
+        except InvalidOperation:
+            errors["storage_price"] = "a number, e.g. 0.07"
+    if not _http(source):
+        errors["storage_source"] = "the http(s) address of the price"
+    day = _day(as_of)
+    if day is None:
+        errors["storage_as_of"] = "a date, YYYY-MM-DD, not in the future"
+    if not note.strip():
+        errors["storage_note"] = "say why"
+    if errors:
+        values = {"storage_price": price, "storage_source": source, "storage_as_of": as_of, "storage_note": note}
+        return _provider_page(request, admin, session, p, 422, errors, values)
+    change_storage_price(session, provider_id, amount, source, day, note.strip(), admin.username)  # type: ignore[arg-type]
+    return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
+
+
+@router.get("/gpus", response_class=HTMLResponse)
+def gpus(request: Request, admin: Admin, session: SessionDep) -> HTMLResponse:
+    models = session.exec(select(GpuModel).order_by(GpuModel.name)).all()
+    return page(request, admin, "gpus", gpus=models, errors={}, values={})
+
+
+@router.post("/gpus", response_class=HTMLResponse)
+def create_gpu(
+    request: Request, admin: Admin, session: SessionDep,
+    name: Annotated[str, Form()] = "", memory_gib: Annotated[str, Form()] = "",
+) -> Response:  # fmt: skip
+    errors = {}
+    if not re.match(r"^[A-Za-z0-9][A-Za-z0-9 .-]{0,39}$", name):
+        errors["name"] = "letters, digits, spaces, dots and dashes, 40 at most"
+    elif session.exec(select(GpuModel).where(GpuModel.name == name)).first():
+        errors["name"] = "this GPU model exists already"
+    if not memory_gib.isdigit() or not 1 <= int(memory_gib) <= 4096:
+        errors["memory_gib"] = "whole GiB per GPU, 1 to 4,096"
+    if errors:
+        models = session.exec(select(GpuModel).order_by(GpuModel.name)).all()
+        values = {"name": name, "memory_gib": memory_gib}
+        return page(request, admin, "gpus", 422, gpus=models, errors=errors, values=values)
+    add_gpu_model(session, name, int(memory_gib), admin.username)
+    return RedirectResponse("/admin/gpus", status_code=303)
+
+
+@router.get("/new-offer", response_class=HTMLResponse)
+def new_offer_form(request: Request, admin: Admin, catalogs: CatalogsDep) -> HTMLResponse:
+    return page(request, admin, "offer_new", **_offer_choices(catalogs), errors={}, values={})
+
+
+def _offer_choices(catalogs: CatalogsDep) -> dict[str, list[tuple[str, str]]]:
+    catalog = catalogs.at()
+    assert catalog is not None
+    return {
+        "provider_options": [(slug, p.name) for slug, p in sorted(catalog.providers.items())],
+        "gpu_options": [(name, f"{name} ({memory} GiB)") for name, memory in catalog.gpus.items()],
+        "tenancy_options": [(t.value, t.value.replace("_", " ")) for t in Tenancy],
+        "billing_options": [(b.value, b.value.replace("_", " ")) for b in Billing],
+        "period_options": [(p.value, p.value) for p in PricePeriod],
+    }
+
+
+@router.post("/new-offer", response_class=HTMLResponse)
+def create_offer(
+    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep,
+    provider: Annotated[str, Form()] = "", gpu: Annotated[str, Form()] = "", product: Annotated[str, Form()] = "",
+    tenancy: Annotated[str, Form()] = "", billing: Annotated[str, Form()] = "",
+    gpus_per_unit: Annotated[str, Form()] = "1", price_usd: Annotated[str, Form()] = "",
+    price_period: Annotated[str, Form()] = "hour", min_commitment_months: Annotated[str, Form()] = "",
+    region: Annotated[str, Form()] = "", region_country: Annotated[str, Form()] = "",
+    source_url: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "",
+) -> Response:  # fmt: skip
+    """A new offer: every field checked, a source and a date on its price, a known GPU model."""
+    values = dict(locals())
+    for key in ("request", "admin", "session", "catalogs"):
+        values.pop(key)
+    errors = {}
+    owner = session.exec(select(Provider).where(Provider.slug == provider)).first()
+    model = session.exec(select(GpuModel).where(GpuModel.name == gpu)).first()
+    if owner is None:
+        errors["provider"] = "choose a provider"
+    if model is None:
+        errors["gpu"] = "choose a known GPU model (add it under GPU models first)"
+    if not product.strip() or len(product) > 120:
+        errors["product"] = "the provider's name for it, 120 characters at most"
+    if tenancy not in set(Tenancy):
+        errors["tenancy"] = "choose a tenancy"
+    if billing not in set(Billing):
+        errors["billing"] = "choose a billing kind"
+    if price_period not in set(PricePeriod):
+        errors["price_period"] = "choose a period"
+    if not gpus_per_unit.isdigit() or not 1 <= int(gpus_per_unit) <= 1024:
+        errors["gpus_per_unit"] = "whole GPUs, 1 to 1,024"
+    try:
+        amount = Decimal(price_usd)
+        if not amount.is_finite() or amount < 0:
+            errors["price_usd"] = "must be a price of 0 or more"
+    except InvalidOperation:
+        errors["price_usd"] = "must be a number, e.g. 2.49"
+    if min_commitment_months and (not min_commitment_months.isdigit() or int(min_commitment_months) > 120):
+        errors["min_commitment_months"] = "whole months, 120 at most, or empty"
+    if not region.strip() or len(region) > 100:
+        errors["region"] = "the provider's region id"
+    if region_country and not COUNTRY.match(region_country):
+        errors["region_country"] = "a two-letter ISO country code, or empty if not known"
+    if not _http(source_url):
+        errors["source_url"] = "must be the http(s) address of the page the price was read from"
+    day = _day(as_of)
+    if day is None:
+        errors["as_of"] = "a date, YYYY-MM-DD, not in the future"
+    if not note.strip():
+        errors["note"] = "say why"
+    if not errors:
+        key = offer_key(provider, product.strip(), gpu, region.strip(), billing)
+        if session.exec(select(Offer).where(Offer.key == key)).first():
+            errors["product"] = "this offer exists already: edit it (or restore it) instead"
+    if errors:
+        return page(request, admin, "offer_new", 422, **_offer_choices(catalogs), errors=errors, values=values)
+    offer = Offer(
+        key=key, provider_id=owner.id, gpu_model_id=model.id, product=product.strip(), tenancy=tenancy,  # type: ignore[union-attr]
+        billing=billing, gpus_per_unit=int(gpus_per_unit), price_usd=amount, price_period=price_period,
+        min_commitment_months=int(min_commitment_months) if min_commitment_months else None, region=region.strip(),
+        region_country=region_country or None, source_url=source_url, as_of=day, valid_from=0,
+    )  # fmt: skip
+    add_offer(session, offer, note.strip(), admin.username)
+    return RedirectResponse(f"/admin/history?key={key}", status_code=303)

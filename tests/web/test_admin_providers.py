@@ -1,0 +1,116 @@
+import pytest
+from sqlmodel import select
+
+from app.admin.accounts import create_admin
+from app.catalog.tables import CatalogVersion, Provider
+from tests.web.scenario import hand_checked_catalog
+from tests.web.test_admin import PASSWORD, csrf, html, sign_in, versions
+from tests.web.test_calculator_page import QUERY, soup, totals
+
+
+@pytest.fixture
+def signed_in(client, session):
+    hand_checked_catalog(session)
+    create_admin(session, "alice", PASSWORD)
+    sign_in(client)
+    return client
+
+
+def cloud_id(session):
+    return session.exec(select(Provider).where(Provider.slug == "cloud")).one().id
+
+
+def post_tiers(client, provider_id, tiers, **extra):
+    form = html(client.get(f"/admin/providers/{provider_id}"))
+    data = {"csrf_token": form.select_one("input[name=csrf_token]")["value"], "tiers": tiers,
+            "based_on": form.select_one("input[name=based_on]")["value"], "source": "https://example.test/egress",
+            "as_of": "2026-11-20", "note": "new tiers", **extra}  # fmt: skip
+    return client.post(f"/admin/providers/{provider_id}/egress", data=data, follow_redirects=False)
+
+
+def test_new_egress_tiers_change_quotes_from_a_new_version_on(signed_in, session):
+    """Cloud's 100 GB free then 0.09 becomes 50 GB free then 0.10: 140 GB out costs 90 x 0.10 = 9.00
+    instead of 3.60, so on demand at 400 h goes from 1,003.60 to 1,009.00."""
+    assert post_tiers(signed_in, cloud_id(session), "0,50,0\n50,,0.10").status_code == 303
+    assert totals(soup(signed_in.get(f"/?{QUERY}")))["virtualized-on_demand"] == "$1,009.00"
+    assert totals(soup(signed_in.get(f"/?{QUERY}&catalog_version=1")))["virtualized-on_demand"] == "$1,003.60"
+
+
+@pytest.mark.parametrize(
+    ("tiers", "message"),
+    [
+        ("0,50,0\n60,,0.10", "tier starting at 60.0 GB should start at 50.0 GB"),
+        ("0,50,0\n40,,0.10", "tier starting at 40.0 GB should start at 50.0 GB"),
+        ("0,50,0\n50,,-0.10", "egress prices cannot be negative"),
+        ("0,50,0", "the last egress tier must be open-ended"),
+        ("0,50", "line 1: write from_gb,to_gb,usd_per_gb"),
+    ],
+)
+def test_egress_tiers_must_be_contiguous_and_not_negative(signed_in, session, tiers, message):
+    before = versions(session)
+    response = post_tiers(signed_in, cloud_id(session), tiers)
+    assert response.status_code == 422
+    assert html(response).select_one("#tiers-error").get_text() == message
+    assert versions(session) == before
+
+
+def test_an_egress_edit_based_on_an_old_table_is_refused(signed_in, session):
+    stale_form = html(signed_in.get(f"/admin/providers/{cloud_id(session)}"))
+    assert post_tiers(signed_in, cloud_id(session), "0,10,0\n10,,0.05").status_code == 303
+    data = {"csrf_token": stale_form.select_one("input[name=csrf_token]")["value"], "tiers": "0,,0",
+            "based_on": stale_form.select_one("input[name=based_on]")["value"], "source": "https://example.test/e",
+            "as_of": "2026-11-21", "note": "free now"}  # fmt: skip
+    response = signed_in.post(f"/admin/providers/{cloud_id(session)}/egress", data=data)
+    assert response.status_code == 409 and "Someone changed these tiers" in html(response).get_text()
+    assert html(response).select_one("#tiers").get_text() == "0,,0", "the typed table is kept"
+
+
+def test_a_storage_price_is_priced_into_quotes(signed_in, session):
+    """500 GB stored at 0.02 USD/GB-month adds 10.00: on demand at 400 h 1,003.60 -> 1,013.60."""
+    data = {"csrf_token": csrf(signed_in, "/admin/providers"), "price": "0.02", "source": "https://example.test/s",
+            "as_of": "2026-11-20", "note": "storage listed"}  # fmt: skip
+    assert (
+        signed_in.post(f"/admin/providers/{cloud_id(session)}/storage", data=data, follow_redirects=False).status_code
+        == 303
+    )
+    assert totals(soup(signed_in.get(f"/?{QUERY}&stored_gb=500")))["virtualized-on_demand"] == "$1,013.60"
+
+
+def test_new_provider_gpu_model_and_offer_appear_in_quotes(signed_in, session):
+    """A new DE provider's B200 on demand at 5.00/h: 400 h x 5.00 = 2,000 (no egress price: * note)."""
+    token = csrf(signed_in, "/admin/providers")
+    provider = {"csrf_token": token, "slug": "acme", "name": "Acme GPU", "hq_country": "DE",
+                "hq_source": "https://example.test/about"}  # fmt: skip
+    assert signed_in.post("/admin/providers", data=provider, follow_redirects=False).status_code == 303
+    gpu = {"csrf_token": token, "name": "B200", "memory_gib": "180"}
+    assert signed_in.post("/admin/gpus", data=gpu, follow_redirects=False).status_code == 303
+    offer = {"csrf_token": token, "provider": "acme", "gpu": "B200", "product": "1x B200", "tenancy": "virtualized",
+             "billing": "on_demand", "gpus_per_unit": "1", "price_usd": "5.00", "price_period": "hour",
+             "region": "fra1", "region_country": "DE", "source_url": "https://example.test/b200",
+             "as_of": "2026-11-20", "note": "new offer"}  # fmt: skip
+    assert signed_in.post("/admin/new-offer", data=offer, follow_redirects=False).status_code == 303
+    assert totals(soup(signed_in.get("/?gpu=B200&gpu_hours=400&checkpoints_out=0&virt_tax=0"))) == {
+        "virtualized-on_demand": "$2,000.00"
+    }
+    records = [v.record for v in session.exec(select(CatalogVersion).order_by(CatalogVersion.id))][1:]
+    assert records == ["provider acme", "gpu B200", "offer acme:1x B200:B200:fra1:on_demand"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("gpu", "Z9000", "choose a known GPU model (add it under GPU models first)"),
+        ("price_usd", "-2", "must be a price of 0 or more"),
+        ("source_url", "", "must be the http(s) address of the page the price was read from"),
+        ("as_of", "", "a date, YYYY-MM-DD, not in the future"),
+    ],
+)
+def test_a_new_offer_needs_a_known_gpu_a_price_a_source_and_a_date(signed_in, session, field, value, message):
+    offer = {"csrf_token": csrf(signed_in, "/admin/new-offer"), "provider": "cloud", "gpu": "H100",
+             "product": "new", "tenancy": "virtualized", "billing": "on_demand", "gpus_per_unit": "1",
+             "price_usd": "5.00", "price_period": "hour", "region": "r", "source_url": "https://example.test/x",
+             "as_of": "2026-11-20", "note": "n", field: value}  # fmt: skip
+    before = versions(session)
+    response = signed_in.post("/admin/new-offer", data=offer)
+    assert response.status_code == 422 and html(response).select_one(f"#{field}-error").get_text() == message
+    assert versions(session) == before
