@@ -33,16 +33,22 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The server's database, for tests that put records in it the way an admin would."""
+    return f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.db'}"
+
+
+@pytest.fixture(scope="session")
+def base_url(database_url: str) -> Iterator[str]:
     """Start the app as it ships (migrating and seeding its own empty database) and wait for it to answer."""
-    db = tmp_path_factory.mktemp("e2e") / "e2e.db"
+    db = Path(database_url.removeprefix("sqlite:///"))
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     log = (db.parent / "uvicorn.log").open("w+")
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
         cwd=REPO_ROOT,
-        env={**os.environ, "DATABASE_URL": f"sqlite:///{db}"},
+        env={**os.environ, "DATABASE_URL": database_url},
         stdout=log,
         stderr=subprocess.STDOUT,
     )

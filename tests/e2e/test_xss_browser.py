@@ -1,0 +1,71 @@
+"""Stored script in every text field an admin or a visitor can write, rendered in a real browser:
+nothing may run. Each payload would set window.__xss if it ran."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from playwright.sync_api import Browser
+from sqlmodel import Session, select
+
+from app.admin.accounts import create_admin
+from app.catalog.changes import add_offer, add_provider
+from app.catalog.tables import GpuModel, Offer
+from app.db import make_engine
+
+PAYLOADS = [
+    "<script>window.__xss = 1</script>",
+    '<img src=x onerror="window.__xss = 2">',
+    '"><svg onload="window.__xss = 3">',
+]
+PASSWORD = "correct horse battery"
+
+
+def _plant(database_url: str) -> str:
+    """An admin and a provider whose name, offer product, notes and source URL carry payloads."""
+    engine = make_engine(database_url)
+    with Session(engine) as session:
+        create_admin(session, "xss-admin", PASSWORD)
+        provider = add_provider(session, "evil", PAYLOADS[0], "DE", "https://example.test/hq", "xss-admin")
+        gpu = session.exec(select(GpuModel).where(GpuModel.name == "H100")).one()
+        offer = Offer(
+            key="evil:xss:H100:r:on_demand", provider_id=provider.id, gpu_model_id=gpu.id, product=PAYLOADS[1],
+            tenancy="virtualized", billing="on_demand", gpus_per_unit=1, price_usd=Decimal("0.01"),
+            price_period="hour", region=PAYLOADS[2], source_url="javascript:window.__xss = 4",
+            as_of=date(2026, 11, 1), notes=PAYLOADS[2], valid_from=0,
+        )  # fmt: skip
+        add_offer(session, offer, PAYLOADS[0], "xss-admin")
+        return offer.key
+
+
+def test_stored_script_in_text_fields_stays_inert(browser: Browser, base_url: str, database_url: str) -> None:
+    key = _plant(database_url)
+    context = browser.new_context(base_url=base_url)
+    context.set_default_timeout(5_000)
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.wait_for_timeout(1_100)  # the server re-reads the newest catalog version within a second
+
+    page.goto("/?gpu=H100&gpu_hours=10&checkpoints_out=0")
+    assert page.locator("table.options").get_by_text("window.__xss = 1", exact=False).count() >= 1, (
+        "payload shown as text"
+    )
+    saved = page.request.post(
+        "/api/scenarios", data={"name": PAYLOADS[1], "note": PAYLOADS[2], "params": {"gpu_hours": 10}}
+    )
+    pages = ["/", f"/s/{saved.json()['slug']}"]
+
+    page.goto("/admin/login")
+    page.fill("#username", "xss-admin")
+    page.fill("#password", PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/admin")
+    pages += ["/admin", "/admin/offers?provider=evil", f"/admin/history?key={key}", "/admin/audit", "/admin/providers"]
+    for path in pages:
+        page.goto(path)
+        assert page.evaluate("window.__xss") is None, path
+        assert not page.locator('a[href^="javascript:"]').count(), path
+    assert dialogs == []
+    context.close()
