@@ -196,3 +196,19 @@ def add_offer(session: Session, offer: Offer, note: str, who: str) -> Offer:
     commit_change(session)
     session.refresh(offer)
     return offer
+
+
+def retire_offers_of(
+    session: Session, who: str, note: str, provider_id: int | None = None, gpu_model_id: int | None = None
+) -> int:
+    """Retire every current offer of a provider or of a GPU model in one version (history stays)."""
+    record = f"provider {provider_id}" if provider_id is not None else f"gpu {gpu_model_id}"
+    version = new_version(session, note, who, f"{record} retired")
+    query = update(Offer).where(Offer.valid_to.is_(None))  # type: ignore[union-attr]
+    if provider_id is not None:
+        query = query.where(Offer.provider_id == provider_id)  # type: ignore[arg-type]
+    if gpu_model_id is not None:
+        query = query.where(Offer.gpu_model_id == gpu_model_id)  # type: ignore[arg-type]
+    session.execute(query.values(valid_to=version))
+    commit_change(session)
+    return version

@@ -18,6 +18,7 @@ from app.catalog.changes import (
     change_headquarters,
     change_storage_price,
     replace_egress_tiers,
+    retire_offers_of,
 )
 from app.catalog.tables import EgressTier, GpuModel, Offer, Provider, ProviderHeadquarters, StoragePrice
 from app.catalog.transfer import offer_key
@@ -172,7 +173,7 @@ def save_egress(
     values = {"tiers": tiers, "source": source, "as_of": as_of, "note": note}
     errors = {}
     try:
-        parsed = parse_tiers(tiers)
+        parsed = parse_tiers(tiers) if tiers.strip() else []  # empty: the provider publishes no egress price
     except ValueError as e:
         errors["tiers"] = str(e)
     if not _http(source):
@@ -330,3 +331,21 @@ def create_offer(
     )  # fmt: skip
     add_offer(session, offer, note.strip(), admin.username)
     return RedirectResponse(f"/admin/history?key={key}", status_code=303)
+
+
+@router.post("/providers/{provider_id}/retire")
+def retire_provider(admin: Admin, session: SessionDep, provider_id: int, note: Annotated[str, Form()] = "") -> Response:
+    """All of a provider's offers leave new quotes at once; saved scenarios and history keep them."""
+    p = _provider(session, provider_id)
+    retire_offers_of(session, admin.username, note.strip() or f"{p.name} retired", provider_id=provider_id)
+    return RedirectResponse(f"/admin/offers?provider={p.slug}", status_code=303)
+
+
+@router.post("/gpus/{gpu_id}/retire")
+def retire_gpu(admin: Admin, session: SessionDep, gpu_id: int, note: Annotated[str, Form()] = "") -> Response:
+    """All offers of a GPU model leave new quotes at once."""
+    gpu = session.get(GpuModel, gpu_id)
+    if gpu is None:
+        raise HTTPException(404, "no such GPU model")
+    retire_offers_of(session, admin.username, note.strip() or f"{gpu.name} retired", gpu_model_id=gpu_id)
+    return RedirectResponse("/admin/gpus", status_code=303)

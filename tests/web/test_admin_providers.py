@@ -114,3 +114,16 @@ def test_a_new_offer_needs_a_known_gpu_a_price_a_source_and_a_date(signed_in, se
     response = signed_in.post("/admin/new-offer", data=offer)
     assert response.status_code == 422 and html(response).select_one(f"#{field}-error").get_text() == message
     assert versions(session) == before
+
+
+def test_retiring_a_provider_takes_its_offers_out_of_new_quotes_only(signed_in, session):
+    data = {"csrf_token": csrf(signed_in, "/admin/providers"), "note": "closed down"}
+    signed_in.post(f"/admin/providers/{cloud_id(session)}/retire", data=data)
+    assert "virtualized-on_demand" not in totals(soup(signed_in.get(f"/?{QUERY}")))
+    assert "virtualized-on_demand" in totals(soup(signed_in.get(f"/?{QUERY}&catalog_version=1")))
+
+
+def test_an_empty_egress_table_means_no_published_price(signed_in, session):
+    assert post_tiers(signed_in, cloud_id(session), "").status_code == 303
+    row = soup(signed_in.get(f"/?{QUERY}")).select_one('tr[data-option="virtualized-on_demand"]')
+    assert [td.get_text(strip=True) for td in row.select("td.num")][1] == "not published"
