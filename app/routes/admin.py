@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -13,6 +12,7 @@ from sqlmodel import col, select
 from app.catalog.changes import StaleRecord, change_offer_price, restore_offer, retire_offer
 from app.catalog.tables import CatalogVersion, Offer
 from app.db import CatalogsDep, SessionDep
+from app.routes import admin_fields as fields
 from app.routes.admin_auth import GUARDS, Admin
 from app.security import csrf_token
 from app.templating import templates
@@ -78,29 +78,6 @@ def edit_offer(request: Request, admin: Admin, session: SessionDep, row_id: int)
     return page(request, admin, "offer_edit", row=row, values={}, errors={})
 
 
-def _check_price_form(price: str, source_url: str, as_of: str, note: str) -> tuple[dict[str, Any], dict[str, str]]:
-    values: dict[str, Any] = {}
-    errors: dict[str, str] = {}
-    try:
-        values["price_usd"] = Decimal(price)
-        if not values["price_usd"].is_finite() or values["price_usd"] < 0:
-            errors["price_usd"] = "must be a price of 0 or more"
-    except InvalidOperation:
-        errors["price_usd"] = "must be a number, e.g. 2.49"
-    if not source_url.startswith(("https://", "http://")) or len(source_url) > 500:
-        errors["source_url"] = "must be the http(s) address of the page the price was read from"
-    values["source_url"] = source_url
-    try:
-        values["as_of"] = date.fromisoformat(as_of)
-        if values["as_of"] > date.today():
-            errors["as_of"] = "cannot be in the future"
-    except ValueError:
-        errors["as_of"] = "must be a date, YYYY-MM-DD"
-    if not note.strip() or len(note) > 500:
-        errors["note"] = "say in a few words why the price changed (500 characters at most)"
-    return values, errors
-
-
 @router.post("/offers/{row_id}", response_class=HTMLResponse)
 def save_offer(
     request: Request,
@@ -116,7 +93,13 @@ def save_offer(
     changed the offer since, nothing is saved and both changes are shown."""
     row = _current(session, row_id)
     typed = {"price_usd": price_usd, "source_url": source_url, "as_of": as_of, "note": note}
-    values, errors = _check_price_form(price_usd, source_url, as_of, note)
+    errors: fields.Errors = {}
+    values = {
+        "price_usd": fields.price(errors, "price_usd", price_usd),
+        "source_url": fields.web_address(errors, "source_url", source_url),
+        "as_of": fields.past_day(errors, "as_of", as_of),
+    }
+    fields.change_note(errors, "note", note)
     if errors:
         return page(request, admin, "offer_edit", 422, row=row, values=typed, errors=errors)
     try:

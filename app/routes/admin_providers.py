@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Annotated
 
@@ -25,6 +24,7 @@ from app.catalog.transfer import offer_key
 from app.costing import egress
 from app.costing.terms import Billing, PricePeriod, Tenancy
 from app.db import CatalogsDep, SessionDep
+from app.routes import admin_fields as fields
 from app.routes.admin import page
 from app.routes.admin_auth import GUARDS, Admin
 
@@ -32,18 +32,6 @@ router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dep
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 COUNTRY = re.compile(r"^[A-Z]{2}$")
-
-
-def _http(url: str) -> bool:
-    return url.startswith(("https://", "http://")) and len(url) <= 500
-
-
-def _day(text: str) -> date | None:
-    try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        return None
-    return day if day <= date.today() else None
 
 
 def _provider_page(
@@ -106,8 +94,8 @@ def create_provider(
         errors["name"] = "a name of 1 to 100 characters"
     if hq_country and not COUNTRY.match(hq_country):
         errors["hq_country"] = "a two-letter ISO country code, e.g. DE, or empty if not known"
-    if hq_country and not _http(hq_source):
-        errors["hq_source"] = "the http(s) address that says where it is headquartered"
+    if hq_country:
+        fields.web_address(errors, "hq_source", hq_source)
     if errors:
         ids = {p.slug: p.id for p in session.exec(select(Provider))}
         values = {"slug": slug, "name": name, "hq_country": hq_country, "hq_source": hq_source}
@@ -130,10 +118,8 @@ def save_headquarters(
     errors = {}
     if hq_country and not COUNTRY.match(hq_country):
         errors["hq_country"] = "a two-letter ISO country code, e.g. DE, or empty if not known"
-    if not _http(hq_source):
-        errors["hq_source"] = "the http(s) address that says where it is headquartered"
-    if not note.strip():
-        errors["hq_note"] = "say why"
+    fields.web_address(errors, "hq_source", hq_source)
+    fields.change_note(errors, "hq_note", note)
     if errors:
         values = {"hq_country": hq_country, "hq_source": hq_source, "hq_note": note}
         return _provider_page(request, admin, session, p, 422, errors, values)
@@ -176,13 +162,9 @@ def save_egress(
         parsed = parse_tiers(tiers) if tiers.strip() else []  # empty: the provider publishes no egress price
     except ValueError as e:
         errors["tiers"] = str(e)
-    if not _http(source):
-        errors["source"] = "the http(s) address of the provider's egress prices"
-    day = _day(as_of)
-    if day is None:
-        errors["as_of"] = "a date, YYYY-MM-DD, not in the future"
-    if not note.strip():
-        errors["note"] = "say why"
+    fields.web_address(errors, "source", source)
+    day = fields.past_day(errors, "as_of", as_of)
+    fields.change_note(errors, "note", note)
     current = session.exec(
         select(EgressTier.valid_from).where(EgressTier.provider_id == provider_id, col(EgressTier.valid_to).is_(None))
     ).all()
@@ -202,21 +184,10 @@ def save_storage(
 ) -> Response:  # fmt: skip
     p = _provider(session, provider_id)
     errors = {}
-    amount = None
-    if price.strip():
-        try:
-            amount = Decimal(price)
-            if not amount.is_finite() or amount < 0:
-                errors["storage_price"] = "a price of 0 or more, or empty if none is published"
-        except InvalidOperation:
-            errors["storage_price"] = "a number, e.g. 0.07"
-    if not _http(source):
-        errors["storage_source"] = "the http(s) address of the price"
-    day = _day(as_of)
-    if day is None:
-        errors["storage_as_of"] = "a date, YYYY-MM-DD, not in the future"
-    if not note.strip():
-        errors["storage_note"] = "say why"
+    amount = fields.price(errors, "storage_price", price, optional=True)
+    fields.web_address(errors, "storage_source", source)
+    day = fields.past_day(errors, "storage_as_of", as_of)
+    fields.change_note(errors, "storage_note", note)
     if errors:
         values = {"storage_price": price, "storage_source": source, "storage_as_of": as_of, "storage_note": note}
         return _provider_page(request, admin, session, p, 422, errors, values)
@@ -298,25 +269,16 @@ def create_offer(
         errors["price_period"] = "choose a period"
     if not gpus_per_unit.isdigit() or not 1 <= int(gpus_per_unit) <= 1024:
         errors["gpus_per_unit"] = "whole GPUs, 1 to 1,024"
-    try:
-        amount = Decimal(price_usd)
-        if not amount.is_finite() or amount < 0:
-            errors["price_usd"] = "must be a price of 0 or more"
-    except InvalidOperation:
-        errors["price_usd"] = "must be a number, e.g. 2.49"
+    amount = fields.price(errors, "price_usd", price_usd)
     if min_commitment_months and (not min_commitment_months.isdigit() or int(min_commitment_months) > 120):
         errors["min_commitment_months"] = "whole months, 120 at most, or empty"
     if not region.strip() or len(region) > 100:
         errors["region"] = "the provider's region id"
     if region_country and not COUNTRY.match(region_country):
         errors["region_country"] = "a two-letter ISO country code, or empty if not known"
-    if not _http(source_url):
-        errors["source_url"] = "must be the http(s) address of the page the price was read from"
-    day = _day(as_of)
-    if day is None:
-        errors["as_of"] = "a date, YYYY-MM-DD, not in the future"
-    if not note.strip():
-        errors["note"] = "say why"
+    fields.web_address(errors, "source_url", source_url)
+    day = fields.past_day(errors, "as_of", as_of)
+    fields.change_note(errors, "note", note)
     if not errors:
         key = offer_key(provider, product.strip(), gpu, region.strip(), billing)
         if session.exec(select(Offer).where(Offer.key == key)).first():

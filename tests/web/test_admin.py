@@ -201,7 +201,7 @@ def test_a_price_edit_is_a_new_version_with_who_and_why_and_the_old_price_stays(
         ("price_usd", "abc", "must be a number, e.g. 2.49"),
         ("source_url", "javascript:alert(1)", "must be the http(s) address of the page the price was read from"),
         ("as_of", "2999-01-01", "cannot be in the future"),
-        ("note", " ", "say in a few words why the price changed (500 characters at most)"),
+        ("note", " ", "say in a few words why (500 characters at most)"),
     ],
 )
 def test_bad_price_edits_are_explained_next_to_the_field_and_save_nothing(

@@ -102,7 +102,7 @@ def test_new_provider_gpu_model_and_offer_appear_in_quotes(signed_in, session):
         ("gpu", "Z9000", "choose a known GPU model (add it under GPU models first)"),
         ("price_usd", "-2", "must be a price of 0 or more"),
         ("source_url", "", "must be the http(s) address of the page the price was read from"),
-        ("as_of", "", "a date, YYYY-MM-DD, not in the future"),
+        ("as_of", "", "must be a date, YYYY-MM-DD"),
     ],
 )
 def test_a_new_offer_needs_a_known_gpu_a_price_a_source_and_a_date(signed_in, session, field, value, message):
