@@ -1,8 +1,11 @@
-"""Refusals that never become a 500: validation errors answered without echoing the bad input."""
+"""Refusals that never become a 500 and read well: JSON for programs, a page for people."""
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.templating import templates
 
 
 async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -10,3 +13,14 @@ async def validation_error(_request: Request, exc: RequestValidationError) -> JS
     form, and echoing it would turn a clear refusal into a server error."""
     detail = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
     return JSONResponse({"detail": detail}, status_code=422)
+
+
+async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+    """People get a page that says what happened; API clients get JSON; redirects stay redirects."""
+    if exc.status_code < 400:
+        return Response(status_code=exc.status_code, headers=exc.headers)
+    path = request.url.path
+    if path.startswith(("/api/", "/admin/api/")) or "text/html" not in request.headers.get("accept", ""):
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+    context = {"status": exc.status_code, "message": exc.detail}
+    return templates.TemplateResponse(request, "error.html", context, status_code=exc.status_code)

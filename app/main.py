@@ -8,11 +8,12 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from sqlmodel import Session
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.catalog.seed import seed_if_empty
 from app.catalog.snapshot import catalogs_for
 from app.db import ROOT, engine, migrate
-from app.errors import validation_error
+from app.errors import http_error, validation_error
 from app.routes import admin, admin_auth, admin_providers, admin_transfer, api, calculator, compare, docs, scenarios
 from app.security import SecurityHeaders
 from app.settings import settings
@@ -36,6 +37,7 @@ app = FastAPI(
 )
 app.add_middleware(SecurityHeaders)
 app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
+app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
 app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
 app.include_router(calculator.router)
 app.include_router(api.router)

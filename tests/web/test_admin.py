@@ -256,3 +256,12 @@ def test_stale_view_lists_the_oldest_prices_first(client, session, admin):
     assert len(rows) == 3 and rows[0].td.get_text() == "2026-11-01"
     assert html(client.get("/admin?days=100000")).select("table tbody tr") == []
     assert date(2026, 11, 1) < date.today()
+
+
+def test_a_refusal_reads_as_a_page_for_people_and_json_for_programs(client, session, admin):
+    sign_in(client)
+    data = {"csrf_token": "forged.0000", "price_usd": "1", "note": "x"}
+    page = client.post("/admin/offers/1", data=data, headers={"Accept": "text/html"})
+    assert page.status_code == 403 and "no valid CSRF token" in html(page).select_one(".problem").get_text()
+    assert client.post("/admin/offers/1", data=data).json()["detail"].startswith("This request carried no valid")
+    assert client.get("/nowhere", headers={"Accept": "text/html"}).status_code == 404
