@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlmodel import col, select
+from sqlmodel import col, func, select
 
 from app.catalog.changes import (
     add_gpu_model,
@@ -53,12 +53,26 @@ def _provider_page(
         "hq": next(iter(current(ProviderHeadquarters)), None),
         "tiers": tiers,
         "tiers_text": "\n".join(",".join(_plain(v) for v in (t.from_gb, t.to_gb, t.usd_per_gb)) for t in tiers),
-        "tiers_based_on": max((t.valid_from for t in tiers), default=0),
+        "since": {table.__name__: _last_change(session, table, provider.id) for table in VERSIONED},
         "storage": next(iter(current(StoragePrice)), None),
         "errors": errors or {},
         "values": values or {},
     }
     return page(request, admin, "provider", status, **context)
+
+
+VERSIONED = (ProviderHeadquarters, EgressTier, StoragePrice)
+Versioned = type[ProviderHeadquarters] | type[EgressTier] | type[StoragePrice]
+
+
+def _last_change(session: SessionDep, table: Versioned, provider_id: int | None) -> int:
+    """The last catalog version that added or closed one of the provider's rows in `table`: a form
+    opened before it is out of date."""
+    changed = func.max(func.coalesce(table.valid_to, table.valid_from))
+    return session.exec(select(changed).where(table.provider_id == provider_id)).one() or 0
+
+
+CONFLICT = "Someone changed this after you opened the page; the current values are shown, and yours below."
 
 
 def _plain(value: Decimal | None) -> str:
@@ -113,16 +127,17 @@ def provider(request: Request, admin: Admin, session: SessionDep, provider_id: i
 def save_headquarters(
     request: Request, admin: Admin, session: SessionDep, provider_id: int,
     hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "",
+    based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
     p = _provider(session, provider_id)
-    errors = {}
+    errors = {"conflict": CONFLICT} if _last_change(session, ProviderHeadquarters, provider_id) != based_on else {}
     if hq_country and not COUNTRY.match(hq_country):
         errors["hq_country"] = "a two-letter ISO country code, e.g. DE, or empty if not known"
     fields.web_address(errors, "hq_source", hq_source)
     fields.change_note(errors, "hq_note", note)
     if errors:
         values = {"hq_country": hq_country, "hq_source": hq_source, "hq_note": note}
-        return _provider_page(request, admin, session, p, 422, errors, values)
+        return _provider_page(request, admin, session, p, 409 if "conflict" in errors else 422, errors, values)
     change_headquarters(session, provider_id, hq_country or None, hq_source, note.strip(), admin.username)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
 
@@ -157,7 +172,7 @@ def save_egress(
     """The whole tier table at once; refused if someone changed it since the form was opened."""
     p = _provider(session, provider_id)
     values = {"tiers": tiers, "source": source, "as_of": as_of, "note": note}
-    errors = {}
+    errors = {"conflict": CONFLICT} if _last_change(session, EgressTier, provider_id) != based_on else {}
     try:
         parsed = parse_tiers(tiers) if tiers.strip() else []  # empty: the provider publishes no egress price
     except ValueError as e:
@@ -165,11 +180,6 @@ def save_egress(
     fields.web_address(errors, "source", source)
     day = fields.past_day(errors, "as_of", as_of)
     fields.change_note(errors, "note", note)
-    current = session.exec(
-        select(EgressTier.valid_from).where(EgressTier.provider_id == provider_id, col(EgressTier.valid_to).is_(None))
-    ).all()
-    if max(current, default=0) != based_on:
-        errors["conflict"] = "Someone changed these tiers after you opened the page; the current ones are shown."
     if errors:
         return _provider_page(request, admin, session, p, 409 if "conflict" in errors else 422, errors, values)
     replace_egress_tiers(session, provider_id, parsed, source, day, note.strip(), admin.username)  # type: ignore[arg-type]
@@ -180,17 +190,17 @@ def save_egress(
 def save_storage(
     request: Request, admin: Admin, session: SessionDep, provider_id: int,
     price: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
-    note: Annotated[str, Form()] = "",
+    note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
     p = _provider(session, provider_id)
-    errors = {}
+    errors = {"conflict": CONFLICT} if _last_change(session, StoragePrice, provider_id) != based_on else {}
     amount = fields.price(errors, "storage_price", price, optional=True)
     fields.web_address(errors, "storage_source", source)
     day = fields.past_day(errors, "storage_as_of", as_of)
     fields.change_note(errors, "storage_note", note)
     if errors:
         values = {"storage_price": price, "storage_source": source, "storage_as_of": as_of, "storage_note": note}
-        return _provider_page(request, admin, session, p, 422, errors, values)
+        return _provider_page(request, admin, session, p, 409 if "conflict" in errors else 422, errors, values)
     change_storage_price(session, provider_id, amount, source, day, note.strip(), admin.username)  # type: ignore[arg-type]
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
 

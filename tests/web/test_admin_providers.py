@@ -61,7 +61,7 @@ def test_an_egress_edit_based_on_an_old_table_is_refused(signed_in, session):
             "based_on": stale_form.select_one("input[name=based_on]")["value"], "source": "https://example.test/e",
             "as_of": "2026-11-21", "note": "free now"}  # fmt: skip
     response = signed_in.post(f"/admin/providers/{cloud_id(session)}/egress", data=data)
-    assert response.status_code == 409 and "Someone changed these tiers" in html(response).get_text()
+    assert response.status_code == 409 and "Someone changed this after you opened" in html(response).get_text()
     assert html(response).select_one("#tiers").get_text() == "0,,0", "the typed table is kept"
 
 
@@ -127,3 +127,19 @@ def test_an_empty_egress_table_means_no_published_price(signed_in, session):
     assert post_tiers(signed_in, cloud_id(session), "").status_code == 303
     row = soup(signed_in.get(f"/?{QUERY}")).select_one('tr[data-option="virtualized-on_demand"]')
     assert [td.get_text(strip=True) for td in row.select("td.num")][1] == "not published"
+
+
+def test_the_later_of_two_storage_edits_is_refused(signed_in, session):
+    def form():
+        page = html(signed_in.get(f"/admin/providers/{cloud_id(session)}"))
+        storage = page.select_one("form[action$='/storage']")
+        return {"csrf_token": storage.select_one("input[name=csrf_token]")["value"],
+                "based_on": storage.select_one("input[name=based_on]")["value"],
+                "source": "https://example.test/s", "as_of": "2026-11-20", "note": "n"}  # fmt: skip
+
+    first, second = form(), form()
+    url = f"/admin/providers/{cloud_id(session)}/storage"
+    assert signed_in.post(url, data=first | {"price": "0.02"}, follow_redirects=False).status_code == 303
+    refused = signed_in.post(url, data=second | {"price": "0.03"})
+    assert refused.status_code == 409 and html(refused).select_one("#storage_price")["value"] == "0.03"
+    assert totals(soup(signed_in.get(f"/?{QUERY}&stored_gb=500")))["virtualized-on_demand"] == "$1,013.60"
