@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel
 from sqlmodel import col, func, select
 
 from app.catalog.changes import (
@@ -248,60 +249,84 @@ def _offer_choices(catalogs: CatalogsDep) -> dict[str, list[tuple[str, str]]]:
     }
 
 
+class NewOffer(BaseModel):
+    """The new-offer form, as typed (strings, so that a bad value comes back to its field)."""
+
+    provider: str = ""
+    gpu: str = ""
+    product: str = ""
+    tenancy: str = ""
+    billing: str = ""
+    gpus_per_unit: str = "1"
+    price_usd: str = ""
+    price_period: str = "hour"
+    min_commitment_months: str = ""
+    region: str = ""
+    region_country: str = ""
+    source_url: str = ""
+    as_of: str = ""
+    note: str = ""
+
+
 @router.post("/new-offer", response_class=HTMLResponse)
 def create_offer(
-    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep,
-    provider: Annotated[str, Form()] = "", gpu: Annotated[str, Form()] = "", product: Annotated[str, Form()] = "",
-    tenancy: Annotated[str, Form()] = "", billing: Annotated[str, Form()] = "",
-    gpus_per_unit: Annotated[str, Form()] = "1", price_usd: Annotated[str, Form()] = "",
-    price_period: Annotated[str, Form()] = "hour", min_commitment_months: Annotated[str, Form()] = "",
-    region: Annotated[str, Form()] = "", region_country: Annotated[str, Form()] = "",
-    source_url: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "",
-) -> Response:  # fmt: skip
+    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep, form: Annotated[NewOffer, Form()]
+) -> Response:
     """A new offer: every field checked, a source and a date on its price, a known GPU model."""
-    values = dict(locals())
-    for key in ("request", "admin", "session", "catalogs"):
-        values.pop(key)
-    errors = {}
-    owner = session.exec(select(Provider).where(Provider.slug == provider)).first()
-    model = session.exec(select(GpuModel).where(GpuModel.name == gpu)).first()
+    f, errors = form, {}
+    owner = session.exec(select(Provider).where(Provider.slug == f.provider)).first()
+    model = session.exec(select(GpuModel).where(GpuModel.name == f.gpu)).first()
     if owner is None:
         errors["provider"] = "choose a provider"
     if model is None:
         errors["gpu"] = "choose a known GPU model (add it under GPU models first)"
-    if not product.strip() or len(product) > 120:
+    if not f.product.strip() or len(f.product) > 120:
         errors["product"] = "the provider's name for it, 120 characters at most"
-    if tenancy not in set(Tenancy):
+    if f.tenancy not in set(Tenancy):
         errors["tenancy"] = "choose a tenancy"
-    if billing not in set(Billing):
+    if f.billing not in set(Billing):
         errors["billing"] = "choose a billing kind"
-    if price_period not in set(PricePeriod):
+    if f.price_period not in set(PricePeriod):
         errors["price_period"] = "choose a period"
-    if not gpus_per_unit.isdigit() or not 1 <= int(gpus_per_unit) <= 1024:
+    if not f.gpus_per_unit.isdigit() or not 1 <= int(f.gpus_per_unit) <= 1024:
         errors["gpus_per_unit"] = "whole GPUs, 1 to 1,024"
-    amount = fields.price(errors, "price_usd", price_usd)
-    if min_commitment_months and (not min_commitment_months.isdigit() or int(min_commitment_months) > 120):
+    amount = fields.price(errors, "price_usd", f.price_usd)
+    if f.min_commitment_months and (not f.min_commitment_months.isdigit() or int(f.min_commitment_months) > 120):
         errors["min_commitment_months"] = "whole months, 120 at most, or empty"
-    if not region.strip() or len(region) > 100:
+    if not f.region.strip() or len(f.region) > 100:
         errors["region"] = "the provider's region id"
-    if region_country and not COUNTRY.match(region_country):
+    if f.region_country and not COUNTRY.match(f.region_country):
         errors["region_country"] = "a two-letter ISO country code, or empty if not known"
-    fields.web_address(errors, "source_url", source_url)
-    day = fields.past_day(errors, "as_of", as_of)
-    fields.change_note(errors, "note", note)
+    fields.web_address(errors, "source_url", f.source_url)
+    day = fields.past_day(errors, "as_of", f.as_of)
+    fields.change_note(errors, "note", f.note)
     if not errors:
-        key = offer_key(provider, product.strip(), gpu, region.strip(), billing)
+        key = offer_key(f.provider, f.product.strip(), f.gpu, f.region.strip(), f.billing)
         if session.exec(select(Offer).where(Offer.key == key)).first():
             errors["product"] = "this offer exists already: edit it (or restore it) instead"
     if errors:
-        return page(request, admin, "offer_new", 422, **_offer_choices(catalogs), errors=errors, values=values)
+        return page(
+            request, admin, "offer_new", 422, **_offer_choices(catalogs), errors=errors, values=form.model_dump()
+        )
+    assert owner is not None and model is not None and amount is not None
     offer = Offer(
-        key=key, provider_id=owner.id, gpu_model_id=model.id, product=product.strip(), tenancy=tenancy,  # type: ignore[union-attr]
-        billing=billing, gpus_per_unit=int(gpus_per_unit), price_usd=amount, price_period=price_period,
-        min_commitment_months=int(min_commitment_months) if min_commitment_months else None, region=region.strip(),
-        region_country=region_country or None, source_url=source_url, as_of=day, valid_from=0,
-    )  # fmt: skip
-    add_offer(session, offer, note.strip(), admin.username)
+        key=key,
+        provider_id=owner.id,
+        gpu_model_id=model.id,
+        product=f.product.strip(),
+        tenancy=f.tenancy,
+        billing=f.billing,
+        gpus_per_unit=int(f.gpus_per_unit),
+        price_usd=amount,
+        price_period=f.price_period,
+        min_commitment_months=int(f.min_commitment_months) if f.min_commitment_months else None,
+        region=f.region.strip(),
+        region_country=f.region_country or None,
+        source_url=f.source_url,
+        as_of=day,
+        valid_from=0,
+    )
+    add_offer(session, offer, f.note.strip(), admin.username)
     return RedirectResponse(f"/admin/history?key={key}", status_code=303)
 
 
