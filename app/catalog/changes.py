@@ -9,7 +9,8 @@ from datetime import date
 from decimal import Decimal
 
 from sqlalchemy import update
-from sqlmodel import Session, select
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, func, select
 
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import (
@@ -28,7 +29,12 @@ class StaleRecord(Exception):
 
 
 def commit_change(session: Session) -> None:
-    session.commit()
+    """Commit a new version; if another change to the same offer landed first, nothing is kept."""
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise StaleRecord("another change to the same record landed first") from None
     catalogs_for(session.get_bind().engine).forget_newest()
 
 
@@ -108,10 +114,17 @@ def restore_offer(session: Session, row_id: int, note: str, who: str = "system")
 
 
 def change_headquarters(
-    session: Session, provider_id: int, country: str | None, source: str, note: str, who: str = "system"
+    session: Session,
+    provider_id: int,
+    country: str | None,
+    source: str,
+    note: str,
+    who: str = "system",
+    based_on: int | None = None,
 ) -> int:
     """Record where a provider is headquartered from a new version on. Returns the version."""
     version = new_version(session, note, who, f"provider {provider_id} headquarters")
+    _still(session, ProviderHeadquarters, provider_id, based_on)
     closed = session.execute(
         update(ProviderHeadquarters)
         .where(ProviderHeadquarters.provider_id == provider_id, ProviderHeadquarters.valid_to.is_(None))  # type: ignore[arg-type,union-attr]
@@ -123,6 +136,23 @@ def change_headquarters(
     session.add(ProviderHeadquarters(provider_id=provider_id, country=country, source=source, valid_from=version))
     commit_change(session)
     return version
+
+
+ProviderTable = type[ProviderHeadquarters] | type[EgressTier] | type[StoragePrice]
+
+
+def last_change(session: Session, table: ProviderTable, provider_id: int | None) -> int:
+    """The last catalog version that added or closed one of the provider's rows in `table`: an edit
+    based on an earlier one is out of date."""
+    changed = func.max(func.coalesce(table.valid_to, table.valid_from))
+    return session.exec(select(changed).where(table.provider_id == provider_id)).one() or 0
+
+
+def _still(session: Session, table: ProviderTable, provider_id: int, based_on: int | None) -> None:
+    """Checked after the new version is written, so SQLite's write lock orders concurrent edits."""
+    if based_on is not None and last_change(session, table, provider_id) != based_on:
+        session.rollback()
+        raise StaleRecord("changed by someone else since it was opened")
 
 
 def _close_current(
@@ -141,9 +171,11 @@ def replace_egress_tiers(
     as_of: date,
     note: str,
     who: str,
+    based_on: int | None = None,
 ) -> int:
     """A provider's whole egress table anew, from a new version on; tiers were checked by the caller."""
     version = new_version(session, note, who, f"provider {provider_id} egress")
+    _still(session, EgressTier, provider_id, based_on)
     _close_current(session, EgressTier, provider_id, version)
     for from_gb, to_gb, usd_per_gb in tiers:
         session.add(
@@ -155,10 +187,18 @@ def replace_egress_tiers(
 
 
 def change_storage_price(
-    session: Session, provider_id: int, usd_per_gb_month: Decimal | None, source: str, as_of: date, note: str, who: str
+    session: Session,
+    provider_id: int,
+    usd_per_gb_month: Decimal | None,
+    source: str,
+    as_of: date,
+    note: str,
+    who: str,
+    based_on: int | None = None,
 ) -> int:
     """A provider's storage price from a new version on; None means no published price."""
     version = new_version(session, note, who, f"provider {provider_id} storage")
+    _still(session, StoragePrice, provider_id, based_on)
     _close_current(session, StoragePrice, provider_id, version)
     if usd_per_gb_month is not None:
         session.add(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
-from sqlalchemy import Column, Numeric
+from sqlalchemy import Column, Index, Numeric, text
 from sqlmodel import Field, SQLModel
 
 
@@ -85,6 +85,17 @@ class StoragePrice(SQLModel, table=True):
 
 # One priced way to rent GPUs, in one range of catalog versions; `key` names it across versions.
 class Offer(SQLModel, table=True):
+    __table_args__ = (
+        # At most one current row per offer: two changes racing for one offer cannot both land.
+        Index(
+            "uq_offer_current_key",
+            "key",
+            unique=True,
+            sqlite_where=text("valid_to IS NULL"),
+            postgresql_where=text("valid_to IS NULL"),
+        ),
+    )
+
     id: int | None = Field(default=None, primary_key=True)
     key: str = Field(index=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from app.catalog.changes import commit_change, new_version
+from app.catalog.changes import StaleRecord, commit_change, new_version
 from app.catalog.snapshot import valid_at
 from app.catalog.tables import (
     CatalogVersion,
@@ -294,5 +294,8 @@ def apply_import(session: Session, plan: ImportPlan, note: str, who: str) -> int
     session.add_all(
         _offer(row, ids[row.provider], gpus[row.gpu], version) for row in [*plan.add, *(r for _, r in plan.change)]
     )
-    commit_change(session)
+    try:
+        commit_change(session)
+    except StaleRecord:  # an offer to add was added meanwhile: one current row per offer
+        raise ValueError("some of these offers were added since the preview; upload the file again") from None
     return version

@@ -124,7 +124,10 @@ def retire(admin: Admin, session: SessionDep, row_id: int, note: Annotated[str, 
 @router.post("/offers/{row_id}/restore")
 def restore(admin: Admin, session: SessionDep, row_id: int) -> Response:
     row = _current(session, row_id)
-    restore_offer(session, row_id, f"restored the version of catalog {row.valid_from}", who=admin.username)
+    try:
+        restore_offer(session, row_id, f"restored the version of catalog {row.valid_from}", who=admin.username)
+    except StaleRecord:
+        raise HTTPException(409, "This offer was changed meanwhile; open its history again.") from None
     return RedirectResponse(f"/admin/history?key={row.key}", status_code=303)
 
 

@@ -9,14 +9,16 @@ from typing import Annotated
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
-from sqlmodel import col, func, select
+from sqlmodel import col, select
 
 from app.catalog.changes import (
+    StaleRecord,
     add_gpu_model,
     add_offer,
     add_provider,
     change_headquarters,
     change_storage_price,
+    last_change,
     replace_egress_tiers,
     retire_offers_of,
 )
@@ -54,7 +56,7 @@ def _provider_page(
         "hq": next(iter(current(ProviderHeadquarters)), None),
         "tiers": tiers,
         "tiers_text": "\n".join(",".join(_plain(v) for v in (t.from_gb, t.to_gb, t.usd_per_gb)) for t in tiers),
-        "since": {table.__name__: _last_change(session, table, provider.id) for table in VERSIONED},
+        "since": {table.__name__: last_change(session, table, provider.id) for table in VERSIONED},
         "storage": next(iter(current(StoragePrice)), None),
         "errors": errors or {},
         "values": values or {},
@@ -63,16 +65,6 @@ def _provider_page(
 
 
 VERSIONED = (ProviderHeadquarters, EgressTier, StoragePrice)
-Versioned = type[ProviderHeadquarters] | type[EgressTier] | type[StoragePrice]
-
-
-def _last_change(session: SessionDep, table: Versioned, provider_id: int | None) -> int:
-    """The last catalog version that added or closed one of the provider's rows in `table`: a form
-    opened before it is out of date."""
-    changed = func.max(func.coalesce(table.valid_to, table.valid_from))
-    return session.exec(select(changed).where(table.provider_id == provider_id)).one() or 0
-
-
 CONFLICT = "Someone changed this after you opened the page; the current values are shown, and yours below."
 
 
@@ -131,15 +123,19 @@ def save_headquarters(
     based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
     p = _provider(session, provider_id)
-    errors = {"conflict": CONFLICT} if _last_change(session, ProviderHeadquarters, provider_id) != based_on else {}
+    errors: dict[str, str] = {}
     if hq_country and not COUNTRY.match(hq_country):
         errors["hq_country"] = "a two-letter ISO country code, e.g. DE, or empty if not known"
     fields.web_address(errors, "hq_source", hq_source)
     fields.change_note(errors, "hq_note", note)
     if errors:
         values = {"hq_country": hq_country, "hq_source": hq_source, "hq_note": note}
-        return _provider_page(request, admin, session, p, 409 if "conflict" in errors else 422, errors, values)
-    change_headquarters(session, provider_id, hq_country or None, hq_source, note.strip(), admin.username)
+        return _provider_page(request, admin, session, p, 422, errors, values)
+    try:
+        change_headquarters(session, provider_id, hq_country or None, hq_source, note.strip(), admin.username, based_on)
+    except StaleRecord:
+        values = {"hq_country": hq_country, "hq_source": hq_source, "hq_note": note}
+        return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
 
 
@@ -173,7 +169,7 @@ def save_egress(
     """The whole tier table at once; refused if someone changed it since the form was opened."""
     p = _provider(session, provider_id)
     values = {"tiers": tiers, "source": source, "as_of": as_of, "note": note}
-    errors = {"conflict": CONFLICT} if _last_change(session, EgressTier, provider_id) != based_on else {}
+    errors: dict[str, str] = {}
     try:
         parsed = parse_tiers(tiers) if tiers.strip() else []  # empty: the provider publishes no egress price
     except ValueError as e:
@@ -182,8 +178,11 @@ def save_egress(
     day = fields.past_day(errors, "as_of", as_of)
     fields.change_note(errors, "note", note)
     if errors:
-        return _provider_page(request, admin, session, p, 409 if "conflict" in errors else 422, errors, values)
-    replace_egress_tiers(session, provider_id, parsed, source, day, note.strip(), admin.username)  # type: ignore[arg-type]
+        return _provider_page(request, admin, session, p, 422, errors, values)
+    try:
+        replace_egress_tiers(session, provider_id, parsed, source, day, note.strip(), admin.username, based_on)  # type: ignore[arg-type]
+    except StaleRecord:
+        return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
 
 
@@ -194,15 +193,19 @@ def save_storage(
     note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
     p = _provider(session, provider_id)
-    errors = {"conflict": CONFLICT} if _last_change(session, StoragePrice, provider_id) != based_on else {}
+    errors: dict[str, str] = {}
     amount = fields.price(errors, "storage_price", price, optional=True)
     fields.web_address(errors, "storage_source", source)
     day = fields.past_day(errors, "storage_as_of", as_of)
     fields.change_note(errors, "storage_note", note)
     if errors:
         values = {"storage_price": price, "storage_source": source, "storage_as_of": as_of, "storage_note": note}
-        return _provider_page(request, admin, session, p, 409 if "conflict" in errors else 422, errors, values)
-    change_storage_price(session, provider_id, amount, source, day, note.strip(), admin.username)  # type: ignore[arg-type]
+        return _provider_page(request, admin, session, p, 422, errors, values)
+    try:
+        change_storage_price(session, provider_id, amount, source, day, note.strip(), admin.username, based_on)  # type: ignore[arg-type]
+    except StaleRecord:
+        values = {"storage_price": price, "storage_source": source, "storage_as_of": as_of, "storage_note": note}
+        return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
 
 
@@ -326,7 +329,10 @@ def create_offer(
         as_of=day,
         valid_from=0,
     )
-    add_offer(session, offer, f.note.strip(), admin.username)
+    try:
+        add_offer(session, offer, f.note.strip(), admin.username)
+    except StaleRecord:
+        raise HTTPException(409, "The same offer was added meanwhile.") from None
     return RedirectResponse(f"/admin/history?key={key}", status_code=303)
 
 

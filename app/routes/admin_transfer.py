@@ -8,6 +8,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy import update
+from sqlmodel import col
 
 from app.admin.tables import PendingImport
 from app.catalog.tables import Offer
@@ -111,14 +113,18 @@ def apply(
         raise HTTPException(404, "no such import waiting")
     if catalogs.newest() != pending.catalog_version:
         raise HTTPException(409, "The catalog changed since this preview; upload the file again.")
-    plan = _load(pending.plan)
-    try:
-        apply_import(session, plan, note.strip() or "bulk import", admin.username)
+    claimed = session.execute(
+        update(PendingImport)
+        .where(col(PendingImport.id) == pending_id, col(PendingImport.applied).is_(False))
+        .values(applied=True)
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        raise HTTPException(409, "This import is being applied already.")
+    try:  # the claim commits with the import, or not at all
+        apply_import(session, _load(pending.plan), note.strip() or "bulk import", admin.username)
     except ValueError as e:
         raise HTTPException(409, str(e)) from None
-    pending.applied = True
-    session.add(pending)
-    session.commit()
     return RedirectResponse("/admin/audit", status_code=303)
 
 

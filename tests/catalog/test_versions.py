@@ -38,3 +38,39 @@ def test_a_replaced_price_cannot_be_changed_again(session):
         change_offer_price(
             session, ids["on_demand"], Decimal("4.00"), "https://example.test/b", date(2026, 11, 21), "b"
         )
+
+
+def test_concurrent_edits_from_the_same_form_land_once(tmp_path):
+    """Six admins save the storage price from the same page at once: one lands, five are refused."""
+    import threading
+
+    from sqlmodel import Session, SQLModel
+
+    from app.catalog.changes import change_storage_price, last_change
+    from app.catalog.tables import StoragePrice
+    from app.db import make_engine
+    from tests.factories import make_provider
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'race.db'}")
+    SQLModel.metadata.create_all(engine)
+    with Session(engine) as session:
+        provider_id = make_provider(session, "cloud").id
+        session.commit()
+        based_on = last_change(session, StoragePrice, provider_id)
+    outcomes = []
+
+    def save(price):
+        with Session(engine) as session:
+            try:
+                change_storage_price(session, provider_id, price, "https://example.test/s", date(2026, 11, 1), "n", "a",
+                                     based_on)  # fmt: skip
+                outcomes.append("saved")
+            except StaleRecord:
+                outcomes.append("refused")
+
+    threads = [threading.Thread(target=save, args=(Decimal(f"0.0{i}"),)) for i in range(1, 7)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["refused"] * 5 + ["saved"]
