@@ -16,6 +16,7 @@ from app.catalog.tables import (
     ProviderHeadquarters,
     StoragePrice,
 )
+from app.catalog.transfer import offer_key
 
 
 def make_version(session: Session, note: str = "test catalog") -> int:
@@ -90,7 +91,7 @@ def make_offer(
 ) -> Offer:
     version = make_version(session)
     offer = Offer(
-        key=f"{provider.slug}:{tenancy}:{billing}:{price}:{region}",
+        key=offer_key(provider.slug, f"{tenancy} {billing} {price}", gpu, region, billing),
         provider_id=provider.id,
         gpu_model_id=make_gpu(session, gpu).id,
         product=f"{tenancy} {billing} {price}",

@@ -31,7 +31,12 @@ OFFER_COLUMNS = [
     "min_commitment_months", "region", "region_country", "source_url", "as_of", "notes",
 ]  # fmt: skip
 SKYPILOT_COLUMNS = ["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region"]
-PRICE_FIELDS = ("price_usd", "price_period", "gpus_per_unit", "min_commitment_months", "source_url", "as_of")
+CHANGEABLE_FIELDS = (
+    "price_usd", "price_period", "gpus_per_unit", "min_commitment_months", "source_url", "as_of", "tenancy",
+    "region_country", "notes",
+)  # fmt: skip
+"""What an import may change of an existing offer; the key's parts (provider, product, GPU, region,
+billing) name the offer and cannot change."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ class OfferRow:
     notes: str = ""
 
     def as_json(self) -> dict[str, Any]:
-        return {k: (str(v) if isinstance(v, Decimal | date) else v) for k, v in asdict(self).items()}
+        return {k: _text(v) for k, v in asdict(self).items()}
 
 
 def offer_key(provider: str, product: str, gpu: str, region: str, billing: str) -> str:
@@ -92,13 +97,10 @@ def export_offers_csv(session: Session, version: int) -> str:
 
 
 def _text(value: Any) -> Any:
-    return (
-        str(value.normalize())
-        if isinstance(value, Decimal)
-        else value.isoformat()
-        if isinstance(value, date)
-        else value
-    )
+    """Decimals as plain digits (1250, not 1.25E+3) and dates as ISO text, for CSV and JSON alike."""
+    if isinstance(value, Decimal):
+        return f"{value.normalize():f}"
+    return value.isoformat() if isinstance(value, date) else value
 
 
 def export_catalog(session: Session, version: int) -> dict[str, Any]:
@@ -182,46 +184,106 @@ class ImportPlan:
     rows: int = 0
 
 
+PRICE_MAX = Decimal(10_000_000)
+"""USD per unit and period: a year of an 8-GPU server is a few hundred thousand; nothing costs more."""
+FORMULA_START = ("=", "+", "-", "@")
+"""A text starting so is a formula to a spreadsheet: refused, so exports open safely."""
+
+
 def _decimal(text: str, what: str) -> Decimal:
     try:
         value = Decimal(text)
     except InvalidOperation:
         raise ValueError(f"{what} {text!r} is not a number") from None
-    if not value.is_finite() or value < 0:
-        raise ValueError(f"{what} must be 0 or more")
+    if not value.is_finite() or value < 0 or value > PRICE_MAX:
+        raise ValueError(f"{what} must be between 0 and {PRICE_MAX:,}")
+    if value != value.quantize(Decimal("0.00000001"), rounding="ROUND_DOWN"):
+        raise ValueError(f"{what} has more than 8 decimal places")
+    return value
+
+
+def _text_field(value: str, what: str, longest: int, required: bool = True) -> str:
+    if required and not value.strip():
+        raise ValueError(f"{what} is empty")
+    if len(value) > longest:
+        raise ValueError(f"{what} is longer than {longest} characters")
+    if value.startswith(FORMULA_START):
+        raise ValueError(f"{what} may not start with =, +, - or @")
     return value
 
 
 def _skypilot_rows(line: dict[str, str], provider: str, tenancy: str, source_url: str, as_of: date) -> list[OfferRow]:
-    gpu, region, product = line["AcceleratorName"].strip(), line["Region"].strip(), line["InstanceType"].strip()
-    if not product or not region:
-        raise ValueError("InstanceType and Region are needed")
-    try:
-        count = int(float(line["AcceleratorCount"]))
-    except ValueError:
-        raise ValueError(f"AcceleratorCount {line['AcceleratorCount']!r} is not a number") from None
-    if count < 1:
-        raise ValueError("AcceleratorCount must be 1 or more")
-    prices = [(Billing.ON_DEMAND, line["Price"].strip()), (Billing.SPOT, line["SpotPrice"].strip())]
-    if not prices[0][1]:
+    gpu = line["AcceleratorName"].strip()
+    product = _text_field(line["InstanceType"].strip(), "InstanceType", 120)
+    region = _text_field(line["Region"].strip(), "Region", 100)
+    count = _gpu_count(line["AcceleratorCount"], "AcceleratorCount")
+    if not line["Price"].strip():
         raise ValueError("Price is empty")
+    prices = [
+        (billing, _decimal(text.strip(), name))
+        for billing, name, text in [
+            (Billing.ON_DEMAND, "Price", line["Price"]),
+            (Billing.SPOT, "SpotPrice", line["SpotPrice"]),
+        ]
+        if text.strip()
+    ]
     return [
         OfferRow(offer_key(provider, product, gpu, region, billing), provider, gpu, product, tenancy, billing, count,
-                 _decimal(price, billing.value.replace("_", "-") + " price"), PricePeriod.HOUR, None, region, None,
-                 source_url, as_of)
+                 price, PricePeriod.HOUR, None, region, None, source_url, as_of)
         for billing, price in prices
-        if price and Decimal(price) != 0
+        if price != 0
     ]  # fmt: skip
 
 
+def _gpu_count(text: str, what: str) -> int:
+    try:
+        count = float(text)
+    except ValueError:
+        raise ValueError(f"{what} {text!r} is not a number") from None
+    if not count.is_integer() or not 1 <= count <= 1024:
+        raise ValueError(f"{what} must be a whole number from 1 to 1,024")
+    return int(count)
+
+
 def _own_rows(line: dict[str, str]) -> list[OfferRow]:
-    row = OfferRow(**typed_row({k: line[k] for k in OFFER_COLUMNS}))
-    _decimal(str(row.price_usd), "price_usd")
-    Tenancy(row.tenancy), Billing(row.billing), PricePeriod(row.price_period)
-    if not row.source_url.startswith(("https://", "http://")):
+    """A row of our export, checked as strictly as the admin's forms check a new offer."""
+    for name, value in [("tenancy", Tenancy), ("billing", Billing), ("price_period", PricePeriod)]:
+        if line[name] not in set(value):
+            raise ValueError(f"{name} {line[name]!r} is not one of {', '.join(value)}")
+    months = line["min_commitment_months"]
+    if months and (not months.isdecimal() or int(months) > 120):
+        raise ValueError("min_commitment_months must be whole months, 120 at most")
+    country = line["region_country"]
+    if country and not (len(country) == 2 and country.isalpha() and country.isupper()):
+        raise ValueError("region_country must be a two-letter ISO code")
+    try:
+        as_of = date.fromisoformat(line["as_of"]) if line["as_of"] else None
+    except ValueError:
+        raise ValueError(f"as_of {line['as_of']!r} is not a date (YYYY-MM-DD)") from None
+    if as_of and as_of > date.today():
+        raise ValueError("as_of is in the future")
+    source = _text_field(line["source_url"], "source_url", 500)
+    if not source.startswith(("https://", "http://")):
         raise ValueError("source_url must be an http(s) address")
-    if row.gpus_per_unit < 1:
-        raise ValueError("gpus_per_unit must be 1 or more")
+    row = OfferRow(
+        key=line["key"],
+        provider=line["provider"],
+        gpu=line["gpu"],
+        product=_text_field(line["product"], "product", 120),
+        tenancy=line["tenancy"],
+        billing=line["billing"],
+        gpus_per_unit=_gpu_count(line["gpus_per_unit"], "gpus_per_unit"),
+        price_usd=_decimal(line["price_usd"], "price_usd"),
+        price_period=line["price_period"],
+        min_commitment_months=int(months) if months else None,
+        region=_text_field(line["region"], "region", 100),
+        region_country=country or None,
+        source_url=source,
+        as_of=as_of,
+        notes=_text_field(line["notes"], "notes", 2000, required=False),
+    )
+    if row.key != offer_key(row.provider, row.product, row.gpu, row.region, row.billing):
+        raise ValueError("key does not match provider:product:gpu:region:billing")
     return [row]
 
 
@@ -245,7 +307,15 @@ def plan_import(
     current = {offer.key: (offer, _row(offer, p, g)) for offer, p, g in _current_offers(session, version)}
     countries = {(r.provider, r.region): r.region_country for _, r in current.values()}
     seen: set[str] = set()
-    for line_no, line in enumerate(reader, start=2):
+    lines = enumerate(reader, start=2)
+    while True:
+        try:
+            line_no, line = next(lines)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            plan.problems.append((reader.line_num, f"unreadable CSV: {e}"))
+            break
         plan.rows += 1
         try:
             if None in line.values() or None in line:
@@ -253,7 +323,7 @@ def plan_import(
             if skypilot and not line["AcceleratorName"].strip():
                 raise ValueError("no accelerator: not a GPU offer")
             rows = _skypilot_rows(line, provider, tenancy, source_url, as_of) if skypilot else _own_rows(line)  # type: ignore[arg-type]
-        except (ValueError, KeyError, TypeError) as e:
+        except (ValueError, KeyError, TypeError, ArithmeticError) as e:
             plan.problems.append((line_no, str(e)))
             continue
         for row in rows:
@@ -270,7 +340,7 @@ def plan_import(
                 found = current.get(row.key)
                 if found is None:
                     plan.add.append(row)
-                elif any(getattr(found[1], f) != getattr(row, f) for f in PRICE_FIELDS):
+                elif any(getattr(found[1], f) != getattr(row, f) for f in CHANGEABLE_FIELDS):
                     plan.change.append((found[0].id, row))  # type: ignore[arg-type]
                 else:
                     plan.unchanged += 1

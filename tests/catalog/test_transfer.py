@@ -1,3 +1,5 @@
+import csv
+import io
 from datetime import date
 from decimal import Decimal
 
@@ -94,7 +96,7 @@ def test_a_clean_import_applies_as_one_version_with_old_to_new_prices(client, se
     exported = client.get("/admin/api/export.csv").text
     lines = exported.splitlines()
     changed = [line.replace(",2.5,hour,", ",2.75,hour,") for line in lines]
-    added = changed[1].replace("cloud:", "cloud2:", 1)
+    added = changed[1].replace("us-east-1", "us-west-2")
     text = "\n".join([*changed, added]) + "\n"
     files = {"file": ("offers.csv", text.encode(), "text/csv")}
     preview = html(client.post("/admin/import", data={"csrf_token": csrf(client, "/admin/import")}, files=files))
@@ -124,3 +126,53 @@ def test_an_import_is_refused_if_the_catalog_moved_since_its_preview(session):
     with pytest.raises(ValueError, match="changed since the preview"):
         apply_import(session, second, "again", "bob")
     assert session.exec(select(func.count()).select_from(CatalogVersion)).one() == 2
+
+
+def own_row(session, **changes):
+    lines = export_offers_csv(session, 1).splitlines()
+    header = lines[0].split(",")
+    values = dict(zip(header, next(csv.reader([lines[1]])), strict=True)) | changes
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=header)
+    writer.writeheader()
+    writer.writerow(values)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"provider": "metal"}, "key does not match provider:product:gpu:region:billing"),
+        ({"price_usd": "1e999999"}, "price_usd must be between 0 and 10,000,000"),
+        ({"price_usd": "abc"}, "price_usd 'abc' is not a number"),
+        ({"price_usd": "2.123456789"}, "price_usd has more than 8 decimal places"),
+        ({"as_of": "2099-01-01"}, "as_of is in the future"),
+        ({"gpus_per_unit": "99999999999999999999999"}, "gpus_per_unit must be a whole number from 1 to 1,024"),
+        ({"min_commitment_months": "-5"}, "min_commitment_months must be whole months, 120 at most"),
+        ({"region_country": "<b>x</b>"}, "region_country must be a two-letter ISO code"),
+        ({"notes": '=HYPERLINK("http://evil.example","x")'}, "notes may not start with =, +, - or @"),
+        ({"source_url": "javascript:alert(1)"}, "source_url must be an http(s) address"),
+    ],
+)
+def test_an_imported_row_is_checked_like_a_form_and_never_renames_an_offer(session, changes, reason):
+    hand_checked_catalog(session)
+    assert plan_import(session, own_row(session, **changes), 1).problems == [(2, reason)]
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("gpu_1x_h100,H100,1,26,200,2.49,abc,us-east-1,", "SpotPrice 'abc' is not a number"),
+        ("gpu_1x_h100,H100,inf,26,200,2.49,,us-east-1,", "AcceleratorCount must be a whole number from 1 to 1,024"),
+        ("=cmd,H100,1,26,200,2.49,,us-east-1,", "InstanceType may not start with =, +, - or @"),
+    ],
+)
+def test_odd_skypilot_rows_are_reported_not_crashed_on(session, line, reason):
+    hand_checked_catalog(session)
+    assert plan(session, SKYPILOT.splitlines()[0] + "\n" + line + "\n").problems == [(2, reason)]
+
+
+def test_an_unreadable_csv_is_reported(session):
+    hand_checked_catalog(session)
+    huge = SKYPILOT.splitlines()[0] + "\n" + "x" * 200_000 + ",H100,1,1,1,1,,r,\n"
+    assert plan(session, huge).problems[0][1].startswith("unreadable CSV")
