@@ -28,7 +28,9 @@ def page(request: Request, admin: Admin, name: str, status: int = 200, **context
 
 
 @router.get("", response_class=HTMLResponse)
-def stale_prices(request: Request, admin: Admin, catalogs: CatalogsDep, days: int = STALE_AFTER_DAYS) -> HTMLResponse:
+def stale_prices(
+    request: Request, admin: Admin, catalogs: CatalogsDep, days: fields.Days = STALE_AFTER_DAYS
+) -> HTMLResponse:
     """Prices older than `days` (or of unknown date), oldest first: what to check next."""
     catalog = catalogs.at()
     assert catalog is not None
@@ -48,7 +50,7 @@ def offers(
     provider: str = "",
     gpu: str = "",
     tenancy: str = "",
-    stale_days: int | None = None,
+    stale_days: fields.Days | None = None,
 ) -> HTMLResponse:
     catalog = catalogs.at()
     assert catalog is not None
@@ -73,7 +75,7 @@ def _current(session: SessionDep, row_id: int) -> Offer:
 
 
 @router.get("/offers/{row_id}", response_class=HTMLResponse)
-def edit_offer(request: Request, admin: Admin, session: SessionDep, row_id: int) -> HTMLResponse:
+def edit_offer(request: Request, admin: Admin, session: SessionDep, row_id: fields.Id) -> HTMLResponse:
     row = _current(session, row_id)
     return page(request, admin, "offer_edit", row=row, values={}, errors={})
 
@@ -83,7 +85,7 @@ def save_offer(
     request: Request,
     admin: Admin,
     session: SessionDep,
-    row_id: int,
+    row_id: fields.Id,
     price_usd: Annotated[str, Form()] = "",
     source_url: Annotated[str, Form()] = "",
     as_of: Annotated[str, Form()] = "",
@@ -112,7 +114,7 @@ def save_offer(
 
 
 @router.post("/offers/{row_id}/retire")
-def retire(admin: Admin, session: SessionDep, row_id: int, note: Annotated[str, Form()] = "retired") -> Response:
+def retire(admin: Admin, session: SessionDep, row_id: fields.Id, note: Annotated[str, Form()] = "retired") -> Response:
     row = _current(session, row_id)
     try:
         retire_offer(session, row_id, note.strip() or "retired", who=admin.username)
@@ -122,7 +124,7 @@ def retire(admin: Admin, session: SessionDep, row_id: int, note: Annotated[str, 
 
 
 @router.post("/offers/{row_id}/restore")
-def restore(admin: Admin, session: SessionDep, row_id: int) -> Response:
+def restore(admin: Admin, session: SessionDep, row_id: fields.Id) -> Response:
     row = _current(session, row_id)
     try:
         restore_offer(session, row_id, f"restored the version of catalog {row.valid_from}", who=admin.username)

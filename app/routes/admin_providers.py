@@ -97,8 +97,7 @@ def create_provider(
         errors["slug"] = "lower-case letters, digits and dashes, 40 at most"
     elif session.exec(select(Provider).where(Provider.slug == slug)).first():
         errors["slug"] = "there is already a provider with this id"
-    if not name.strip() or len(name) > 100:
-        errors["name"] = "a name of 1 to 100 characters"
+    fields.plain_text(errors, "name", name, 100)
     if hq_country and not COUNTRY.match(hq_country):
         errors["hq_country"] = "a two-letter ISO country code, e.g. DE, or empty if not known"
     if hq_country:
@@ -112,13 +111,13 @@ def create_provider(
 
 
 @router.get("/providers/{provider_id}", response_class=HTMLResponse)
-def provider(request: Request, admin: Admin, session: SessionDep, provider_id: int) -> HTMLResponse:
+def provider(request: Request, admin: Admin, session: SessionDep, provider_id: fields.Id) -> HTMLResponse:
     return _provider_page(request, admin, session, _provider(session, provider_id))
 
 
 @router.post("/providers/{provider_id}/headquarters", response_class=HTMLResponse)
 def save_headquarters(
-    request: Request, admin: Admin, session: SessionDep, provider_id: int,
+    request: Request, admin: Admin, session: SessionDep, provider_id: fields.Id,
     hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "",
     based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
@@ -162,7 +161,7 @@ def parse_tiers(text: str) -> list[tuple[Decimal, Decimal | None, Decimal]]:
 
 @router.post("/providers/{provider_id}/egress", response_class=HTMLResponse)
 def save_egress(
-    request: Request, admin: Admin, session: SessionDep, provider_id: int,
+    request: Request, admin: Admin, session: SessionDep, provider_id: fields.Id,
     tiers: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
     note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
@@ -188,7 +187,7 @@ def save_egress(
 
 @router.post("/providers/{provider_id}/storage", response_class=HTMLResponse)
 def save_storage(
-    request: Request, admin: Admin, session: SessionDep, provider_id: int,
+    request: Request, admin: Admin, session: SessionDep, provider_id: fields.Id,
     price: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
     note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
@@ -225,13 +224,12 @@ def create_gpu(
         errors["name"] = "letters, digits, spaces, dots and dashes, 40 at most"
     elif session.exec(select(GpuModel).where(GpuModel.name == name)).first():
         errors["name"] = "this GPU model exists already"
-    if not memory_gib.isdigit() or not 1 <= int(memory_gib) <= 4096:
-        errors["memory_gib"] = "whole GiB per GPU, 1 to 4,096"
+    memory = fields.count(errors, "memory_gib", memory_gib, 1, 4096)
     if errors:
         models = session.exec(select(GpuModel).order_by(GpuModel.name)).all()
         values = {"name": name, "memory_gib": memory_gib}
         return page(request, admin, "gpus", 422, gpus=models, errors=errors, values=values)
-    add_gpu_model(session, name, int(memory_gib), admin.username)
+    add_gpu_model(session, name, memory, admin.username)  # type: ignore[arg-type]
     return RedirectResponse("/admin/gpus", status_code=303)
 
 
@@ -283,21 +281,21 @@ def create_offer(
         errors["provider"] = "choose a provider"
     if model is None:
         errors["gpu"] = "choose a known GPU model (add it under GPU models first)"
-    if not f.product.strip() or len(f.product) > 120:
-        errors["product"] = "the provider's name for it, 120 characters at most"
+    fields.plain_text(errors, "product", f.product, 120)
     if f.tenancy not in set(Tenancy):
         errors["tenancy"] = "choose a tenancy"
     if f.billing not in set(Billing):
         errors["billing"] = "choose a billing kind"
     if f.price_period not in set(PricePeriod):
         errors["price_period"] = "choose a period"
-    if not f.gpus_per_unit.isdigit() or not 1 <= int(f.gpus_per_unit) <= 1024:
-        errors["gpus_per_unit"] = "whole GPUs, 1 to 1,024"
+    gpus_per_unit = fields.count(errors, "gpus_per_unit", f.gpus_per_unit, 1, 1024)
     amount = fields.price(errors, "price_usd", f.price_usd)
-    if f.min_commitment_months and (not f.min_commitment_months.isdigit() or int(f.min_commitment_months) > 120):
-        errors["min_commitment_months"] = "whole months, 120 at most, or empty"
-    if not f.region.strip() or len(f.region) > 100:
-        errors["region"] = "the provider's region id"
+    months = (
+        fields.count(errors, "min_commitment_months", f.min_commitment_months, 0, 120)
+        if f.min_commitment_months
+        else None
+    )
+    fields.plain_text(errors, "region", f.region, 100)
     if f.region_country and not COUNTRY.match(f.region_country):
         errors["region_country"] = "a two-letter ISO country code, or empty if not known"
     fields.web_address(errors, "source_url", f.source_url)
@@ -311,7 +309,7 @@ def create_offer(
         return page(
             request, admin, "offer_new", 422, **_offer_choices(catalogs), errors=errors, values=form.model_dump()
         )
-    assert owner is not None and model is not None and amount is not None
+    assert owner is not None and model is not None and amount is not None and gpus_per_unit is not None
     offer = Offer(
         key=key,
         provider_id=owner.id,
@@ -319,10 +317,10 @@ def create_offer(
         product=f.product.strip(),
         tenancy=f.tenancy,
         billing=f.billing,
-        gpus_per_unit=int(f.gpus_per_unit),
+        gpus_per_unit=gpus_per_unit,
         price_usd=amount,
         price_period=f.price_period,
-        min_commitment_months=int(f.min_commitment_months) if f.min_commitment_months else None,
+        min_commitment_months=months,
         region=f.region.strip(),
         region_country=f.region_country or None,
         source_url=f.source_url,
@@ -337,7 +335,9 @@ def create_offer(
 
 
 @router.post("/providers/{provider_id}/retire")
-def retire_provider(admin: Admin, session: SessionDep, provider_id: int, note: Annotated[str, Form()] = "") -> Response:
+def retire_provider(
+    admin: Admin, session: SessionDep, provider_id: fields.Id, note: Annotated[str, Form()] = ""
+) -> Response:
     """All of a provider's offers leave new quotes at once; saved scenarios and history keep them."""
     p = _provider(session, provider_id)
     retire_offers_of(session, admin.username, note.strip() or f"{p.name} retired", provider_id=provider_id)
@@ -345,7 +345,7 @@ def retire_provider(admin: Admin, session: SessionDep, provider_id: int, note: A
 
 
 @router.post("/gpus/{gpu_id}/retire")
-def retire_gpu(admin: Admin, session: SessionDep, gpu_id: int, note: Annotated[str, Form()] = "") -> Response:
+def retire_gpu(admin: Admin, session: SessionDep, gpu_id: fields.Id, note: Annotated[str, Form()] = "") -> Response:
     """All offers of a GPU model leave new quotes at once."""
     gpu = session.get(GpuModel, gpu_id)
     if gpu is None:

@@ -24,6 +24,7 @@ from app.catalog.transfer import (
 )
 from app.costing.terms import Tenancy
 from app.db import CatalogsDep, SessionDep
+from app.routes import admin_fields as fields
 from app.routes.admin import page
 from app.routes.admin_auth import GUARDS, Admin
 
@@ -104,7 +105,7 @@ def _load(text: str) -> ImportPlan:
 
 @router.post("/import/{pending_id}/apply")
 def apply(
-    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep, pending_id: int,
+    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep, pending_id: fields.Id,
     note: Annotated[str, Form(max_length=500)] = "",
 ) -> Response:  # fmt: skip
     """All rows in one transaction as one catalog version, or none if anything moved meanwhile."""

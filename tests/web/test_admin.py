@@ -265,3 +265,30 @@ def test_a_refusal_reads_as_a_page_for_people_and_json_for_programs(client, sess
     assert page.status_code == 403 and "no valid CSRF token" in html(page).select_one(".problem").get_text()
     assert client.post("/admin/offers/1", data=data).json()["detail"].startswith("This request carried no valid")
     assert client.get("/nowhere", headers={"Accept": "text/html"}).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/admin/offers/99999999999999999999", "/admin?days=1000000", "/admin/offers?stale_days=10000000000",
+     "/admin/providers/99999999999999999999"],
+)  # fmt: skip
+def test_out_of_range_ids_and_ages_are_refused_not_crashed_on(client, session, admin, path):
+    sign_in(client)
+    assert client.get(path).status_code == 422
+
+
+def test_a_new_gpu_memory_must_be_ascii_digits(client, session, admin):
+    sign_in(client)
+    response = client.post("/admin/gpus", data={"csrf_token": csrf(client), "name": "X1", "memory_gib": "²"})
+    assert response.status_code == 422 and html(response).select_one("#memory_gib-error").get_text() == (
+        "a whole number from 1 to 4,096"
+    )
+
+
+def test_an_absurd_price_is_refused(client, session, admin):
+    sign_in(client)
+    response = edit(client, 1, price_usd="1e999999")
+    assert response.status_code == 422
+    assert html(response).select_one("#price_usd-error").get_text() == (
+        "must be at most 10,000,000 with 8 decimal places at most"
+    )
