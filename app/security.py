@@ -35,10 +35,13 @@ def csrf_token(request: Request) -> str:
     return f"{nonce}.{_sign(nonce)}"
 
 
+def served_over_https(request: Request) -> bool:
+    return (settings.public_url or str(request.url)).startswith("https://")
+
+
 def remember_csrf(request: Request, response: Response, token: str) -> None:
     if request.cookies.get(CSRF_COOKIE) != token:
-        secure = request.url.scheme == "https"
-        response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="lax", secure=secure)
+        response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="lax", secure=served_over_https(request))
 
 
 def csrf_ok(request: Request, submitted: str | None) -> bool:

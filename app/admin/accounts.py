@@ -18,8 +18,9 @@ _DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
 """Verified against when the account does not exist, so that timing does not tell."""
 
 FAILURE_WINDOW = timedelta(minutes=15)
-MAX_FAILURES_PER_ACCOUNT = 5
+MAX_FAILURES_PER_ACCOUNT_AND_CLIENT = 5
 MAX_FAILURES_PER_CLIENT = 20
+MAX_FAILURES_PER_ACCOUNT = 50
 PASSWORD_MIN = 12
 
 
@@ -47,24 +48,32 @@ def _failures(session: Session, since: datetime, **match: str) -> int:
 
 
 def authenticate(session: Session, username: str, password: str, client_key: str) -> AdminUser | None:
-    """The admin if the password is right; None if not. Raises Throttled before even checking
-    when the account or the address failed too often lately."""
+    """The admin if the password is right; None if not.
+
+    Each attempt is written down as a failure before the password is checked (and struck off if it
+    was right), so parallel guesses count too. Throttled: 5 failures for one account from one
+    address, 20 from one address, or 50 for one account from anywhere, within 15 minutes; a wrong
+    guesser elsewhere thus cannot lock the real admin out with a handful of tries.
+    """
+    attempt = LoginFailure(username=username[:64], client_key=client_key)
+    session.add(attempt)
+    session.commit()
     since = datetime.now(UTC) - FAILURE_WINDOW
     if (
-        _failures(session, since, username=username) >= MAX_FAILURES_PER_ACCOUNT
-        or _failures(session, since, client_key=client_key) >= MAX_FAILURES_PER_CLIENT
+        _failures(session, since, username=username, client_key=client_key) > MAX_FAILURES_PER_ACCOUNT_AND_CLIENT
+        or _failures(session, since, client_key=client_key) > MAX_FAILURES_PER_CLIENT
+        or _failures(session, since, username=username) > MAX_FAILURES_PER_ACCOUNT
     ):
         raise Throttled("Too many failed sign-ins. Wait 15 minutes and try again.")
     user = session.exec(select(AdminUser).where(AdminUser.username == username)).first()
     try:
         _hasher.verify(user.password_hash if user else _DUMMY_HASH, password)
     except VerificationError:
-        user = None
-    if user is None:
-        session.add(LoginFailure(username=username[:64], client_key=client_key))
-        session.commit()
         return None
+    assert user is not None
     session.exec(delete(LoginFailure).where(LoginFailure.username == username))  # type: ignore[call-overload]
+    session.exec(delete(LoginFailure).where(LoginFailure.at < since))  # type: ignore[call-overload]
+    session.exec(delete(AdminSession).where(AdminSession.expires_at < datetime.now(UTC)))  # type: ignore[call-overload]
     session.commit()
     return user
 

@@ -14,7 +14,7 @@ from app.catalog.tables import CatalogVersion, Offer
 from app.db import CatalogsDep, SessionDep
 from app.routes import admin_fields as fields
 from app.routes.admin_auth import GUARDS, Admin
-from app.security import csrf_token
+from app.security import csrf_token, remember_csrf
 from app.templating import templates
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=GUARDS)
@@ -23,8 +23,13 @@ STALE_AFTER_DAYS = 90
 
 
 def page(request: Request, admin: Admin, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    context |= {"admin": admin, "csrf_token": csrf_token(request), "today": date.today()}
-    return templates.TemplateResponse(request, f"admin/{name}.html", context, status_code=status)
+    """An admin page; it (re)sets the CSRF cookie, which a browser drops on restart while the
+    longer admin session lives on."""
+    token = csrf_token(request)
+    context |= {"admin": admin, "csrf_token": token, "today": date.today()}
+    response = templates.TemplateResponse(request, f"admin/{name}.html", context, status_code=status)
+    remember_csrf(request, response, token)
+    return response
 
 
 @router.get("", response_class=HTMLResponse)

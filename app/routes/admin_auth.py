@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.admin.accounts import Throttled, authenticate, end_session, session_user, start_session
 from app.admin.tables import AdminUser
 from app.db import SessionDep
-from app.security import client_key, csrf_ok, csrf_token, remember_csrf
+from app.security import client_key, csrf_ok, csrf_token, remember_csrf, served_over_https
 from app.settings import settings
 from app.templating import templates
 
@@ -82,14 +82,14 @@ def login(
     if user is None:
         return _login_page(request, 401, "Wrong name or password.", _safe_next(next))
     response = RedirectResponse(_safe_next(next), status_code=303)
-    secure = (settings.public_url or str(request.url)).startswith("https://")
+    end_session(session, request.cookies.get(ADMIN_COOKIE))  # a new sign-in never keeps an old session
     response.set_cookie(
         ADMIN_COOKIE,
         start_session(session, user),
         max_age=settings.admin_session_hours * 3600,
         httponly=True,
         samesite="lax",
-        secure=secure,
+        secure=served_over_https(request),
     )
     return response
 

@@ -87,8 +87,10 @@ def test_sign_in_sets_a_protected_session_cookie_and_sign_out_ends_it(client, se
 
 
 def test_session_cookie_is_secure_when_served_over_https(client, session, admin, monkeypatch):
+    token = html(client.get("/admin/login")).select_one("input[name=csrf_token]")["value"]
     monkeypatch.setattr(settings, "public_url", "https://gpucost.example")
-    assert "Secure" in sign_in(client).headers["set-cookie"]
+    data = {"csrf_token": token, "username": "alice", "password": PASSWORD}
+    assert "Secure" in client.post("/admin/login", data=data, follow_redirects=False).headers["set-cookie"]
 
 
 def test_sessions_expire(client, session, admin):
@@ -100,10 +102,31 @@ def test_sessions_expire(client, session, admin):
     assert client.get("/admin", follow_redirects=False).headers["location"] == "/admin/login?next=/admin"
 
 
-def test_failed_sign_ins_are_throttled_per_account(client, session, admin):
+def test_failed_sign_ins_are_throttled_per_account_and_address(client, session, admin):
     assert [sign_in(client, password="wrong password!").status_code for _ in range(5)] == [401] * 5
     response = sign_in(client)
     assert response.status_code == 429 and "Too many failed sign-ins" in html(response).select_one(".problem").text
+
+
+def test_guesses_from_elsewhere_do_not_lock_the_admin_out(client, session, admin):
+    from app.admin.accounts import authenticate
+
+    for _ in range(5):
+        assert authenticate(session, "alice", "wrong password!", "somewhere-else") is None
+    assert sign_in(client).status_code == 303
+
+
+def test_every_attempt_is_on_record_before_its_password_is_checked(session, admin):
+    """So that guesses sent at once count too: 30 from one address get 5 passwords checked."""
+    from app.admin.accounts import Throttled, authenticate
+
+    outcomes = []
+    for _ in range(30):
+        try:
+            outcomes.append(authenticate(session, "alice", "wrong password!", "guesser"))
+        except Throttled:
+            outcomes.append("throttled")
+    assert outcomes.count(None) == 5 and outcomes.count("throttled") == 25
 
 
 def test_failed_sign_ins_are_throttled_per_client_address(client, session, admin):
@@ -292,3 +315,9 @@ def test_an_absurd_price_is_refused(client, session, admin):
     assert html(response).select_one("#price_usd-error").get_text() == (
         "must be at most 10,000,000 with 8 decimal places at most"
     )
+
+
+def test_signing_in_again_ends_the_previous_session(client, session, admin):
+    sign_in(client)
+    sign_in(client)
+    assert len(session.exec(select(AdminSession)).all()) == 1
