@@ -246,8 +246,8 @@ def test_api_saves_at_the_version_named_in_the_params(client, session):
 
 def test_share_links_use_the_configured_public_address_not_the_host_header(client, session, monkeypatch):
     hand_checked_catalog(session)
-    monkeypatch.setattr(settings, "public_url", "https://gpucost.example/")
     link = save_via_page(client).headers["location"]
+    monkeypatch.setattr(settings, "public_url", "https://gpucost.example/")
     page = soup(client.get(link, headers={"Host": "evil.example"}))
     assert page.select_one("#share-link")["value"] == f"https://gpucost.example{link}"
 
