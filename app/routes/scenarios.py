@@ -183,7 +183,7 @@ def save_from_page(
 
 
 @router.post("/s/import", response_class=HTMLResponse)
-async def import_from_page(
+def import_from_page(
     request: Request,
     session: SessionDep,
     catalogs: CatalogsDep,
@@ -194,7 +194,7 @@ async def import_from_page(
     problem = lambda status, message: _page_after_save_problem(request, catalogs, None, status, {"form": message})  # noqa: E731
     if not csrf_ok(request, csrf_token):
         return problem(403, "This form has expired or came from another site. Import again from this page.")
-    content = await file.read(200_000)
+    content = file.file.read(200_000)  # a plain def: the save runs off the event loop
     try:
         scenario_in = ScenarioIn.model_validate_json(content)
         scenario = _save(request, session, catalogs, scenario_in)
