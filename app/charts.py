@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 from itertools import pairwise
+from threading import Lock
 
 from app.costing.curves import CostCurve
 from app.costing.quote import OptionKey, Quote
@@ -72,9 +74,26 @@ def _usd_label(value: float) -> str:
     return f"${value:g}"
 
 
+_drawn: OrderedDict[tuple[object, ...], Chart] = OrderedDict()
+_drawn_lock = Lock()
+
+
 def cost_chart(quote: Quote, current_hours: float) -> Chart:
-    """Monthly total against GPU-hours for each option's offer, with the break-evens marked."""
-    return overlay_chart([quote], [current_hours], break_evens=True)
+    """Monthly total against GPU-hours for each option's offer, with the break-evens marked.
+
+    Everything but the current-hours line depends only on the curves and the axis, which stay the
+    same while the slider moves within a band: drawn once, remembered (the last 256 charts)."""
+    key = (quote.hours_max, *((o.option, o.curve) for o in quote.options))
+    with _drawn_lock:
+        chart = _drawn.get(key)
+    if chart is None:
+        chart = overlay_chart([quote], [current_hours], break_evens=True)
+        with _drawn_lock:
+            _drawn[key] = chart
+            if len(_drawn) > 256:
+                _drawn.popitem(last=False)
+    x = chart.plot_left + (chart.plot_right - chart.plot_left) * min(current_hours, quote.hours_max) / quote.hours_max
+    return replace(chart, current_xs=[round(x, 1)])
 
 
 def overlay_chart(quotes: list[Quote], current_hours: list[float], break_evens: bool = False) -> Chart:

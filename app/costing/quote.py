@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from app.costing.breakeven import Crossing, crossings
@@ -154,11 +155,19 @@ def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float
         if best is None or rank < best[0]:
             cheapest[p.option] = rank, p
     options = sorted((_breakdown(p, workload) for _, p in cheapest.values()), key=lambda c: _rank(c, c.total))
-    break_evens = []
-    for a, b in combinations(options, 2):
-        found = crossings(a.curve, b.curve, hours_max, limit=MAX_CROSSINGS + 1)
-        break_evens.append(BreakEven(a.option, b.option, found[:MAX_CROSSINGS], more=len(found) > MAX_CROSSINGS))
+    break_evens = list(_break_evens(tuple((o.option, o.curve) for o in options), hours_max))
     return Quote(options, break_evens, hours_max)
+
+
+@lru_cache(maxsize=1024)
+def _break_evens(curves: tuple[tuple[OptionKey, CostCurve], ...], hours_max: float) -> tuple[BreakEven, ...]:
+    """Where each pair of curves crosses. Curves compare by value, and while a slider moves within
+    one band of the axis the cheapest offers (and so their curves) rarely change: remembered."""
+    found = []
+    for (a, curve_a), (b, curve_b) in combinations(curves, 2):
+        cross = crossings(curve_a, curve_b, hours_max, limit=MAX_CROSSINGS + 1)
+        found.append(BreakEven(a, b, cross[:MAX_CROSSINGS], more=len(cross) > MAX_CROSSINGS))
+    return tuple(found)
 
 
 def quote(offers: list[Offer], workload: Workload, assumptions: Assumptions, hours_max: float) -> Quote:
