@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -54,6 +55,11 @@ def age_days(day: date) -> int:
     return (date.today() - day).days
 
 
+def plain(value: object) -> object:
+    """A stored Decimal as typed: 3.99, not 3.99000000; anything else as it is."""
+    return f"{value.normalize():f}" if isinstance(value, Decimal) else value
+
+
 def quantity(value: float) -> str:
     """1,234.5 GPU-hours as typed: thousands separated, no exponent, at most two decimals."""
     return f"{value:,.2f}".rstrip("0").rstrip(".")
@@ -74,6 +80,7 @@ templates.env.filters.update(
     web_link=web_link,
     quantity=quantity,
     age_days=age_days,
+    plain=plain,
 )
 templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
 
