@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, expect
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.pages import htmx_response, is_htmx, open_page
 
 CAPTION = "#results table.options caption"
 HEADLINE = "#results p.headline"
@@ -20,37 +21,19 @@ def _totals(page: Page) -> list[str]:
     return page.locator("table.options td.total").all_inner_texts()
 
 
-def _is_htmx(response: Response) -> bool:
-    return response.request.headers.get("hx-request") == "true"
-
-
-def _htmx_response(page: Page, action: Callable[[], None]) -> Response:
-    """Run a user action and return htmx's answer, so a server error fails at once and says so."""
-    with page.expect_response(_is_htmx) as info:
-        action()
-    response = info.value
-    assert response.status == 200, f"htmx got {response.status} from {response.url}"
-    return response
-
-
-def _open(page: Page, url: str = "/") -> None:
-    response = page.goto(url)
-    assert response is not None and response.status == 200, f"{url} answered {response and response.status}"
-
-
 def _url_has(name: str, value: str) -> re.Pattern[str]:
     return re.compile(rf"[?&]{name}={re.escape(value)}(&|$)")
 
 
 def test_moving_the_hours_slider_redraws_chart_and_updates_url(page: Page) -> None:
     """The slider is the main control: moving it must redraw everything and leave a URL that reproduces it."""
-    _open(page)
+    open_page(page)
     hours = page.locator("#gpu_hours")
     before = hours.input_value(), _chart_paths(page), _totals(page)
     assert before[1] and before[2], "the default page should show a chart and a table"
 
     page.locator("#gpu_hours-slider").focus()
-    _htmx_response(page, lambda: page.keyboard.press("ArrowRight"))  # step="any": one arrow = 1 % of the range
+    htmx_response(page, lambda: page.keyboard.press("ArrowRight"))  # step="any": one arrow = 1 % of the range
 
     new = hours.input_value()
     assert new != before[0], "the number input should follow the slider"
@@ -60,16 +43,16 @@ def test_moving_the_hours_slider_redraws_chart_and_updates_url(page: Page) -> No
     assert after[0] != before[1], "chart lines should be redrawn"
     assert after[1] != before[2], "table totals should change"
 
-    _open(page, page.url)
+    open_page(page, page.url)
     assert hours.input_value() == new
     assert (_chart_paths(page), _totals(page)) == after, "reloading the URL should give the same answer"
 
 
 def test_fast_typing_shows_the_last_value_not_a_stale_answer(page: Page) -> None:
     """Inputs faster than the server answers must end on the last value, never on an older late reply."""
-    _open(page)
+    open_page(page)
     statuses: list[int] = []
-    page.on("response", lambda r: statuses.append(r.status) if _is_htmx(r) else None)
+    page.on("response", lambda r: statuses.append(r.status) if is_htmx(r) else None)
     # Irregular gaps, some shorter than the 200 ms debounce and some longer, so several requests go out.
     page.evaluate("""async () => {
         const input = document.getElementById("gpu_hours");
@@ -96,7 +79,7 @@ def test_form_works_without_javascript(browser: Browser, base_url: str) -> None:
     try:
         context.set_default_timeout(5_000)
         page = context.new_page()
-        _open(page)
+        open_page(page)
         page.locator("#gpu_hours").fill("2000")
         with page.expect_navigation():
             page.get_by_role("button", name="Update").click()
@@ -114,9 +97,9 @@ def test_bad_hours_show_a_field_error_and_keep_the_other_inputs(page: Page, type
 
     2000000 is only refused by the server; -5 also breaks the input's own min="0", which the browser checks first.
     """
-    _open(page)
-    _htmx_response(page, lambda: page.locator("#peak_gpus").fill("3"))
-    _htmx_response(page, lambda: page.locator("#gpu").select_option("A100"))
+    open_page(page)
+    htmx_response(page, lambda: page.locator("#peak_gpus").fill("3"))
+    htmx_response(page, lambda: page.locator("#gpu").select_option("A100"))
 
     page.evaluate("document.addEventListener('htmx:validation:halted', () => document.body.dataset.halted = '1')")
     page.locator("#gpu_hours").fill(typed)

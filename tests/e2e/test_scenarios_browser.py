@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Response, expect
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
+
+from tests.e2e.pages import htmx_response, open_page
 
 CAPTION = "#results table.options caption"
 SLUG = r"[A-Za-z0-9_-]{16}"  # secrets.token_urlsafe(12): 96 bits, 16 URL-safe characters
@@ -33,24 +35,6 @@ def _compared_totals(page: Page) -> dict[str, list[str]]:
         ]
         for row in rows.all()
     }
-
-
-def _open(page: Page, url: str) -> None:
-    response = page.goto(url)
-    assert response is not None and response.status == 200, f"{url} answered {response and response.status}"
-
-
-def _is_htmx(response: Response) -> bool:
-    return response.request.headers.get("hx-request") == "true"
-
-
-def _htmx_response(page: Page, action: Callable[[], None]) -> Response:
-    """Run a user action and return htmx's answer, so a server error fails at once and says so."""
-    with page.expect_response(_is_htmx) as info:
-        action()
-    response = info.value
-    assert response.status == 200, f"htmx got {response.status} from {response.url}"
-    return response
 
 
 @contextmanager
@@ -82,9 +66,9 @@ def test_saved_link_opened_in_a_fresh_browser_shows_the_same_totals(
     name = "Fine-tune, 1,234 h"
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
     with _no_console_errors(page):
-        _open(page, "/")
+        open_page(page, "/")
         default_totals = _totals(page)
-        _htmx_response(page, lambda: page.locator("#gpu_hours").fill("1234"))
+        htmx_response(page, lambda: page.locator("#gpu_hours").fill("1234"))
         expect(page.locator(CAPTION)).to_contain_text("at 1,234 GPU-hours")
         totals = _totals(page)
         assert totals and totals != default_totals, "the swap should have changed the totals"
@@ -111,7 +95,7 @@ def test_saved_link_opened_in_a_fresh_browser_shows_the_same_totals(
         assert colleague.cookies() == []
         their_page = colleague.new_page()
         with _no_console_errors(their_page):
-            _open(their_page, copied)
+            open_page(their_page, copied)
             expect(their_page.locator("section.scenario h2")).to_have_text(name)
             expect(their_page.locator(CAPTION)).to_contain_text("at 1,234 GPU-hours")
             assert _totals(their_page) == totals, "a colleague should see the totals we saved"
@@ -130,13 +114,13 @@ def test_two_saved_scenarios_compared_side_by_side(page: Page) -> None:
     with _no_console_errors(page):
         own = []
         for slug in slugs:
-            _open(page, f"/s/{slug}")
+            open_page(page, f"/s/{slug}")
             own.append(_option_totals(page))
             assert own[-1], f"/s/{slug} should show a table of options"
         cheapest = [next(iter(totals.values())) for totals in own]  # the calculator lists options cheapest first
         assert cheapest[0] != cheapest[1], "different GPU-hours should cost different amounts"
 
-        _open(page, f"/compare?s={','.join(slugs)}")
+        open_page(page, f"/compare?s={','.join(slugs)}")
         differs = page.locator("table.inputs tbody tr.differs")
         expect(differs).to_have_count(1)
         expect(differs.locator("th")).to_have_text("GPU-hours per month")
