@@ -1,5 +1,5 @@
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.costing.breakeven import crossings
@@ -69,16 +69,21 @@ def test_reserved_capacity_is_never_negative_and_never_falls_with_hours(unit_mon
 
 
 @settings(max_examples=60, deadline=None)
+@example(price=1 / 3, unit_month=1000.0, gpus=5, fixed=0.0)  # 2 nodes meet 1/3 USD/h exactly at 6,000 h
+@example(price=0.99999, unit_month=730.0, gpus=2, fixed=0.0)  # crosses at a step and 0.015 h after it
 @given(prices, st.floats(min_value=100, max_value=5_000), st.integers(1, 8), st.floats(min_value=0, max_value=500))
 def test_break_evens_are_where_sampling_sees_the_cheaper_option_change(price, unit_month, gpus, fixed):
-    """Brute force: read both curves every quarter hour (node steps fall on that grid) and compare."""
+    """Brute force: read both curves every quarter hour and on both sides of every node step (k x
+    gpus x 730 h), where the difference is linear in between and so changes sign at most once.
+    Reading goes an hour past the end, so that a crossing exactly at 6,000 h is seen (and counted)."""
     a, b = LinearCost(fixed, price), SteppedCost(0, unit_month, 1, gpus * 730)
+    steps = [k * gpus * 730 for k in range(1, 6001 // (gpus * 730) + 1)]
+    hours = sorted({i / 4 for i in range(6001 * 4 + 1)} | {s + e for s in steps for e in (-1e-7, 1e-7)})
     changes, last_sign, last_h = [], 0, 0.0
-    for i in range(6000 * 4 + 1):
-        h = i / 4
+    for h in hours:
         d = a.at(h) - b.at(h)
         sign = (d > 1e-9) - (d < -1e-9)
-        if sign and last_sign and sign != last_sign:
+        if sign and last_sign and sign != last_sign and last_h < 6000:
             changes.append((last_h, h))
         if sign:
             last_sign, last_h = sign, h
