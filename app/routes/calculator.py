@@ -30,6 +30,10 @@ def form_values(params: QuoteParams) -> dict[str, Any]:
     return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in params.model_dump().items()}
 
 
+DEFAULT_VALUES = form_values(QuoteParams())
+"""What an empty form shows; worked out once, not on every move of a slider."""
+
+
 def render_calculator(
     request: Request,
     catalogs: Catalogs,
@@ -44,7 +48,7 @@ def render_calculator(
     errors, result = (built, None) if isinstance(built, dict) else ({}, built)
     token = csrf_token(request)
     context = {
-        "values": {**form_values(QuoteParams()), **query},
+        "values": {**DEFAULT_VALUES, **query},
         "errors": errors,
         "fields": QuoteParams.model_fields,
         "result": result,
