@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from threading import Lock
 
@@ -43,6 +43,8 @@ class Chart:
     plot_right: float
     plot_top: float
     plot_bottom: float
+    key: tuple[object, ...] | None = field(default=None, compare=False)
+    """Names a remembered drawing (its curves and axis); None for one drawn once."""
 
 
 def nice_ceiling(value: float, steps: tuple[float, ...] = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)) -> float:
@@ -87,7 +89,7 @@ def cost_chart(quote: Quote, current_hours: float) -> Chart:
     with _drawn_lock:
         chart = _drawn.get(key)
     if chart is None:
-        chart = overlay_chart([quote], [current_hours], break_evens=True)
+        chart = replace(overlay_chart([quote], [current_hours], break_evens=True), key=key)
         with _drawn_lock:
             _drawn[key] = chart
             if len(_drawn) > 256:

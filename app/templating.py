@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import date
 from decimal import Decimal
+from threading import Lock
 from typing import Annotated
 
 from fastapi import Depends, Request
 from jinja2_fragments.fastapi import Jinja2Blocks
+from markupsafe import Markup
 
+from app.charts import Chart
 from app.costing.money import cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.db import ROOT
@@ -83,6 +87,28 @@ templates.env.filters.update(
     plain=plain,
 )
 templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
+
+
+_chart_bodies: OrderedDict[tuple[object, ...], Markup] = OrderedDict()
+_chart_bodies_lock = Lock()
+
+
+def chart_body(chart: Chart) -> Markup:
+    """The chart's grid, curves and break-evens as SVG, rendered once per remembered drawing: while
+    the slider moves within a band only the current-hours line is new."""
+    with _chart_bodies_lock:
+        body = _chart_bodies.get(chart.key) if chart.key is not None else None
+    if body is None:
+        body = Markup(templates.env.get_template("_chart_body.html").render(chart=chart))
+        if chart.key is not None:
+            with _chart_bodies_lock:
+                _chart_bodies[chart.key] = body
+                if len(_chart_bodies) > 256:
+                    _chart_bodies.popitem(last=False)
+    return body
+
+
+templates.env.globals.update(chart_body=chart_body)
 
 
 async def _is_fragment(request: Request) -> bool:

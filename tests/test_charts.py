@@ -25,3 +25,11 @@ def test_a_remembered_chart_is_the_one_drawn_afresh():
     hours = 321.0
     result = quote(OFFERS, Workload(hours), Assumptions(virt_tax={}), 1000)
     assert cost_chart(result, hours) == overlay_chart([result], [hours], break_evens=True)
+
+
+def test_a_remembered_chart_body_is_the_markup_rendered_afresh():
+    from app.templating import chart_body, templates
+
+    first = chart_body(chart_at(250))
+    assert chart_body(chart_at(260)) is first, "the same drawing is reused within a band"
+    assert str(first) == templates.env.get_template("_chart_body.html").render(chart=chart_at(250))
