@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
-from threading import Lock
 
 from app.costing.curves import CostCurve
 from app.costing.quote import OptionKey, Quote
+from app.lru import Lru
 
 WIDTH, HEIGHT = 720, 380
 LEFT, RIGHT, TOP, BOTTOM = 72, 20, 16, 44
@@ -76,8 +75,7 @@ def _usd_label(value: float) -> str:
     return f"${value:g}"
 
 
-_drawn: OrderedDict[tuple[object, ...], Chart] = OrderedDict()
-_drawn_lock = Lock()
+_drawn: Lru[tuple[object, ...], Chart] = Lru()
 
 
 def cost_chart(quote: Quote, current_hours: float) -> Chart:
@@ -86,14 +84,10 @@ def cost_chart(quote: Quote, current_hours: float) -> Chart:
     Everything but the current-hours line depends only on the curves and the axis, which stay the
     same while the slider moves within a band: drawn once, remembered (the last 256 charts)."""
     key = (quote.hours_max, *((o.option, o.curve) for o in quote.options))
-    with _drawn_lock:
-        chart = _drawn.get(key)
+    chart = _drawn.get(key)
     if chart is None:
-        chart = replace(overlay_chart([quote], [current_hours], break_evens=True), key=key)
-        with _drawn_lock:
-            _drawn[key] = chart
-            if len(_drawn) > 256:
-                _drawn.popitem(last=False)
+        drawn = overlay_chart([quote], [current_hours], break_evens=True)
+        chart = _drawn.put(key, replace(drawn, key=key))
     x = chart.plot_left + (chart.plot_right - chart.plot_left) * min(current_hours, quote.hours_max) / quote.hours_max
     return replace(chart, current_xs=[round(x, 1)])
 

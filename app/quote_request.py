@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
-from threading import Lock
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -12,6 +10,7 @@ from app.catalog.snapshot import Catalogs, CatalogSnapshot, select_offers
 from app.charts import hours_axis_max
 from app.costing.quote import PricedOffer, Quote, price_offers, quote_priced
 from app.costing.terms import Assumptions, Tenancy, Workload
+from app.lru import Lru
 
 GPU_HOURS_MAX = 1_000_000
 VERSION_MAX = 2**31 - 1
@@ -117,42 +116,30 @@ class QuoteResult:
     quote: Quote
 
 
-class _PricedCache:
+_priced: Lru[tuple[int, str], tuple[CatalogSnapshot, list[PricedOffer]]] = Lru()
+
+
+def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[PricedOffer]:
     """The slider's shortcut: offers priced for everything but GPU-hours, by catalog and inputs.
 
-    Moving the GPU-hours slider changes only H, so the curves are reused and each move only reads
-    them at the new H. Bounded (least recently used out), and safe for the API's worker threads.
+    Moving the GPU-hours slider changes only H, so the curves are remembered and each move only
+    reads them at the new H. The snapshot itself must match: another database may have a version
+    of the same number.
     """
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._entries: OrderedDict[tuple[int, str], tuple[CatalogSnapshot, list[PricedOffer]]] = OrderedDict()
-        self._lock = Lock()
-
-    def get(self, catalog: CatalogSnapshot, params: QuoteParams) -> list[PricedOffer]:
-        key = catalog.version, params.model_dump_json(exclude={"gpu_hours", "catalog_version"})
-        with self._lock:
-            hit = self._entries.get(key)
-            if hit is not None and hit[0] is catalog:
-                self._entries.move_to_end(key)
-                return hit[1]
-        offers = select_offers(
-            catalog,
-            params.gpu,
-            tenancies=frozenset(params.tenancy),
-            region=params.region or None,
-            eu_only=params.eu_only,
-            exclude_us_hq=params.exclude_us_hq,
-        )
-        priced = price_offers([o.priced for o in offers], params.workload(), params.assumptions())
-        with self._lock:
-            self._entries[key] = catalog, priced
-            if len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-        return priced
-
-
-_priced = _PricedCache()
+    key = catalog.version, params.model_dump_json(exclude={"gpu_hours", "catalog_version"})
+    hit = _priced.get(key)
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    offers = select_offers(
+        catalog,
+        params.gpu,
+        tenancies=frozenset(params.tenancy),
+        region=params.region or None,
+        eu_only=params.eu_only,
+        exclude_us_hq=params.exclude_us_hq,
+    )
+    priced = price_offers([o.priced for o in offers], params.workload(), params.assumptions())
+    return _priced.put(key, (catalog, priced))[1]
 
 
 def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:
@@ -161,5 +148,5 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
         return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
     if params.gpu not in catalog.gpus:
         return {"gpu": "is not a GPU model in the catalog"}
-    result = quote_priced(_priced.get(catalog, params), params.workload(), hours_axis_max(params.gpu_hours))
+    result = quote_priced(_priced_offers(catalog, params), params.workload(), hours_axis_max(params.gpu_hours))
     return QuoteResult(params, catalog, result)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from datetime import date
 from decimal import Decimal
-from threading import Lock
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -16,6 +14,7 @@ from app.charts import Chart
 from app.costing.money import cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.db import ROOT
+from app.lru import Lru
 
 TENANCY_LABELS = {
     Tenancy.BARE_METAL: "Bare metal",
@@ -89,22 +88,17 @@ templates.env.filters.update(
 templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
 
 
-_chart_bodies: OrderedDict[tuple[object, ...], Markup] = OrderedDict()
-_chart_bodies_lock = Lock()
+_chart_bodies: Lru[tuple[object, ...], Markup] = Lru()
 
 
 def chart_body(chart: Chart) -> Markup:
     """The chart's grid, curves and break-evens as SVG, rendered once per remembered drawing: while
     the slider moves within a band only the current-hours line is new."""
-    with _chart_bodies_lock:
-        body = _chart_bodies.get(chart.key) if chart.key is not None else None
+    body = _chart_bodies.get(chart.key) if chart.key is not None else None
     if body is None:
         body = Markup(templates.env.get_template("_chart_body.html").render(chart=chart))
         if chart.key is not None:
-            with _chart_bodies_lock:
-                _chart_bodies[chart.key] = body
-                if len(_chart_bodies) > 256:
-                    _chart_bodies.popitem(last=False)
+            _chart_bodies.put(chart.key, body)
     return body
 
 
