@@ -270,9 +270,10 @@ def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: Ca
     if scenario is None:
         return not_found_page(request)
     params = scenario_params(scenario)
+    result = saved_quote(catalogs, scenario)
     as_saved = json.loads(scenario.totals)
     today: dict[str, Any] = {}
-    if as_saved and as_saved != _totals(saved_quote(catalogs, scenario)):  # [] for saves before totals were kept
+    if as_saved and as_saved != _totals(result):  # [] for saves before totals were kept
         today["arithmetic_changed"] = as_saved
     if catalogs.newest() != scenario.catalog_version:
         now = build_quote(catalogs, params.model_copy(update={"catalog_version": None}))
@@ -281,7 +282,7 @@ def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: Ca
                 f"{field} {message}" for field, message in now.items()
             )
         else:
-            saved = saved_quote(catalogs, scenario).quote
+            saved = result.quote
             both = saved.options and now.quote.options
             today.update(
                 today_rows=then_and_now(saved, now.quote),
