@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from app.costing.breakeven import nice_ceiling
 from app.costing.curves import CostCurve
 from app.costing.quote import OptionKey, Quote
 from app.lru import Lru
@@ -44,23 +45,6 @@ class Chart:
     plot_bottom: float
     key: tuple[object, ...] | None = field(default=None, compare=False)
     """Names a remembered drawing (its curves and axis); None for one drawn once."""
-
-
-def nice_ceiling(value: float, steps: tuple[float, ...] = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)) -> float:
-    """The least of steps x 10^k at or above value (at least 1). The default leaves little empty
-    space above a curve and splits into five readable ticks."""
-    scale = 1.0
-    while True:
-        for step in steps:
-            if step * scale >= value:
-                return step * scale
-        scale *= 10
-
-
-def hours_axis_max(gpu_hours: float) -> float:
-    """The right end of the chart and of the break-even search: 1,000, 2,000, 5,000, ... past twice
-    H, so that the axis stays put while the slider moves within a band."""
-    return nice_ceiling(max(2 * gpu_hours, 1000.0), steps=(1, 2, 5))
 
 
 def _ticks(top: float, count: int = 5) -> list[float]:

@@ -1,19 +1,13 @@
-"""The database engine, the catalog it holds for requests, and bringing the schema up to date at start."""
+"""The database engine, built on first use (never on import), and bringing the schema up to date."""
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Annotated
+from functools import cache
 
 from alembic import command
 from alembic.config import Config
-from fastapi import Depends
 from sqlalchemy import Engine, event
-from sqlmodel import Session, create_engine
+from sqlmodel import create_engine
 
-from app.catalog.snapshot import Catalogs, catalogs_for
-from app.settings import settings
-
-ROOT = Path(__file__).resolve().parent.parent
+from app.settings import ROOT, settings
 
 
 def make_engine(url: str) -> Engine:
@@ -32,7 +26,10 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-engine = make_engine(settings.database_url)
+@cache
+def engine() -> Engine:
+    """The engine on `DATABASE_URL`, made by the first caller (the app's lifespan or a command)."""
+    return make_engine(settings.database_url)
 
 
 def migrate(url: str) -> None:
@@ -41,19 +38,3 @@ def migrate(url: str) -> None:
     config.set_main_option("script_location", str(ROOT / "migrations"))
     config.set_main_option("sqlalchemy.url", url)
     command.upgrade(config, "head")
-
-
-def get_session() -> Iterator[Session]:
-    with Session(engine) as session:
-        yield session
-
-
-SessionDep = Annotated[Session, Depends(get_session)]
-
-
-async def get_catalogs() -> Catalogs:
-    """Async, so that the slider's partial never waits for a worker thread."""
-    return catalogs_for(engine)
-
-
-CatalogsDep = Annotated[Catalogs, Depends(get_catalogs)]

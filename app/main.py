@@ -12,19 +12,20 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.catalog.seed import seed_if_empty
 from app.catalog.snapshot import catalogs_for
-from app.db import ROOT, engine, migrate
+from app.db import engine, migrate
 from app.errors import http_error, validation_error
-from app.routes import admin, admin_auth, admin_providers, admin_transfer, api, calculator, compare, docs, scenarios
+from app.routes import api, calculator, compare, docs, scenarios
+from app.routes.admin import audit, auth, gpus, offers, providers, transfer
 from app.security import SecurityHeaders
-from app.settings import settings
+from app.settings import ROOT, settings
 
 
 @asynccontextmanager
 async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
     migrate(settings.database_url)
-    with Session(engine) as session:
+    with Session(engine()) as session:
         seed_if_empty(session)
-    catalogs_for(engine).at()
+    catalogs_for(engine()).at()
     gc.freeze()  # the catalog lives as long as the process: keep it out of every full collection
     yield
 
@@ -45,7 +46,5 @@ app.include_router(scenarios.router)
 app.include_router(scenarios.api_router)
 app.include_router(compare.router)
 app.include_router(docs.router)
-app.include_router(admin_auth.router)
-app.include_router(admin.router)
-app.include_router(admin_transfer.router)
-app.include_router(admin_providers.router)
+for admin_area in (auth, offers, providers, gpus, transfer, audit):
+    app.include_router(admin_area.router)

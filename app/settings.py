@@ -1,7 +1,12 @@
 """Configuration from the environment (or a .env file)."""
 
+from pathlib import Path
+
 from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The checkout: templates/, static/ and migrations/ live here."""
 
 DEVELOPMENT_SECRET = "development-only-secret-do-not-deploy"
 

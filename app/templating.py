@@ -1,20 +1,18 @@
-"""The Jinja environment (autoescaping), display filters, and the one place that says fragment or page."""
+"""The Jinja environment (autoescaping) and the display filters: how money, rates, dates and options read."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
-from typing import Annotated
 
-from fastapi import Depends, Request
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup
 
 from app.charts import Chart
 from app.costing.money import cents, rate
 from app.costing.terms import Billing, Tenancy
-from app.db import ROOT
 from app.lru import Lru
+from app.settings import ROOT
 
 TENANCY_LABELS = {
     Tenancy.BARE_METAL: "Bare metal",
@@ -53,13 +51,30 @@ def usd_published(value: float) -> str:
     return f"${value:,.2f}" if round(value, 2) == value else f"${value:,.6f}".rstrip("0")
 
 
+def when(moment: datetime) -> str:
+    """A change's time as the admin pages and saved links state it: 2026-11-29 14:05 UTC."""
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def day(value: date | datetime | None) -> str:
+    """A price's as-of date, or "unknown" where its source gives none."""
+    return "unknown" if value is None else f"{value:%Y-%m-%d}"
+
+
+def hours(value: float, places: int = 1) -> str:
+    """GPU-hours with thousands separated: 1,234.5."""
+    return f"{value:,.{places}f}"
+
+
 def age_days(day: date) -> int:
     """How many days old a price is today."""
     return (date.today() - day).days
 
 
 def plain(value: object) -> object:
-    """A stored Decimal as typed: 3.99, not 3.99000000; anything else as it is."""
+    """A stored Decimal as typed: 3.99, not 3.99000000; nothing stated as "—"; anything else as it is."""
+    if value is None:
+        return "—"
     return f"{value.normalize():f}" if isinstance(value, Decimal) else value
 
 
@@ -83,6 +98,9 @@ templates.env.filters.update(
     web_link=web_link,
     quantity=quantity,
     age_days=age_days,
+    when=when,
+    day=day,
+    hours=hours,
     plain=plain,
 )
 templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
@@ -103,11 +121,3 @@ def chart_body(chart: Chart) -> Markup:
 
 
 templates.env.globals.update(chart_body=chart_body)
-
-
-async def _is_fragment(request: Request) -> bool:
-    """htmx asks for the fragment; a history restore or a plain browser GET gets the whole page."""
-    return "HX-Request" in request.headers and "HX-History-Restore-Request" not in request.headers
-
-
-Fragment = Annotated[bool, Depends(_is_fragment)]

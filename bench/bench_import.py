@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlmodel import Session  # noqa: E402
 
+from app.catalog.imports import apply_import, plan_import  # noqa: E402
 from app.catalog.seed import load_seed  # noqa: E402
-from app.catalog.transfer import apply_import, plan_import  # noqa: E402
 from app.db import make_engine, migrate  # noqa: E402
 
 

@@ -8,7 +8,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine
 
 from app.catalog.snapshot import catalogs_for
-from app.db import get_catalogs, get_session
+from app.deps import get_catalogs, get_session
 from app.main import app
 
 

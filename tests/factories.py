@@ -7,16 +7,16 @@ from decimal import Decimal
 
 from sqlmodel import Session, select
 
+from app.catalog.rows import offer_key
 from app.catalog.tables import (
     CatalogVersion,
-    EgressTier,
+    EgressTierVersion,
     GpuModel,
-    Offer,
+    OfferVersion,
     Provider,
     ProviderHeadquarters,
     StoragePrice,
 )
-from app.catalog.transfer import offer_key
 
 
 def make_version(session: Session, note: str = "test catalog") -> int:
@@ -53,7 +53,7 @@ def make_provider(
     session.add(ProviderHeadquarters(provider_id=provider.id, country=hq_country, valid_from=version))
     for from_gb, to_gb, price in tiers or []:
         session.add(
-            EgressTier(
+            EgressTierVersion(
                 provider_id=provider.id,
                 from_gb=Decimal(str(from_gb)),
                 to_gb=None if to_gb is None else Decimal(str(to_gb)),
@@ -88,9 +88,9 @@ def make_offer(
     region_country: str | None = "US",
     min_commitment_months: int | None = None,
     source_url: str = "https://example.test/price",
-) -> Offer:
+) -> OfferVersion:
     version = make_version(session)
-    offer = Offer(
+    offer = OfferVersion(
         key=offer_key(provider.slug, f"{tenancy} {billing} {price}", gpu, region, billing),
         provider_id=provider.id,
         gpu_model_id=make_gpu(session, gpu).id,

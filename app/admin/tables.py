@@ -33,14 +33,3 @@ class LoginFailure(SQLModel, table=True):
     username: str = Field(index=True, max_length=64)
     client_key: str = Field(index=True, max_length=64)
     at: datetime = Field(default_factory=_now, index=True)
-
-
-# A previewed import waiting for the admin's confirmation; applied at most once.
-class PendingImport(SQLModel, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    created_by: str
-    created_at: datetime = Field(default_factory=_now)
-    catalog_version: int
-    """The version the preview was computed against; if the catalog moved on, upload again."""
-    plan: str
-    applied: bool = False

@@ -15,9 +15,9 @@ from sqlmodel import Session, func, select
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import (
     CatalogVersion,
-    EgressTier,
+    EgressTierVersion,
     GpuModel,
-    Offer,
+    OfferVersion,
     Provider,
     ProviderHeadquarters,
     StoragePrice,
@@ -46,21 +46,23 @@ def new_version(session: Session, note: str, who: str = "system", record: str = 
     return version.id
 
 
-def _close(session: Session, offer_id: int, version: int) -> Offer:
+def _close(session: Session, offer_id: int, version: int) -> OfferVersion:
     """Close the row in one conditional UPDATE, so two concurrent changes cannot both succeed."""
     closed = session.execute(
-        update(Offer).where(Offer.id == offer_id, Offer.valid_to.is_(None)).values(valid_to=version)  # type: ignore[arg-type,union-attr]
+        update(OfferVersion)
+        .where(OfferVersion.id == offer_id, OfferVersion.valid_to.is_(None))
+        .values(valid_to=version)  # type: ignore[arg-type,union-attr]
     )
     if closed.rowcount != 1:
         session.rollback()
         raise StaleRecord(f"offer {offer_id} is not current")
-    old = session.get(Offer, offer_id, populate_existing=True)
+    old = session.get(OfferVersion, offer_id, populate_existing=True)
     assert old is not None
     return old
 
 
-def _copy(row: Offer, version: int, **changes: object) -> Offer:
-    return Offer.model_validate(
+def _copy(row: OfferVersion, version: int, **changes: object) -> OfferVersion:
+    return OfferVersion.model_validate(
         row.model_dump(exclude={"id", "valid_from", "valid_to"}) | {"valid_from": version, **changes}
     )
 
@@ -73,12 +75,12 @@ def change_offer_price(
     as_of: date,
     note: str,
     who: str = "system",
-) -> Offer:
+) -> OfferVersion:
     """Replace an offer's price in a new version; the old row stays for quotes at earlier versions.
 
     `offer_id` is the row the change was based on: if someone replaced it meanwhile, StaleRecord.
     """
-    current = session.get(Offer, offer_id)
+    current = session.get(OfferVersion, offer_id)
     version = new_version(session, note, who, f"offer {current.key if current else offer_id}")
     old = _close(session, offer_id, version)
     new = _copy(old, version, price_usd=price_usd, source_url=source_url, as_of=as_of)
@@ -90,20 +92,22 @@ def change_offer_price(
 
 def retire_offer(session: Session, offer_id: int, note: str, who: str = "system") -> int:
     """Take an offer out of new quotes; it stays in history. Returns the new version."""
-    current = session.get(Offer, offer_id)
+    current = session.get(OfferVersion, offer_id)
     version = new_version(session, note, who, f"offer {current.key if current else offer_id}")
     _close(session, offer_id, version)
     commit_change(session)
     return version
 
 
-def restore_offer(session: Session, row_id: int, note: str, who: str = "system") -> Offer:
+def restore_offer(session: Session, row_id: int, note: str, who: str = "system") -> OfferVersion:
     """Bring back the values of an earlier row of an offer as a new version (closing the current one)."""
-    row = session.get(Offer, row_id)
+    row = session.get(OfferVersion, row_id)
     if row is None:
         raise StaleRecord(f"there is no offer row {row_id}")
     version = new_version(session, note, who, f"offer {row.key}")
-    current = session.exec(select(Offer).where(Offer.key == row.key, Offer.valid_to.is_(None))).first()  # type: ignore[union-attr]
+    current = session.exec(
+        select(OfferVersion).where(OfferVersion.key == row.key, OfferVersion.valid_to.is_(None))
+    ).first()  # type: ignore[union-attr]
     if current is not None:
         _close(session, current.id, version)  # type: ignore[arg-type]
     new = _copy(row, version)
@@ -138,7 +142,7 @@ def change_headquarters(
     return version
 
 
-ProviderTable = type[ProviderHeadquarters] | type[EgressTier] | type[StoragePrice]
+ProviderTable = type[ProviderHeadquarters] | type[EgressTierVersion] | type[StoragePrice]
 
 
 def last_change(session: Session, table: ProviderTable, provider_id: int | None) -> int:
@@ -156,7 +160,7 @@ def _still(session: Session, table: ProviderTable, provider_id: int, based_on: i
 
 
 def _close_current(
-    session: Session, table: type[EgressTier] | type[StoragePrice], provider_id: int, version: int
+    session: Session, table: type[EgressTierVersion] | type[StoragePrice], provider_id: int, version: int
 ) -> None:
     session.execute(
         update(table).where(table.provider_id == provider_id, table.valid_to.is_(None)).values(valid_to=version)  # type: ignore[arg-type,union-attr]
@@ -175,11 +179,11 @@ def replace_egress_tiers(
 ) -> int:
     """A provider's whole egress table anew, from a new version on; tiers were checked by the caller."""
     version = new_version(session, note, who, f"provider {provider_id} egress")
-    _still(session, EgressTier, provider_id, based_on)
-    _close_current(session, EgressTier, provider_id, version)
+    _still(session, EgressTierVersion, provider_id, based_on)
+    _close_current(session, EgressTierVersion, provider_id, version)
     for from_gb, to_gb, usd_per_gb in tiers:
         session.add(
-            EgressTier(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd_per_gb,
+            EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd_per_gb,
                        source=source, as_of=as_of, valid_from=version)
         )  # fmt: skip
     commit_change(session)
@@ -229,7 +233,7 @@ def add_gpu_model(session: Session, name: str, memory_gib: int, who: str) -> Gpu
     return gpu
 
 
-def add_offer(session: Session, offer: Offer, note: str, who: str) -> Offer:
+def add_offer(session: Session, offer: OfferVersion, note: str, who: str) -> OfferVersion:
     """A new offer (no earlier row with its key) from a new version on."""
     offer.valid_from = new_version(session, note, who, f"offer {offer.key}")
     session.add(offer)
@@ -244,11 +248,11 @@ def retire_offers_of(
     """Retire every current offer of a provider or of a GPU model in one version (history stays)."""
     record = f"provider {provider_id}" if provider_id is not None else f"gpu {gpu_model_id}"
     version = new_version(session, note, who, f"{record} retired")
-    query = update(Offer).where(Offer.valid_to.is_(None))  # type: ignore[union-attr]
+    query = update(OfferVersion).where(OfferVersion.valid_to.is_(None))  # type: ignore[union-attr]
     if provider_id is not None:
-        query = query.where(Offer.provider_id == provider_id)  # type: ignore[arg-type]
+        query = query.where(OfferVersion.provider_id == provider_id)  # type: ignore[arg-type]
     if gpu_model_id is not None:
-        query = query.where(Offer.gpu_model_id == gpu_model_id)  # type: ignore[arg-type]
+        query = query.where(OfferVersion.gpu_model_id == gpu_model_id)  # type: ignore[arg-type]
     session.execute(query.values(valid_to=version))
     commit_change(session)
     return version

@@ -7,20 +7,21 @@ from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from app.catalog.rows import OfferRow, offer_key, priced_tiers
 from app.catalog.tables import (
     CatalogVersion,
-    EgressTier,
+    EgressTierVersion,
     GpuModel,
-    Offer,
+    OfferVersion,
     Provider,
     ProviderHeadquarters,
     StoragePrice,
 )
-from app.costing import egress
 from app.costing.egress import check_tiers
 from app.costing.terms import Billing, PricePeriod, Tenancy
 
@@ -109,76 +110,80 @@ def load_seed(session: Session) -> CatalogVersion:
     session.add(version)
     session.flush()
     assert version.id is not None
-    v = version.id
+    providers = _load_providers(session, version.id)
+    gpus = _load_gpu_models(session)
+    _load_egress(session, providers, version.id)
+    _load_storage(session, providers, version.id)
+    rows = [*_cloud_offers(), *_committed_offers(set(gpus)), *_serverless_offers()]
+    session.add_all(OfferVersion.of_row(r, providers[r.provider], gpus[r.gpu], version.id) for r in rows)
+    return version
 
+
+def _load_providers(session: Session, version: int) -> dict[str, int]:
+    """providers.csv: names and headquarters. Returns the ids by slug."""
     providers = {}
     for row in _rows("providers.csv"):
-        providers[row["provider"]] = Provider(slug=row["provider"], name=row["display_name"], notes=row["notes"])
-    session.add_all(providers.values())
-    session.flush()
-    for row in _rows("providers.csv"):
-        session.add(
-            ProviderHeadquarters(
-                provider_id=providers[row["provider"]].id,
-                country=row["hq_country"] or None,
-                source=row["source_url"] or None,
-                valid_from=v,
-            )
-        )
+        provider = Provider(slug=row["provider"], name=row["display_name"], notes=row["notes"])
+        session.add(provider)
+        session.flush()
+        assert provider.id is not None
+        providers[provider.slug] = provider.id
+        hq = ProviderHeadquarters(
+            provider_id=provider.id, country=row["hq_country"] or None, source=row["source_url"] or None,
+            valid_from=version,
+        )  # fmt: skip
+        session.add(hq)
+    return providers
 
-    gpus: dict[str, GpuModel] = {}
-    for row in _rows("gpu_offers.csv"):
-        gpus.setdefault(row["gpu_model"], GpuModel(name=row["gpu_model"], memory_gib=int(row["gpu_memory_gib"])))
-    for name, memory in EXTRA_GPU_MEMORY_GIB.items():
-        gpus[name] = GpuModel(name=name, memory_gib=memory)
-    session.add_all(gpus.values())
-    session.flush()
 
-    tables: dict[str, list[EgressTier]] = {}
+def _load_gpu_models(session: Session) -> dict[str, int]:
+    """The GPUs of gpu_offers.csv with their memory, and those only other files name. Ids by name."""
+    memory = {row["gpu_model"]: int(row["gpu_memory_gib"]) for row in _rows("gpu_offers.csv")}
+    gpus = [GpuModel(name=name, memory_gib=gib) for name, gib in (memory | EXTRA_GPU_MEMORY_GIB).items()]
+    session.add_all(gpus)
+    session.flush()
+    return {g.name: g.id for g in gpus}  # type: ignore[misc]
+
+
+def _load_egress(session: Session, providers: dict[str, int], version: int) -> None:
+    """egress.csv: each provider's tier table, checked to be contiguous before it is stored."""
+    tables: dict[str, list[dict[str, str]]] = {}
     for row in _rows("egress.csv"):
-        tables.setdefault(row["provider"], []).append(
-            EgressTier(
-                provider_id=providers[row["provider"]].id,
-                from_gb=Decimal(row["from_gb"]),
-                to_gb=Decimal(row["to_gb"]) if row["to_gb"] else None,
-                usd_per_gb=Decimal(row["usd_per_gb"]),
-                source=row["source"],
-                as_of=_date(row["as_of"]),
-                notes=row["notes"],
-                valid_from=v,
-            )
-        )
-    for tiers in tables.values():
-        bounds = [(float(t.from_gb), None if t.to_gb is None else float(t.to_gb), float(t.usd_per_gb)) for t in tiers]
-        check_tiers(tuple(egress.EgressTier(*b) for b in bounds))
-        session.add_all(tiers)
+        tables.setdefault(row["provider"], []).append(row)
+    for provider, lines in tables.items():
+        tiers = [
+            (Decimal(r["from_gb"]), Decimal(r["to_gb"]) if r["to_gb"] else None, Decimal(r["usd_per_gb"]))
+            for r in lines
+        ]
+        check_tiers(priced_tiers(tiers))
+        for (from_gb, to_gb, usd_per_gb), r in zip(tiers, lines, strict=True):
+            session.add(
+                EgressTierVersion(provider_id=providers[provider], from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd_per_gb,
+                                  source=r["source"], as_of=_date(r["as_of"]), notes=r["notes"], valid_from=version)
+            )  # fmt: skip
+
+
+def _load_storage(session: Session, providers: dict[str, int], version: int) -> None:
+    """The one storage price the research holds (seed_data/README.md)."""
     session.add(
         StoragePrice(
-            provider_id=providers["runpod"].id,
+            provider_id=providers["runpod"],
             usd_per_gb_month=Decimal("0.07"),
             source="https://docs.runpod.io/serverless/pricing",
             notes="Network volume under 1 TB; 0.05 USD/GB-month above 1 TB is not modelled.",
-            valid_from=v,
+            valid_from=version,
         )
     )
 
+
+def _offer(provider: str, gpu: str, product: str, region: str, billing: Billing, **fields: Any) -> OfferRow:
+    key = offer_key(provider, product, gpu, region, billing)
+    return OfferRow(key=key, provider=provider, gpu=gpu, product=product, region=region, billing=billing, **fields)
+
+
+def _cloud_offers() -> Iterator[OfferRow]:
+    """gpu_offers.csv (SkyPilot's catalogs): on-demand and spot prices per instance and region."""
     countries = {(r["provider"], r["region"]): r["country"] for r in _rows("region_countries.csv")}
-    offers: list[Offer] = []
-
-    def offer(provider: str, gpu: str, product: str, region: str, billing: Billing, **fields: object) -> None:
-        offers.append(
-            Offer(
-                key=f"{provider}:{product}:{gpu}:{region}:{billing}",
-                provider_id=providers[provider].id,
-                gpu_model_id=gpus[gpu].id,
-                product=product,
-                region=region,
-                billing=billing,
-                valid_from=v,
-                **fields,  # type: ignore[arg-type]
-            )
-        )
-
     for row in _rows("gpu_offers.csv"):
         bare_metal = row["provider"] == "oci" and row["instance_type"].startswith("BM.")
         common = dict(
@@ -189,55 +194,46 @@ def load_seed(session: Session) -> CatalogVersion:
             source_url=_source_url(row["source"]),
             as_of=_date(row["as_of"]),
         )
-        prices = [(Billing.ON_DEMAND, row["price_per_hour_usd"]), (Billing.SPOT, row["spot_price_per_hour_usd"])]
-        for billing, price in prices:
+        for billing, price in [
+            (Billing.ON_DEMAND, row["price_per_hour_usd"]),
+            (Billing.SPOT, row["spot_price_per_hour_usd"]),
+        ]:
             if price:
-                offer(
-                    row["provider"],
-                    row["gpu_model"],
-                    row["instance_type"],
-                    row["region"],
-                    billing,
-                    price_usd=Decimal(price),
-                    **common,
-                )
+                yield _offer(row["provider"], row["gpu_model"], row["instance_type"], row["region"], billing,
+                             price_usd=Decimal(price), **common)  # fmt: skip
 
+
+def _committed_offers(known_gpus: set[str]) -> Iterator[OfferRow]:
+    """committed_offers.csv: reserved and dedicated prices; a yearly price is billed monthly."""
     for row in _rows("committed_offers.csv"):
-        if row["gpu_model"] not in gpus or not row["gpu_count"]:
+        if row["gpu_model"] not in known_gpus or not row["gpu_count"]:
             continue  # Paperspace rows: GPU memory or GPUs per price not stated (see README)
         per_year = row["price_period"] == "year"
-        offer(
-            row["provider"],
-            row["gpu_model"],
-            row["product"],
-            "not stated",
+        months = int(row["min_commitment_months"]) if row["min_commitment_months"] else 12 if per_year else None
+        yield _offer(
+            row["provider"], row["gpu_model"], row["product"], "not stated",
             Billing.MONTHLY if per_year else Billing.COMMITTED,
             tenancy=row["tenancy"],
             gpus_per_unit=int(row["gpu_count"]),
             price_usd=Decimal(row["price_usd"]),
             price_period=row["price_period"],
-            min_commitment_months=int(row["min_commitment_months"])
-            if row["min_commitment_months"]
-            else 12
-            if per_year
-            else None,
+            min_commitment_months=months,
             source_url=row["source_url"],
             as_of=_date(row["read_on"]),
             notes=("Published per year: billed here as 1/12 a month for at least 12 months. " if per_year else "")
             + row["notes"],
-        )
+        )  # fmt: skip
 
+
+def _serverless_offers() -> Iterator[OfferRow]:
+    """serverless_gpu_prices.csv: one per-second list rate per provider and GPU."""
     for row in _rows("serverless_gpu_prices.csv"):
         if not _serverless_row_shipped(row):
             continue
         per_second = bool(row["usd_per_second"])
         for gpu in SERVERLESS_GPUS[row["gpu"]]:
-            offer(
-                row["provider"],
-                gpu,
-                f"{row['product']} ({row['gpu']})",
-                "platform-scheduled",
-                Billing.PER_SECOND,
+            yield _offer(
+                row["provider"], gpu, f"{row['product']} ({row['gpu']})", "platform-scheduled", Billing.PER_SECOND,
                 tenancy=Tenancy.SERVERLESS,
                 gpus_per_unit=1,
                 price_usd=Decimal(row["usd_per_second"] or row["usd_per_hour"]),
@@ -245,10 +241,7 @@ def load_seed(session: Session) -> CatalogVersion:
                 source_url=row["source_url"],
                 as_of=_date(row["as_of"]),
                 notes=f"{row['source_type']}; {row['billing_note']}".strip("; "),
-            )
-
-    session.add_all(offers)
-    return version
+            )  # fmt: skip
 
 
 def seed_if_empty(session: Session) -> None:

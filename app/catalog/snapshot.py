@@ -11,16 +11,18 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import cached_property
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine, or_
 from sqlmodel import Session, func, select
 
+from app.catalog.rows import OfferRow, priced_tiers
 from app.catalog.tables import (
     CatalogVersion,
-    EgressTier,
+    EgressTierVersion,
     GpuModel,
-    Offer,
+    OfferVersion,
     Provider,
     ProviderHeadquarters,
     StoragePrice,
@@ -50,21 +52,19 @@ class ProviderRecord:
     storage_usd_per_gb_month: float | None
     storage_source: str | None
 
+    @cached_property
+    def egress_table(self) -> tuple[egress.EgressTier, ...] | None:
+        """The tiers as the cost model reads them; None where no egress price is published."""
+        return tuple(t.tier for t in self.egress_tiers) or None
+
 
 @dataclass(frozen=True)
 class OfferRecord:
-    """A priced offer for the cost model, with what the page shows about where it came from."""
+    """A priced offer for the cost model, with its provider and the offer as the catalog states it."""
 
     priced: terms.Offer
-    key: str
     provider: ProviderRecord
-    gpu: str
-    product: str
-    region: str
-    region_country: str | None
-    source_url: str
-    as_of: date | None
-    notes: str
+    row: OfferRow
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class CatalogSnapshot:
     offers_by_id: dict[int, OfferRecord]
 
 
-Versioned = type[Offer] | type[EgressTier] | type[StoragePrice] | type[ProviderHeadquarters]
+Versioned = type[OfferVersion] | type[EgressTierVersion] | type[StoragePrice] | type[ProviderHeadquarters]
 
 
 def valid_at(table: Versioned, version: int):  # type: ignore[no-untyped-def]
@@ -135,10 +135,35 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
     row = session.get(CatalogVersion, version)
     if row is None:
         return None
+    providers = _providers(session, version)
+    gpus = {g.id: g for g in session.exec(select(GpuModel).order_by(GpuModel.name))}
+    offers = []
+    for o in session.exec(select(OfferVersion).where(valid_at(OfferVersion, version)).order_by(OfferVersion.id)):
+        assert o.id is not None
+        provider, gpu = providers[o.provider_id], gpus[o.gpu_model_id].name
+        offers.append(OfferRecord(_priced(o.id, o, provider), provider, o.as_row(provider.slug, gpu)))
+    by_gpu = defaultdict(list)
+    for record in offers:
+        by_gpu[record.row.gpu].append(record)
+    return CatalogSnapshot(
+        version=version,
+        created_at=row.created_at,
+        providers={p.slug: p for p in providers.values()},
+        gpus={g.name: g.memory_gib for g in gpus.values()},
+        offers=offers,
+        offers_by_gpu=dict(by_gpu),
+        regions=sorted({o.row.region for o in offers}),
+        offers_by_id={o.priced.offer_id: o for o in offers},
+    )
+
+
+def _providers(session: Session, version: int) -> dict[int, ProviderRecord]:
     tiers = defaultdict(list)
-    for t in session.exec(select(EgressTier).where(valid_at(EgressTier, version)).order_by(EgressTier.from_gb)):
-        tier = egress.EgressTier(float(t.from_gb), None if t.to_gb is None else float(t.to_gb), float(t.usd_per_gb))
-        tiers[t.provider_id].append(TierRecord(tier, t.source, t.as_of, t.notes))
+    query = select(EgressTierVersion).where(valid_at(EgressTierVersion, version)).order_by(EgressTierVersion.from_gb)
+    for t in session.exec(query):
+        tiers[t.provider_id].append(
+            TierRecord(priced_tiers([(t.from_gb, t.to_gb, t.usd_per_gb)])[0], t.source, t.as_of, t.notes)
+        )
     storage = {s.provider_id: s for s in session.exec(select(StoragePrice).where(valid_at(StoragePrice, version)))}
     hq = {
         h.provider_id: h
@@ -158,50 +183,22 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
             storage_usd_per_gb_month=None if price is None else float(price.usd_per_gb_month),
             storage_source=None if price is None else price.source,
         )
-    priced_tiers = {pid: tuple(t.tier for t in p.egress_tiers) or None for pid, p in providers.items()}
-    gpus = {g.id: g for g in session.exec(select(GpuModel).order_by(GpuModel.name))}
-    offers = []
-    for o in session.exec(select(Offer).where(valid_at(Offer, version)).order_by(Offer.id)):
-        provider = providers[o.provider_id]
-        assert o.id is not None
-        priced = terms.Offer(
-            offer_id=o.id,
-            provider=provider.name,
-            tenancy=terms.Tenancy(o.tenancy),
-            billing=terms.Billing(o.billing),
-            gpus_per_unit=o.gpus_per_unit,
-            price_usd=float(o.price_usd),
-            period=terms.PricePeriod(o.price_period),
-            min_commitment_months=o.min_commitment_months,
-            egress_tiers=priced_tiers[o.provider_id],
-            storage_usd_per_gb_month=provider.storage_usd_per_gb_month,
-        )
-        offers.append(
-            OfferRecord(
-                priced=priced,
-                key=o.key,
-                provider=provider,
-                gpu=gpus[o.gpu_model_id].name,
-                product=o.product,
-                region=o.region,
-                region_country=o.region_country,
-                source_url=o.source_url,
-                as_of=o.as_of,
-                notes=o.notes,
-            )
-        )
-    by_gpu = defaultdict(list)
-    for record in offers:
-        by_gpu[record.gpu].append(record)
-    return CatalogSnapshot(
-        version=version,
-        created_at=row.created_at,
-        providers={p.slug: p for p in providers.values()},
-        gpus={g.name: g.memory_gib for g in gpus.values()},
-        offers=offers,
-        offers_by_gpu=dict(by_gpu),
-        regions=sorted({o.region for o in offers}),
-        offers_by_id={o.priced.offer_id: o for o in offers},
+    return providers
+
+
+def _priced(offer_id: int, o: OfferVersion, provider: ProviderRecord) -> terms.Offer:
+    """The offer as the cost model reads it; offers of one provider share its tier table."""
+    return terms.Offer(
+        offer_id=offer_id,
+        provider=provider.name,
+        tenancy=terms.Tenancy(o.tenancy),
+        billing=terms.Billing(o.billing),
+        gpus_per_unit=o.gpus_per_unit,
+        price_usd=float(o.price_usd),
+        period=terms.PricePeriod(o.price_period),
+        min_commitment_months=o.min_commitment_months,
+        egress_tiers=provider.egress_table,
+        storage_usd_per_gb_month=provider.storage_usd_per_gb_month,
     )
 
 
@@ -218,7 +215,7 @@ def select_offers(
         o
         for o in catalog.offers_by_gpu.get(gpu, [])
         if (not tenancies or o.priced.tenancy in tenancies)
-        and (not region or o.region == region)
-        and (not eu_only or o.region_country in EU_COUNTRIES)
+        and (not region or o.row.region == region)
+        and (not eu_only or o.row.region_country in EU_COUNTRIES)
         and (not exclude_us_hq or (o.provider.hq_country is not None and o.provider.hq_country != "US"))
     ]

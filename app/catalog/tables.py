@@ -12,6 +12,8 @@ from decimal import Decimal
 from sqlalchemy import Column, Index, Numeric, text
 from sqlmodel import Field, SQLModel
 
+from app.catalog.rows import OfferBase, OfferRow
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -58,7 +60,9 @@ class GpuModel(SQLModel, table=True):
 
 
 # One internet egress tier of a provider, in one range of catalog versions.
-class EgressTier(SQLModel, table=True):
+class EgressTierVersion(SQLModel, table=True):
+    __tablename__ = "egresstier"
+
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
     from_gb: Decimal = Field(sa_column=_numeric(9))
@@ -83,8 +87,20 @@ class StoragePrice(SQLModel, table=True):
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
-# One priced way to rent GPUs, in one range of catalog versions; `key` names it across versions.
-class Offer(SQLModel, table=True):
+# A previewed import waiting for the admin's confirmation; applied at most once.
+class PendingImport(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    created_by: str
+    created_at: datetime = Field(default_factory=_now)
+    catalog_version: int
+    """The version the preview was computed against; if the catalog moved on, upload again."""
+    plan: str
+    applied: bool = False
+
+
+# One version of an offer, valid in one range of catalog versions; `key` names the offer across them.
+class OfferVersion(OfferBase, table=True):
+    __tablename__ = "offer"
     __table_args__ = (
         # At most one current row per offer: two changes racing for one offer cannot both land.
         Index(
@@ -97,20 +113,15 @@ class Offer(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    key: str = Field(index=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
     gpu_model_id: int = Field(foreign_key="gpumodel.id", index=True)
-    product: str
-    tenancy: str
-    billing: str
-    gpus_per_unit: int
-    price_usd: Decimal = Field(sa_column=_numeric())
-    price_period: str
-    min_commitment_months: int | None = None
-    region: str
-    region_country: str | None = None
-    source_url: str
-    as_of: date | None = None
-    notes: str = ""
     valid_from: int = Field(foreign_key="catalogversion.id", index=True)
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
+
+    @classmethod
+    def of_row(cls, row: OfferRow, provider_id: int, gpu_model_id: int, valid_from: int) -> OfferVersion:
+        fields = row.model_dump(include=set(OfferBase.model_fields))
+        return cls(**fields, provider_id=provider_id, gpu_model_id=gpu_model_id, valid_from=valid_from)
+
+    def as_row(self, provider: str, gpu: str) -> OfferRow:
+        return OfferRow(**self.model_dump(include=set(OfferBase.model_fields)), provider=provider, gpu=gpu)

@@ -16,6 +16,23 @@ class Crossing:
     a_cheaper_after: bool
 
 
+def nice_ceiling(value: float, steps: tuple[float, ...] = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)) -> float:
+    """The least of steps x 10^k at or above value (at least 1). The default leaves little empty
+    space above a curve and splits into five readable ticks."""
+    scale = 1.0
+    while True:
+        for step in steps:
+            if step * scale >= value:
+                return step * scale
+        scale *= 10
+
+
+def hours_searched(gpu_hours: float) -> float:
+    """How far up break-evens are searched: 1,000, 2,000, 5,000, ... past twice H, so that the range
+    (and the chart's axis, which reads it) stays put while the slider moves within a band."""
+    return nice_ceiling(max(2 * gpu_hours, 1000.0), steps=(1, 2, 5))
+
+
 def _sign(x: float) -> int:
     return (x > 1e-9) - (x < -1e-9)
 

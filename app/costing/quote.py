@@ -50,6 +50,9 @@ class BreakEven:
     more: bool = False
     """True when they cross again beyond the MAX_CROSSINGS listed."""
 
+    def cheaper_above(self, crossing: Crossing) -> OptionKey:
+        return self.a if crossing.a_cheaper_after else self.b
+
 
 @dataclass(frozen=True)
 class Quote:

@@ -9,9 +9,10 @@ from fastapi.responses import HTMLResponse
 
 from app.charts import overlay_chart
 from app.costing.quote import OfferCost, OptionKey
-from app.db import CatalogsDep, SessionDep
-from app.routes.calculator import form_values
-from app.routes.scenarios import found_scenario, saved_quote
+from app.deps import CatalogsDep, SessionDep
+from app.quoting.params import form_values
+from app.scenarios.service import saved_quote
+from app.scenarios.store import scenario_at
 from app.templating import templates
 
 router = APIRouter(tags=["scenarios"])
@@ -60,7 +61,7 @@ def compare(request: Request, session: SessionDep, catalogs: CatalogsDep, s: str
     slugs = [slug.strip() for slug in s.split(",") if slug.strip()]
     if not 2 <= len(slugs) <= 4 or len(set(slugs)) != len(slugs):
         return _problem(request, "Compare two to four different saved scenarios: /compare?s=first,second", 400)
-    scenarios = [found_scenario(session, slug) for slug in slugs]
+    scenarios = [scenario_at(session, slug) for slug in slugs]
     missing = [slug for slug, found in zip(slugs, scenarios, strict=True) if found is None]
     if missing:
         return _problem(request, f"No saved scenario at: {', '.join(missing)}", 404)

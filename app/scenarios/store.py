@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
-from app.quote_request import QuoteParams
+from app.quoting.params import QuoteParams
 from app.scenarios.tables import Scenario
 from app.settings import settings
 
@@ -65,8 +66,12 @@ def save_scenario(
     raise RuntimeError("could not find a free slug")
 
 
-def find_scenario(session: Session, slug: str) -> Scenario | None:
-    return session.exec(select(Scenario).where(Scenario.slug == slug)).first()
+SLUG = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+
+def scenario_at(session: Session, slug: str) -> Scenario | None:
+    """The scenario a link names; None for a slug no save could have made."""
+    return session.exec(select(Scenario).where(Scenario.slug == slug)).first() if SLUG.match(slug) else None
 
 
 def scenario_params(scenario: Scenario) -> QuoteParams:

@@ -22,7 +22,7 @@ def test_shipped_catalog_holds_offers_of_all_three_tenancies(shipped):
 
 
 def test_every_shipped_price_names_a_source_link(shipped):
-    assert all(o.source_url.startswith("https://") for o in shipped.offers)
+    assert all(o.row.source_url.startswith("https://") for o in shipped.offers)
 
 
 def test_every_shipped_egress_table_is_contiguous_from_zero(shipped):
@@ -49,4 +49,4 @@ def test_gcp_egress_published_per_gib_is_priced_per_gb(shipped):
 
 def test_eu_filter_keeps_only_data_centres_in_member_states(shipped):
     eu = select_offers(shipped, "H100", eu_only=True)
-    assert eu and {o.region_country for o in eu} <= {"FI", "FR", "DE", "NL", "IE", "PL", "SE", "SI", "BG"}
+    assert eu and {o.row.region_country for o in eu} <= {"FI", "FR", "DE", "NL", "IE", "PL", "SE", "SI", "BG"}

@@ -7,9 +7,10 @@ import pytest
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine, func, select
 
+from app.catalog.exports import export_catalog, export_offers_csv
+from app.catalog.imports import apply_import, load_catalog, plan_import
 from app.catalog.seed import load_seed
-from app.catalog.tables import CatalogVersion, Offer
-from app.catalog.transfer import apply_import, export_catalog, export_offers_csv, load_catalog, plan_import
+from app.catalog.tables import CatalogVersion, OfferVersion
 from tests.web.scenario import hand_checked_catalog
 
 SKYPILOT = """InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,GpuInfo
@@ -58,7 +59,7 @@ def test_skypilot_preview_lists_new_rows_and_every_malformed_line_with_its_reaso
     ]
     assert result.problems == [
         (4, "no accelerator: not a GPU offer"),
-        (5, "AcceleratorCount 'two' is not a number"),
+        (5, "AcceleratorCount must be a whole number from 1 to 1,024"),
         (6, "unknown GPU model 'Z9000'"),
         (7, "Price is empty"),
     ]
@@ -109,7 +110,9 @@ def test_a_clean_import_applies_as_one_version_with_old_to_new_prices(client, se
     )
     assert response.status_code == 303
     assert session.exec(select(func.count()).select_from(CatalogVersion)).one() == 2
-    current = session.exec(select(Offer).where(Offer.valid_to.is_(None), Offer.price_usd == Decimal("2.75"))).all()
+    current = session.exec(
+        select(OfferVersion).where(OfferVersion.valid_to.is_(None), OfferVersion.price_usd == Decimal("2.75"))
+    ).all()
     assert len(current) == 2
     assert client.post(apply_url, data={"csrf_token": csrf(client, "/admin/import")}).status_code == 404
 
@@ -143,15 +146,21 @@ def own_row(session, **changes):
     ("changes", "reason"),
     [
         ({"provider": "metal"}, "key does not match provider:product:gpu:region:billing"),
-        ({"price_usd": "1e999999"}, "price_usd must be between 0 and 10,000,000"),
-        ({"price_usd": "abc"}, "price_usd 'abc' is not a number"),
-        ({"price_usd": "2.123456789"}, "price_usd has more than 8 decimal places"),
-        ({"as_of": "2099-01-01"}, "as_of is in the future"),
+        ({"price_usd": "1e999999"}, "price_usd must be at most 10,000,000 with 8 decimal places at most"),
+        ({"price_usd": "abc"}, "price_usd must be a number, e.g. 2.49"),
+        ({"price_usd": "2.123456789"}, "price_usd must be at most 10,000,000 with 8 decimal places at most"),
+        ({"as_of": "2099-01-01"}, "as_of cannot be in the future"),
         ({"gpus_per_unit": "99999999999999999999999"}, "gpus_per_unit must be a whole number from 1 to 1,024"),
-        ({"min_commitment_months": "-5"}, "min_commitment_months must be whole months, 120 at most"),
-        ({"region_country": "<b>x</b>"}, "region_country must be a two-letter ISO code"),
+        ({"min_commitment_months": "-5"}, "min_commitment_months must be a whole number from 0 to 120"),
+        (
+            {"region_country": "<b>x</b>"},
+            "region_country must be a two-letter ISO country code, e.g. DE, or empty if not known",
+        ),
         ({"notes": '=HYPERLINK("http://evil.example","x")'}, "notes may not start with =, +, - or @"),
-        ({"source_url": "javascript:alert(1)"}, "source_url must be an http(s) address"),
+        (
+            {"source_url": "javascript:alert(1)"},
+            "source_url must be the http(s) address of the page the price was read from",
+        ),
     ],
 )
 def test_an_imported_row_is_checked_like_a_form_and_never_renames_an_offer(session, changes, reason):
@@ -162,7 +171,7 @@ def test_an_imported_row_is_checked_like_a_form_and_never_renames_an_offer(sessi
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        ("gpu_1x_h100,H100,1,26,200,2.49,abc,us-east-1,", "SpotPrice 'abc' is not a number"),
+        ("gpu_1x_h100,H100,1,26,200,2.49,abc,us-east-1,", "SpotPrice must be a number, e.g. 2.49"),
         ("gpu_1x_h100,H100,inf,26,200,2.49,,us-east-1,", "AcceleratorCount must be a whole number from 1 to 1,024"),
         ("=cmd,H100,1,26,200,2.49,,us-east-1,", "InstanceType may not start with =, +, - or @"),
     ],

@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from app.admin.accounts import create_admin
 from app.catalog.changes import add_offer, add_provider
-from app.catalog.tables import GpuModel, Offer
+from app.catalog.tables import GpuModel, OfferVersion
 from app.db import make_engine
 
 PAYLOADS = [
@@ -29,7 +29,7 @@ def _plant(database_url: str) -> str:
         create_admin(session, "xss-admin", PASSWORD)
         provider = add_provider(session, "evil", PAYLOADS[0], "DE", "https://example.test/hq", "xss-admin")
         gpu = session.exec(select(GpuModel).where(GpuModel.name == "H100")).one()
-        offer = Offer(
+        offer = OfferVersion(
             key="evil:xss:H100:r:on_demand", provider_id=provider.id, gpu_model_id=gpu.id, product=PAYLOADS[1],
             tenancy="virtualized", billing="on_demand", gpus_per_unit=1, price_usd=Decimal("0.01"),
             price_period="hour", region=PAYLOADS[2], source_url="javascript:window.__xss = 4",

@@ -12,7 +12,7 @@ from sqlmodel import Session, create_engine, func, select
 
 from app.admin.accounts import create_admin
 from app.admin.tables import AdminSession, AdminUser
-from app.catalog.tables import CatalogVersion, Offer
+from app.catalog.tables import CatalogVersion, OfferVersion
 from app.main import app
 from app.settings import settings
 from tests.web.scenario import hand_checked_catalog
@@ -211,7 +211,7 @@ def test_a_price_edit_is_a_new_version_with_who_and_why_and_the_old_price_stays(
         "list price up",
         True,
     )
-    history = html(client.get(f"/admin/history?key={session.get(Offer, 1).key}"))
+    history = html(client.get(f"/admin/history?key={session.get(OfferVersion, 1).key}"))
     assert "price_usd: 2.5 → 3" in history.get_text()
     audit = html(client.get("/admin/audit?by=alice")).select("table tbody tr")
     assert len(audit) == 1 and "list price up" in audit[0].get_text()
@@ -257,19 +257,23 @@ def test_the_later_of_two_conflicting_edits_is_refused_and_shows_the_other(clien
     text = html(response).select_one(".problem").get_text()
     assert "2.75" in text and "bob" in text and "bob's change" in text
     assert html(response).select_one("#price_usd")["value"] == "3.00", "alice's typing is kept"
-    current = session.exec(select(Offer).where(Offer.key == session.get(Offer, 1).key, Offer.valid_to.is_(None))).one()
+    current = session.exec(
+        select(OfferVersion).where(
+            OfferVersion.key == session.get(OfferVersion, 1).key, OfferVersion.valid_to.is_(None)
+        )
+    ).one()
     assert current.price_usd == 2.75
 
 
 def test_retire_and_restore_as_new_versions(client, session, admin):
     sign_in(client)
-    key = session.get(Offer, 3).key
+    key = session.get(OfferVersion, 3).key
     token = csrf(client, "/admin/offers/3")
     client.post("/admin/offers/3/retire", data={"csrf_token": token, "note": "gone"})
     assert "serverless-per_second" not in totals(soup(client.get(f"/?{QUERY}")))
     client.post("/admin/offers/3/restore", data={"csrf_token": token})
     assert totals(soup(client.get(f"/?{QUERY}")))["serverless-per_second"] == "$1,440.00"
-    rows = session.exec(select(Offer).where(Offer.key == key)).all()
+    rows = session.exec(select(OfferVersion).where(OfferVersion.key == key)).all()
     assert [r.valid_to is None for r in rows] == [False, True]
 
 
@@ -303,7 +307,7 @@ def test_a_new_gpu_memory_must_be_ascii_digits(client, session, admin):
     sign_in(client)
     response = client.post("/admin/gpus", data={"csrf_token": csrf(client), "name": "X1", "memory_gib": "²"})
     assert response.status_code == 422 and html(response).select_one("#memory_gib-error").get_text() == (
-        "a whole number from 1 to 4,096"
+        "must be a whole number from 1 to 4,096"
     )
 
 

@@ -11,7 +11,7 @@ from sqlmodel import Session, SQLModel, func, select
 
 from app.catalog.changes import change_headquarters, change_offer_price, retire_offer
 from app.catalog.tables import Provider
-from app.quote_request import QuoteParams
+from app.quoting.params import QuoteParams
 from app.scenarios import store
 from app.scenarios.tables import Scenario
 from app.settings import settings
@@ -286,4 +286,4 @@ def test_a_change_of_the_arithmetic_itself_is_not_hidden(client, session):
     session.add(scenario)
     session.commit()
     warning = soup(client.get(link)).select_one("section.scenario .problem").get_text()
-    assert "arithmetic has changed" in warning and "virtualized/on_demand: $1003.59" in warning
+    assert "arithmetic has changed" in warning and "virtualized/on_demand: $1,003.59 a month" in warning

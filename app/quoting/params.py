@@ -1,16 +1,13 @@
-"""The calculator's inputs as the page and the API take them, checked at the edge, and the quote."""
+"""The calculator's inputs as the page and the API take them, checked at the edge, and as a URL."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.catalog.snapshot import Catalogs, CatalogSnapshot, select_offers
-from app.charts import hours_axis_max
-from app.costing.quote import PricedOffer, Quote, price_offers, quote_priced
 from app.costing.terms import Assumptions, Tenancy, Workload
-from app.lru import Lru
 
 GPU_HOURS_MAX = 1_000_000
 VERSION_MAX = 2**31 - 1
@@ -109,44 +106,23 @@ def parse_params(query: dict[str, str | list[str]]) -> QuoteParams | FieldErrors
         return errors
 
 
-@dataclass(frozen=True)
-class QuoteResult:
-    params: QuoteParams
-    catalog: CatalogSnapshot
-    quote: Quote
+def form_values(params: QuoteParams) -> dict[str, Any]:
+    """Inputs as a person would type them: 500, not 500.0."""
+    return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in params.model_dump().items()}
 
 
-_priced: Lru[tuple[int, str], tuple[CatalogSnapshot, list[PricedOffer]]] = Lru()
+DEFAULT_VALUES = form_values(QuoteParams())
+"""What an empty form shows; worked out once, not on every move of a slider."""
 
 
-def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[PricedOffer]:
-    """The slider's shortcut: offers priced for everything but GPU-hours, by catalog and inputs.
-
-    Moving the GPU-hours slider changes only H, so the curves are remembered and each move only
-    reads them at the new H. The snapshot itself must match: another database may have a version
-    of the same number.
-    """
-    key = catalog.version, params.model_dump_json(exclude={"gpu_hours", "catalog_version"})
-    hit = _priced.get(key)
-    if hit is not None and hit[0] is catalog:
-        return hit[1]
-    offers = select_offers(
-        catalog,
-        params.gpu,
-        tenancies=frozenset(params.tenancy),
-        region=params.region or None,
-        eu_only=params.eu_only,
-        exclude_us_hq=params.exclude_us_hq,
-    )
-    priced = price_offers([o.priced for o in offers], params.workload(), params.assumptions())
-    return _priced.put(key, (catalog, priced))[1]
-
-
-def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:
-    catalog = catalogs.at(params.catalog_version)
-    if catalog is None:
-        return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
-    if params.gpu not in catalog.gpus:
-        return {"gpu": "is not a GPU model in the catalog"}
-    result = quote_priced(_priced_offers(catalog, params), params.workload(), hours_axis_max(params.gpu_hours))
-    return QuoteResult(params, catalog, result)
+def query_string(params: QuoteParams) -> str:
+    """The calculator's URL for these inputs at today's prices."""
+    pairs: list[tuple[str, Any]] = []
+    for name, value in form_values(params).items():
+        if name == "catalog_version" or value is False or value is None:
+            continue
+        if isinstance(value, list):
+            pairs += [(name, str(v)) for v in value]
+        else:
+            pairs.append((name, "on" if value is True else value))
+    return urlencode(pairs)

@@ -1,50 +1,17 @@
-"""Signing admins in and out, and the guards every /admin route stands behind."""
+"""Signing admins in and out."""
 
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.admin.accounts import Throttled, authenticate, end_session, session_user, start_session
-from app.admin.tables import AdminUser
-from app.db import SessionDep
-from app.security import client_key, csrf_ok, csrf_token, remember_csrf, served_over_https
+from app.admin.accounts import Throttled, authenticate, end_session, start_session
+from app.deps import ADMIN_COOKIE, SessionDep, csrf_protect
+from app.security import client_key, csrf_token, remember_csrf, served_over_https
 from app.settings import settings
 from app.templating import templates
-
-ADMIN_COOKIE = "admin_session"
-SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
-
-
-def current_admin(request: Request, session: SessionDep) -> AdminUser:
-    """The signed-in admin; pages send everyone else to sign in, the admin API answers 401."""
-    user = session_user(session, request.cookies.get(ADMIN_COOKIE))
-    if user is None:
-        if request.url.path.startswith("/admin/api/"):
-            raise HTTPException(401, "sign in first")
-        raise HTTPException(303, headers={"Location": f"/admin/login?next={quote(request.url.path)}"})
-    return user
-
-
-async def csrf_protect(request: Request) -> None:
-    """Every request that changes data carries the CSRF token: htmx in a header, forms in a field."""
-    if request.method in SAFE_METHODS:
-        return
-    submitted = request.headers.get("X-CSRF-Token")
-    if submitted is None and request.headers.get("content-type", "").startswith(
-        ("application/x-www-form-urlencoded", "multipart/form-data")
-    ):
-        submitted = (await request.form()).get("csrf_token")  # type: ignore[assignment]
-    if not csrf_ok(request, submitted):
-        raise HTTPException(403, "This request carried no valid CSRF token; nothing was changed.")
-
-
-Admin = Annotated[AdminUser, Depends(current_admin)]
-GUARDS = [Depends(current_admin), Depends(csrf_protect)]
-"""On every admin router: signed in, and a CSRF token on every change."""
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False)
 

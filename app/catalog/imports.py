@@ -1,0 +1,243 @@
+"""The catalog in, in bulk: CSV in SkyPilot's format or our own export, previewed as a plan of new
+and changed offers, and applied as one catalog version or not at all; and a JSON export loaded
+into an empty database."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from app.catalog import rows as check
+from app.catalog.changes import StaleRecord, commit_change, new_version
+from app.catalog.exports import current_offers
+from app.catalog.rows import OFFER_COLUMNS, VERSIONED_FIELDS, OfferRow, check_offer_fields, offer_key
+from app.catalog.tables import (
+    CatalogVersion,
+    EgressTierVersion,
+    GpuModel,
+    OfferVersion,
+    PendingImport,
+    Provider,
+    ProviderHeadquarters,
+    StoragePrice,
+)
+from app.costing.terms import Billing, PricePeriod
+
+SKYPILOT_COLUMNS = ["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region"]
+
+
+@dataclass
+class ImportPlan:
+    """What an import would do: new offers, changed offers (current row id, new row), the rest."""
+
+    add: list[OfferRow] = field(default_factory=list)
+    change: list[tuple[int, OfferRow]] = field(default_factory=list)
+    unchanged: int = 0
+    problems: list[tuple[int, str]] = field(default_factory=list)
+    rows: int = 0
+
+    def dump(self) -> str:
+        return json.dumps(
+            {"add": [r.model_dump(mode="json") for r in self.add],
+             "change": [[i, r.model_dump(mode="json")] for i, r in self.change]}
+        )  # fmt: skip
+
+    @classmethod
+    def load(cls, text: str) -> ImportPlan:
+        data = json.loads(text)
+        return cls(
+            add=[OfferRow.model_validate(r) for r in data["add"]],
+            change=[(i, OfferRow.model_validate(r)) for i, r in data["change"]],
+        )
+
+
+def _checked(name: str, value: Any) -> Any:
+    """A check's message prefixed with the column it is about."""
+    try:
+        return value()
+    except ValueError as e:
+        raise ValueError(f"{name} {e}") from None
+
+
+def _skypilot_rows(line: dict[str, str], provider: str, tenancy: str, source_url: str, as_of: date) -> list[OfferRow]:
+    gpu = line["AcceleratorName"].strip()
+    product = _checked("InstanceType", lambda: check.text(line["InstanceType"].strip(), 120))
+    region = _checked("Region", lambda: check.text(line["Region"].strip(), 100))
+    count = _checked("AcceleratorCount", lambda: check.count(line["AcceleratorCount"].strip(), 1, 1024))
+    if not line["Price"].strip():
+        raise ValueError("Price is empty")
+    prices = [
+        (billing, _checked(column, lambda text=text: check.price(text.strip())))
+        for billing, column, text in [
+            (Billing.ON_DEMAND, "Price", line["Price"]),
+            (Billing.SPOT, "SpotPrice", line["SpotPrice"]),
+        ]
+        if text.strip()
+    ]
+    return [
+        OfferRow(key=offer_key(provider, product, gpu, region, billing), provider=provider, gpu=gpu, product=product,
+                 tenancy=tenancy, billing=billing, gpus_per_unit=count, price_usd=price, price_period=PricePeriod.HOUR,
+                 region=region, source_url=source_url, as_of=as_of)
+        for billing, price in prices
+        if price != 0
+    ]  # fmt: skip
+
+
+def _own_row(line: dict[str, str]) -> OfferRow:
+    """A row of our export, checked as the admin's forms check a new offer."""
+    values, errors = check_offer_fields(line)
+    if errors:
+        name, message = next(iter(errors.items()))
+        raise ValueError(f"{name} {message}")
+    row = OfferRow(key=line["key"], provider=line["provider"], gpu=line["gpu"], **values)
+    if row.key != offer_key(row.provider, row.product, row.gpu, row.region, row.billing):
+        raise ValueError("key does not match provider:product:gpu:region:billing")
+    return row
+
+
+def plan_import(
+    session: Session, text: str, version: int, provider: str = "", tenancy: str = "virtualized",
+    source_url: str = "", as_of: date | None = None,
+) -> ImportPlan:  # fmt: skip
+    """Read a CSV in SkyPilot's format (needs provider, source and date) or our export format."""
+    plan = ImportPlan()
+    reader = csv.DictReader(io.StringIO(text))
+    columns = set(reader.fieldnames or [])
+    skypilot = set(SKYPILOT_COLUMNS) <= columns
+    if not skypilot and not set(OFFER_COLUMNS) <= columns:
+        plan.problems.append((1, "the header is neither SkyPilot's catalog format nor this calculator's export"))
+        return plan
+    if skypilot and not (provider and source_url and as_of):
+        plan.problems.append((1, "a SkyPilot file needs the provider, the source address and the as-of date"))
+        return plan
+    known_gpus = set(session.exec(select(GpuModel.name)).all())
+    known_providers = set(session.exec(select(Provider.slug)).all())
+    current = {row.key: (offer, row) for offer, row in current_offers(session, version)}
+    countries = {(r.provider, r.region): r.region_country for _, r in current.values()}
+    seen: set[str] = set()
+    lines = enumerate(reader, start=2)
+    while True:
+        try:
+            line_no, line = next(lines)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            plan.problems.append((reader.line_num, f"unreadable CSV: {e}"))
+            break
+        plan.rows += 1
+        try:
+            if None in line.values() or None in line:
+                raise ValueError("the row has a different number of fields than the header")
+            if skypilot and not line["AcceleratorName"].strip():
+                raise ValueError("no accelerator: not a GPU offer")
+            found = _skypilot_rows(line, provider, tenancy, source_url, as_of) if skypilot else [_own_row(line)]  # type: ignore[arg-type]
+        except (ValueError, KeyError, TypeError, ArithmeticError) as e:
+            plan.problems.append((line_no, str(e)))
+            continue
+        for row in found:
+            if row.gpu not in known_gpus:
+                plan.problems.append((line_no, f"unknown GPU model {row.gpu!r}"))
+            elif row.provider not in known_providers:
+                plan.problems.append((line_no, f"unknown provider {row.provider!r}"))
+            elif row.key in seen:
+                plan.problems.append((line_no, f"offer {row.key} appears twice"))
+            else:
+                seen.add(row.key)
+                if row.region_country is None:
+                    row = row.model_copy(update={"region_country": countries.get((row.provider, row.region))})
+                now = current.get(row.key)
+                if now is None:
+                    plan.add.append(row)
+                elif any(getattr(now[1], f) != getattr(row, f) for f in VERSIONED_FIELDS):
+                    plan.change.append((now[0].id, row))  # type: ignore[arg-type]
+                else:
+                    plan.unchanged += 1
+    return plan
+
+
+def save_pending_import(session: Session, plan: ImportPlan, version: int, who: str) -> PendingImport:
+    """Keep a previewed plan until its admin confirms it."""
+    pending = PendingImport(created_by=who, catalog_version=version, plan=plan.dump())
+    session.add(pending)
+    session.commit()
+    session.refresh(pending)
+    return pending
+
+
+def claim_pending_import(session: Session, pending_id: int) -> ImportPlan:
+    """Mark a waiting import as applied, in the transaction that applies it: two clicks apply it once.
+    StaleRecord if there is no such import waiting."""
+    claimed = session.execute(
+        update(PendingImport)
+        .where(col(PendingImport.id) == pending_id, col(PendingImport.applied).is_(False))
+        .values(applied=True)
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        raise StaleRecord("this import is applied already, or was never previewed")
+    pending = session.get(PendingImport, pending_id)
+    assert pending is not None
+    return ImportPlan.load(pending.plan)
+
+
+def apply_import(session: Session, plan: ImportPlan, note: str, who: str) -> int:
+    """All of the plan in one transaction, as one catalog version; a row changed meanwhile spoils it all."""
+    version = new_version(session, note, who, f"import of {len(plan.add)} new and {len(plan.change)} changed offers")
+    ids = {name: i for i, name in session.exec(select(Provider.id, Provider.slug))}
+    gpus = {name: i for i, name in session.exec(select(GpuModel.id, GpuModel.name))}
+    changed_ids = [row_id for row_id, _ in plan.change]
+    for start in range(0, len(changed_ids), 500):
+        chunk = changed_ids[start : start + 500]
+        closed = session.execute(
+            update(OfferVersion)
+            .where(col(OfferVersion.id).in_(chunk), col(OfferVersion.valid_to).is_(None))
+            .values(valid_to=version)
+        )
+        if closed.rowcount != len(chunk):  # type: ignore[attr-defined]
+            session.rollback()
+            raise ValueError("some of these offers were changed since the preview; upload the file again")
+    session.add_all(
+        OfferVersion.of_row(row, ids[row.provider], gpus[row.gpu], version)
+        for row in [*plan.add, *(r for _, r in plan.change)]
+    )
+    try:
+        commit_change(session)
+    except StaleRecord:  # an offer to add was added meanwhile: one current row per offer
+        raise ValueError("some of these offers were added since the preview; upload the file again") from None
+    return version
+
+
+def load_catalog(session: Session, data: dict[str, Any], who: str = "system") -> int:
+    """An export, loaded into a database without a catalog, as its first version."""
+    if session.exec(select(CatalogVersion.id).limit(1)).first() is not None:
+        raise ValueError("this database already has a catalog; import offers through the admin page instead")
+    version = new_version(session, f"loaded an export of catalog version {data['catalog_version']}", who, "catalog")
+    providers, gpus = {}, {}
+    for p in data["providers"]:
+        provider = Provider(slug=p["slug"], name=p["name"], notes=p["notes"])
+        session.add(provider)
+        session.flush()
+        assert provider.id is not None
+        providers[p["slug"]] = provider.id
+        tables = (ProviderHeadquarters, "headquarters"), (EgressTierVersion, "egress_tiers"), (StoragePrice, "storage")
+        for table, key in tables:
+            for r in p[key]:
+                session.add(table.model_validate(r | {"provider_id": provider.id, "valid_from": version}))  # type: ignore[attr-defined]
+    for g in data["gpu_models"]:
+        gpu = GpuModel(name=g["name"], memory_gib=g["memory_gib"])
+        session.add(gpu)
+        session.flush()
+        assert gpu.id is not None
+        gpus[g["name"]] = gpu.id
+    for o in data["offers"]:
+        row = OfferRow.model_validate(o)
+        session.add(OfferVersion.of_row(row, providers[row.provider], gpus[row.gpu], version))
+    commit_change(session)
+    return version

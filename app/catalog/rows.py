@@ -1,0 +1,189 @@
+"""An offer's shape and the checks of every catalog field, in one place: the table, imports, exports,
+the admin's forms, the API and the history page all derive from what is written here."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import Numeric
+from sqlmodel import Field, SQLModel
+
+from app.costing import egress
+from app.costing.terms import Billing, PricePeriod, Tenancy
+
+PRICE_MAX = Decimal(10_000_000)
+"""USD per unit and period: a year of an 8-GPU server is a few hundred thousand; nothing costs more."""
+FORMULA_START = ("=", "+", "-", "@")
+"""A text starting so is a formula to a spreadsheet: refused, so exports open safely."""
+
+
+# The fields of an offer that every version of it carries; the table adds ids, files add names.
+class OfferBase(SQLModel):
+    key: str = Field(index=True)
+    product: str
+    tenancy: str
+    billing: str
+    gpus_per_unit: int
+    price_usd: Decimal = Field(sa_type=Numeric(20, 8, asdecimal=True))  # type: ignore[call-overload]
+    price_period: str
+    min_commitment_months: int | None = None
+    region: str
+    region_country: str | None = None
+    source_url: str
+    as_of: date | None = None
+    notes: str = ""
+
+
+# One offer as files, forms and the API carry it: provider and GPU by name.
+class OfferRow(OfferBase):
+    provider: str
+    gpu: str
+
+
+KEY_PARTS = ("provider", "product", "gpu", "region", "billing")
+"""What names an offer across versions: an import that differs in one of these is another offer."""
+OFFER_COLUMNS = ("key", "provider", "gpu", *(f for f in OfferBase.model_fields if f != "key"))
+"""The columns of an offer in exports and imports, in this order."""
+VERSIONED_FIELDS = tuple(f for f in OFFER_COLUMNS if f != "key" and f not in KEY_PARTS)
+"""What a new version of an offer may change; the history page shows each change of these."""
+
+
+def offer_key(provider: str, product: str, gpu: str, region: str, billing: str) -> str:
+    return f"{provider}:{product}:{gpu}:{region}:{billing}"
+
+
+def price(text: str, optional: bool = False) -> Decimal | None:
+    """USD, 0 or more, 8 decimal places at most; an empty optional price is None (none published)."""
+    if optional and not text.strip():
+        return None
+    try:
+        amount = Decimal(text)
+    except InvalidOperation:
+        raise ValueError("must be a number, e.g. 2.49") from None
+    if not amount.is_finite() or amount < 0:
+        raise ValueError("must be a price of 0 or more")
+    if amount > PRICE_MAX or amount != amount.quantize(Decimal("0.00000001"), rounding="ROUND_DOWN"):
+        raise ValueError(f"must be at most {PRICE_MAX:,} with 8 decimal places at most")
+    return amount
+
+
+def text(value: str, longest: int, required: bool = True) -> str:
+    """A name or label: present, not too long, and no spreadsheet formula when exported."""
+    if (required and not value.strip()) or len(value) > longest:
+        raise ValueError(f"must be {'1' if required else '0'} to {longest:,} characters")
+    if value.startswith(FORMULA_START):
+        raise ValueError("may not start with =, +, - or @")
+    return value.strip()
+
+
+def count(value: str, least: int, most: int) -> int:
+    """A whole number in a range; 8 and 8.0 are both eight, '²' and the like are not digits here."""
+    problem = ValueError(f"must be a whole number from {least:,} to {most:,}")
+    try:
+        number = float(value) if value.isascii() else math.nan
+    except ValueError:
+        raise problem from None
+    if not number.is_integer() or not least <= number <= most:
+        raise problem
+    return int(number)
+
+
+def country(value: str) -> str | None:
+    """A two-letter ISO code, or None where the source does not say."""
+    if not value:
+        return None
+    if not (len(value) == 2 and value.isascii() and value.isalpha() and value.isupper()):
+        raise ValueError("must be a two-letter ISO country code, e.g. DE, or empty if not known")
+    return value
+
+
+def web_address(value: str) -> str:
+    """Where a fact was read: an http(s) address, never a script."""
+    if not value.startswith(("https://", "http://")) or len(value) > 500:
+        raise ValueError("must be the http(s) address of the page the price was read from")
+    return value
+
+
+def past_day(value: str, optional: bool = False) -> date | None:
+    if optional and not value:
+        return None
+    try:
+        day = date.fromisoformat(value)
+    except ValueError:
+        raise ValueError("must be a date, YYYY-MM-DD") from None
+    if day > date.today():
+        raise ValueError("cannot be in the future")
+    return day
+
+
+def change_note(value: str) -> str:
+    if not value.strip() or len(value) > 500:
+        raise ValueError("say in a few words why (500 characters at most)")
+    return value.strip()
+
+
+def one_of(value: str, allowed: type[StrEnum]) -> str:
+    if value not in set(allowed):
+        raise ValueError(f"must be one of {', '.join(allowed)}")
+    return value
+
+
+OFFER_CHECKS: dict[str, Callable[[str], object]] = {
+    "product": lambda v: text(v, 120),
+    "tenancy": lambda v: one_of(v, Tenancy),
+    "billing": lambda v: one_of(v, Billing),
+    "gpus_per_unit": lambda v: count(v, 1, 1024),
+    "price_usd": price,
+    "price_period": lambda v: one_of(v, PricePeriod),
+    "min_commitment_months": lambda v: count(v, 0, 120) if v else None,
+    "region": lambda v: text(v, 100),
+    "region_country": country,
+    "source_url": web_address,
+    "as_of": lambda v: past_day(v, optional=True),
+    "notes": lambda v: text(v, 2000, required=False),
+}
+"""How each field of an offer, typed as text, is checked; provider and GPU are checked against the catalog."""
+
+
+def check_offer_fields(typed: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Each field's value, or the reason it is refused, by field name."""
+    values, errors = {}, {}
+    for name, check in OFFER_CHECKS.items():
+        try:
+            values[name] = check(typed.get(name) or "")
+        except ValueError as e:
+            errors[name] = str(e)
+    return values, errors
+
+
+Tier = tuple[Decimal, Decimal | None, Decimal]
+"""An egress tier as stored: from GB, to GB (None: no end), USD per GB."""
+
+
+def priced_tiers(tiers: list[Tier]) -> tuple[egress.EgressTier, ...]:
+    """Stored tiers as the cost model reads them."""
+    return tuple(egress.EgressTier(float(f), None if t is None else float(t), float(u)) for f, t, u in tiers)
+
+
+def parse_tiers(value: str) -> list[Tier]:
+    """Lines of `from_gb,to_gb,usd_per_gb` (to_gb empty on the last line), checked to be contiguous."""
+    tiers = []
+    for number, line in enumerate((line for line in value.strip().splitlines() if line.strip()), start=1):
+        parts = [part.strip() for part in line.split(",")]
+        if len(parts) != 3:
+            raise ValueError(f"line {number}: write from_gb,to_gb,usd_per_gb")
+        try:
+            from_gb, usd = Decimal(parts[0]), Decimal(parts[2])
+            to_gb = Decimal(parts[1]) if parts[1] else None
+        except InvalidOperation:
+            raise ValueError(f"line {number}: not a number") from None
+        if not all(v.is_finite() for v in (from_gb, usd, to_gb or Decimal(0))):
+            raise ValueError(f"line {number}: not a number")
+        tiers.append((from_gb, to_gb, usd))
+    egress.check_tiers(priced_tiers(tiers))
+    return tiers

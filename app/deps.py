@@ -1,0 +1,74 @@
+"""What the routes ask FastAPI for: a database session, the catalog, fragment or page, the admin."""
+
+from collections.abc import Iterator
+from typing import Annotated
+from urllib.parse import quote
+
+from fastapi import Depends, HTTPException, Path, Query, Request
+from sqlmodel import Session
+
+from app.admin.accounts import session_user
+from app.admin.tables import AdminUser
+from app.catalog.snapshot import Catalogs, catalogs_for
+from app.db import engine
+from app.security import csrf_ok
+
+
+def get_session() -> Iterator[Session]:
+    with Session(engine()) as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+
+async def get_catalogs() -> Catalogs:
+    """Async, so that the slider's partial never waits for a worker thread."""
+    return catalogs_for(engine())
+
+
+CatalogsDep = Annotated[Catalogs, Depends(get_catalogs)]
+
+
+async def _is_fragment(request: Request) -> bool:
+    """htmx asks for the fragment; a history restore or a plain browser GET gets the whole page."""
+    return "HX-Request" in request.headers and "HX-History-Restore-Request" not in request.headers
+
+
+Fragment = Annotated[bool, Depends(_is_fragment)]
+
+ADMIN_COOKIE = "admin_session"
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def current_admin(request: Request, session: SessionDep) -> AdminUser:
+    """The signed-in admin; pages send everyone else to sign in, the admin API answers 401."""
+    user = session_user(session, request.cookies.get(ADMIN_COOKIE))
+    if user is None:
+        if request.url.path.startswith("/admin/api/"):
+            raise HTTPException(401, "sign in first")
+        raise HTTPException(303, headers={"Location": f"/admin/login?next={quote(request.url.path)}"})
+    return user
+
+
+async def csrf_protect(request: Request) -> None:
+    """Every request that changes data carries the CSRF token: htmx in a header, forms in a field."""
+    if request.method in SAFE_METHODS:
+        return
+    submitted = request.headers.get("X-CSRF-Token")
+    if submitted is None and request.headers.get("content-type", "").startswith(
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    ):
+        field = (await request.form()).get("csrf_token")
+        submitted = field if isinstance(field, str) else None
+    if not csrf_ok(request, submitted):
+        raise HTTPException(403, "This request carried no valid CSRF token; nothing was changed.")
+
+
+Admin = Annotated[AdminUser, Depends(current_admin)]
+ADMIN_GUARDS = [Depends(current_admin), Depends(csrf_protect)]
+"""On every admin router: signed in, and a CSRF token on every change."""
+
+RecordId = Annotated[int, Path(ge=1, le=2**62)]
+"""A record id in a path: larger numbers name no row (and overflow the database's integers)."""
+Days = Annotated[int, Query(ge=0, le=36_500)]

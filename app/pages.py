@@ -1,0 +1,80 @@
+"""Whole pages that several routers render: the calculator for some inputs, and admin pages."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+
+from app.admin.tables import AdminUser
+from app.catalog.snapshot import Catalogs
+from app.charts import cost_chart
+from app.quoting.build import build_quote
+from app.quoting.params import DEFAULT_VALUES, QuoteParams, parse_params
+from app.security import csrf_token, remember_csrf
+from app.templating import templates
+
+SLIDER_MAX = {
+    "gpu_hours": 10_000,
+    "peak_gpus": 64,
+    "checkpoint_gb": 2_000,
+    "checkpoints_out": 60,
+    "egress_gb": 20_000,
+    "stored_gb": 50_000,
+}
+"""Where each slider ends; the number input beside it takes anything up to the field's own limit."""
+
+
+def calculator_page(
+    request: Request,
+    catalogs: Catalogs,
+    query: dict[str, Any],
+    fragment: bool = False,
+    status_code: int = 200,
+    **extra: Any,
+) -> HTMLResponse:
+    """The calculator for these inputs: the whole page, or its results block for htmx."""
+    parsed = parse_params(query)
+    built = parsed if isinstance(parsed, dict) else build_quote(catalogs, parsed)
+    errors, result = (built, None) if isinstance(built, dict) else ({}, built)
+    token = csrf_token(request)
+    context = {
+        "values": {**DEFAULT_VALUES, **query},
+        "errors": errors,
+        "fields": QuoteParams.model_fields,
+        "result": result,
+        "chart": cost_chart(result.quote, result.params.gpu_hours) if result else None,
+        "pinned_inputs": result.params.model_copy(update={"catalog_version": result.catalog.version}).model_dump_json()
+        if result
+        else None,
+        "slider_max": SLIDER_MAX,
+        "fragment": fragment,
+        "catalog": result.catalog if result else catalogs.at(),
+        "csrf_token": token,
+        "save_values": {},
+        "save_errors": {},
+        **extra,
+    }
+    blocks = ["results", "error_slots"] if fragment else []
+    response = templates.TemplateResponse(
+        request, "calculator.html", context, status_code=status_code, block_names=blocks
+    )
+    if not fragment:
+        remember_csrf(request, response, token)
+    return response
+
+
+def not_found_page(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "not_found.html", {}, status_code=404)
+
+
+def admin_page(request: Request, admin: AdminUser, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """An admin page; it (re)sets the CSRF cookie, which a browser drops on restart while the
+    longer admin session lives on."""
+    token = csrf_token(request)
+    context |= {"admin": admin, "csrf_token": token, "today": date.today()}
+    response = templates.TemplateResponse(request, f"admin/{name}.html", context, status_code=status)
+    remember_csrf(request, response, token)
+    return response

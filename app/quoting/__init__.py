@@ -1,0 +1,1 @@
+"""From a scenario's inputs to its quote: the parameters, the quote, and the quote as JSON."""

@@ -1,0 +1,18 @@
+"""The audit log: every change of the catalog, who made it, when, to which record and why."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from app.catalog.queries import audit_log
+from app.deps import ADMIN_GUARDS, Admin, SessionDep
+from app.pages import admin_page
+
+router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
+
+
+@router.get("/audit", response_class=HTMLResponse)
+def audit(request: Request, admin: Admin, session: SessionDep, by: str = "", record: str = "") -> HTMLResponse:
+    """Every change of the catalog, newest first."""
+    return admin_page(request, admin, "audit", changes=audit_log(session, by, record), by=by, record=record)

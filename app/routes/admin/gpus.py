@@ -1,0 +1,54 @@
+"""Admin GPU models: add one with its memory, or retire all offers of one."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.catalog import rows as check
+from app.catalog.changes import add_gpu_model, retire_offers_of
+from app.catalog.queries import gpu_by_name, gpu_models
+from app.catalog.tables import GpuModel
+from app.deps import ADMIN_GUARDS, Admin, RecordId, SessionDep
+from app.forms import Errors, read
+from app.pages import admin_page
+
+router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
+
+GPU_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .-]{0,39}$")
+
+
+@router.get("/gpus", response_class=HTMLResponse)
+def gpus(request: Request, admin: Admin, session: SessionDep) -> HTMLResponse:
+    return admin_page(request, admin, "gpus", gpus=gpu_models(session), errors={}, values={})
+
+
+@router.post("/gpus", response_class=HTMLResponse)
+def create_gpu(
+    request: Request, admin: Admin, session: SessionDep,
+    name: Annotated[str, Form()] = "", memory_gib: Annotated[str, Form()] = "",
+) -> Response:  # fmt: skip
+    errors: Errors = {}
+    if not GPU_NAME.match(name):
+        errors["name"] = "letters, digits, spaces, dots and dashes, 40 at most"
+    elif gpu_by_name(session, name):
+        errors["name"] = "this GPU model exists already"
+    memory = read(errors, "memory_gib", check.count, memory_gib, 1, 4096)
+    if errors:
+        values = {"name": name, "memory_gib": memory_gib}
+        return admin_page(request, admin, "gpus", 422, gpus=gpu_models(session), errors=errors, values=values)
+    add_gpu_model(session, name, memory, admin.username)  # type: ignore[arg-type]
+    return RedirectResponse("/admin/gpus", status_code=303)
+
+
+@router.post("/gpus/{gpu_id}/retire")
+def retire_gpu(admin: Admin, session: SessionDep, gpu_id: RecordId, note: Annotated[str, Form()] = "") -> Response:
+    """All offers of a GPU model leave new quotes at once."""
+    gpu = session.get(GpuModel, gpu_id)
+    if gpu is None:
+        raise HTTPException(404, "no such GPU model")
+    retire_offers_of(session, admin.username, note.strip() or f"{gpu.name} retired", gpu_model_id=gpu_id)
+    return RedirectResponse("/admin/gpus", status_code=303)

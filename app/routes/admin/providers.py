@@ -1,0 +1,164 @@
+"""Admin providers: a new provider, and each one's headquarters, egress tiers and storage price,
+each edited as a new version and refused if someone changed it since the form was opened."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlmodel import Session
+
+from app.admin.tables import AdminUser
+from app.catalog import rows as check
+from app.catalog.changes import (
+    StaleRecord,
+    add_provider,
+    change_headquarters,
+    change_storage_price,
+    replace_egress_tiers,
+    retire_offers_of,
+)
+from app.catalog.queries import provider_by_slug, provider_ids, provider_now
+from app.catalog.tables import Provider
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
+from app.forms import Errors, read
+from app.pages import admin_page
+from app.templating import plain
+
+router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+CONFLICT = "Someone changed this after you opened the page; the current values are shown, and yours below."
+
+
+def _provider_page(
+    request: Request, admin: AdminUser, session: Session, provider: Provider, status: int = 200,
+    errors: Errors | None = None, values: dict[str, str] | None = None,
+) -> HTMLResponse:  # fmt: skip
+    now = provider_now(session, provider)
+    tiers_text = "\n".join(
+        ",".join("" if v is None else str(plain(v)) for v in (t.from_gb, t.to_gb, t.usd_per_gb)) for t in now["tiers"]
+    )
+    context = now | {"provider": provider, "tiers_text": tiers_text, "errors": errors or {}, "values": values or {}}
+    return admin_page(request, admin, "provider", status, **context)
+
+
+def _provider(session: Session, provider_id: int) -> Provider:
+    provider = session.get(Provider, provider_id)
+    if provider is None:
+        raise HTTPException(404, "no such provider")
+    return provider
+
+
+@router.get("/providers", response_class=HTMLResponse)
+def providers(request: Request, admin: Admin, catalogs: CatalogsDep, session: SessionDep) -> HTMLResponse:
+    ids = provider_ids(session)
+    return admin_page(request, admin, "providers", catalog=catalogs.at(), ids=ids, errors={}, values={})
+
+
+@router.post("/providers", response_class=HTMLResponse)
+def create_provider(
+    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep,
+    slug: Annotated[str, Form()] = "", name: Annotated[str, Form()] = "",
+    hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "",
+) -> Response:  # fmt: skip
+    errors: Errors = {}
+    if not SLUG.match(slug):
+        errors["slug"] = "lower-case letters, digits and dashes, 40 at most"
+    elif provider_by_slug(session, slug):
+        errors["slug"] = "there is already a provider with this id"
+    display_name = read(errors, "name", check.text, name, 100)
+    country = read(errors, "hq_country", check.country, hq_country)
+    if country:
+        read(errors, "hq_source", check.web_address, hq_source)
+    if errors:
+        ids = provider_ids(session)
+        values = {"slug": slug, "name": name, "hq_country": hq_country, "hq_source": hq_source}
+        return admin_page(
+            request, admin, "providers", 422, catalog=catalogs.at(), ids=ids, errors=errors, values=values
+        )
+    provider = add_provider(session, slug, display_name, country, hq_source, admin.username)  # type: ignore[arg-type]
+    return RedirectResponse(f"/admin/providers/{provider.id}", status_code=303)
+
+
+@router.get("/providers/{provider_id}", response_class=HTMLResponse)
+def provider(request: Request, admin: Admin, session: SessionDep, provider_id: RecordId) -> HTMLResponse:
+    return _provider_page(request, admin, session, _provider(session, provider_id))
+
+
+@router.post("/providers/{provider_id}/headquarters", response_class=HTMLResponse)
+def save_headquarters(
+    request: Request, admin: Admin, session: SessionDep, provider_id: RecordId,
+    hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "",
+    based_on: Annotated[int, Form()] = 0,
+) -> Response:  # fmt: skip
+    p = _provider(session, provider_id)
+    values = {"hq_country": hq_country, "hq_source": hq_source, "hq_note": note}
+    errors: Errors = {}
+    country = read(errors, "hq_country", check.country, hq_country)
+    read(errors, "hq_source", check.web_address, hq_source)
+    why = read(errors, "hq_note", check.change_note, note)
+    if errors:
+        return _provider_page(request, admin, session, p, 422, errors, values)
+    try:
+        change_headquarters(session, provider_id, country, hq_source, why, admin.username, based_on)  # type: ignore[arg-type]
+    except StaleRecord:
+        return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
+    return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
+
+
+@router.post("/providers/{provider_id}/egress", response_class=HTMLResponse)
+def save_egress(
+    request: Request, admin: Admin, session: SessionDep, provider_id: RecordId,
+    tiers: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
+    note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
+) -> Response:  # fmt: skip
+    """The whole tier table at once; empty means the provider publishes no egress price."""
+    p = _provider(session, provider_id)
+    values = {"tiers": tiers, "source": source, "as_of": as_of, "note": note}
+    errors: Errors = {}
+    parsed = read(errors, "tiers", check.parse_tiers, tiers) if tiers.strip() else []
+    read(errors, "source", check.web_address, source)
+    day = read(errors, "as_of", check.past_day, as_of)
+    why = read(errors, "note", check.change_note, note)
+    if errors:
+        return _provider_page(request, admin, session, p, 422, errors, values)
+    try:
+        replace_egress_tiers(session, provider_id, parsed, source, day, why, admin.username, based_on)  # type: ignore[arg-type]
+    except StaleRecord:
+        return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
+    return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
+
+
+@router.post("/providers/{provider_id}/storage", response_class=HTMLResponse)
+def save_storage(
+    request: Request, admin: Admin, session: SessionDep, provider_id: RecordId,
+    price: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
+    note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
+) -> Response:  # fmt: skip
+    p = _provider(session, provider_id)
+    values = {"storage_price": price, "storage_source": source, "storage_as_of": as_of, "storage_note": note}
+    errors: Errors = {}
+    amount = read(errors, "storage_price", check.price, price, True)
+    read(errors, "storage_source", check.web_address, source)
+    day = read(errors, "storage_as_of", check.past_day, as_of)
+    why = read(errors, "storage_note", check.change_note, note)
+    if errors:
+        return _provider_page(request, admin, session, p, 422, errors, values)
+    try:
+        change_storage_price(session, provider_id, amount, source, day, why, admin.username, based_on)  # type: ignore[arg-type]
+    except StaleRecord:
+        return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
+    return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
+
+
+@router.post("/providers/{provider_id}/retire")
+def retire_provider(
+    admin: Admin, session: SessionDep, provider_id: RecordId, note: Annotated[str, Form()] = ""
+) -> Response:
+    """All of a provider's offers leave new quotes at once; saved scenarios and history keep them."""
+    p = _provider(session, provider_id)
+    retire_offers_of(session, admin.username, note.strip() or f"{p.name} retired", provider_id=provider_id)
+    return RedirectResponse(f"/admin/offers?provider={p.slug}", status_code=303)

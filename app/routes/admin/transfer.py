@@ -1,0 +1,97 @@
+"""Admin bulk import with a preview, and exports of the whole catalog."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.catalog import rows as check
+from app.catalog.changes import StaleRecord
+from app.catalog.exports import export_catalog, export_offers_csv
+from app.catalog.imports import apply_import, claim_pending_import, plan_import, save_pending_import
+from app.catalog.queries import offer_prices, pending_import
+from app.costing.terms import Tenancy
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
+from app.forms import Errors, read
+from app.pages import admin_page
+
+router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
+
+MAX_IMPORT_BYTES = 8 * 1024 * 1024
+SHOWN_ROWS = 500
+"""The preview lists this many new and changed offers; the counts cover all."""
+
+
+@router.get("/import", response_class=HTMLResponse)
+def import_form(request: Request, admin: Admin, catalogs: CatalogsDep) -> HTMLResponse:
+    return admin_page(request, admin, "import", catalog=catalogs.at(), problem="", values={})
+
+
+@router.post("/import", response_class=HTMLResponse, max_body_size=MAX_IMPORT_BYTES + 64 * 1024)
+def preview_import(
+    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep, file: UploadFile,
+    provider: Annotated[str, Form()] = "", tenancy: Annotated[str, Form()] = "virtualized",
+    source_url: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
+) -> HTMLResponse:  # fmt: skip
+    """Read the file and show what it would change; nothing is applied yet."""
+    values = {"provider": provider, "tenancy": tenancy, "source_url": source_url, "as_of": as_of}
+    catalog = catalogs.at()
+    assert catalog is not None
+    content = file.file.read(MAX_IMPORT_BYTES + 1)  # a plain def: the database work runs off the event loop
+    errors: Errors = {}
+    if len(content) > MAX_IMPORT_BYTES:
+        errors["file"] = "The file is larger than 8 MB."
+    if source_url:
+        read(errors, "The source", check.web_address, source_url)
+    read(errors, "The tenancy", check.one_of, tenancy, Tenancy)
+    day = read(errors, "The as-of date", check.past_day, as_of, True)
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        errors["file"] = "The file is not UTF-8 text."
+    if errors:
+        problem = " ".join(message if key == "file" else f"{key} {message}." for key, message in errors.items())
+        return admin_page(request, admin, "import", 422, catalog=catalog, problem=problem, values=values)
+    plan = plan_import(session, text, catalog.version, provider, tenancy, source_url, day)
+    pending = None
+    if not plan.problems and (plan.add or plan.change):
+        pending = save_pending_import(session, plan, catalog.version, admin.username)
+    current_prices = offer_prices(session, [row_id for row_id, _ in plan.change[:SHOWN_ROWS]])
+    return admin_page(request, admin, "import_preview", plan=plan, pending=pending, current_prices=current_prices)
+
+
+@router.post("/import/{pending_id}/apply")
+def apply(
+    admin: Admin, session: SessionDep, catalogs: CatalogsDep, pending_id: RecordId,
+    note: Annotated[str, Form(max_length=500)] = "",
+) -> Response:  # fmt: skip
+    """All rows in one transaction as one catalog version, or none if anything moved meanwhile."""
+    pending = pending_import(session, pending_id)
+    if pending is None:
+        raise HTTPException(404, "no such import waiting")
+    if catalogs.newest() != pending.catalog_version:
+        raise HTTPException(409, "The catalog changed since this preview; upload the file again.")
+    try:  # the claim commits with the import, or not at all
+        plan = claim_pending_import(session, pending_id)
+        apply_import(session, plan, note.strip() or "bulk import", admin.username)
+    except StaleRecord:
+        raise HTTPException(409, "This import is being applied already.") from None
+    except ValueError as e:
+        raise HTTPException(409, str(e)) from None
+    return RedirectResponse("/admin/audit", status_code=303)
+
+
+@router.get("/api/export.csv")
+def export_csv(session: SessionDep, catalogs: CatalogsDep) -> Response:
+    body = export_offers_csv(session, catalogs.newest())
+    return Response(body, media_type="text/csv", headers={"Content-Disposition": 'attachment; filename="offers.csv"'})
+
+
+@router.get("/api/export.json")
+def export_json(session: SessionDep, catalogs: CatalogsDep) -> Response:
+    body = json.dumps(export_catalog(session, catalogs.newest()), indent=1)
+    disposition = 'attachment; filename="catalog.json"'
+    return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})

@@ -1,0 +1,114 @@
+"""Saving a scenario after quoting it, reading one back at its own prices, and sharing it."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
+
+from app.catalog.snapshot import Catalogs
+from app.quoting.build import QuoteResult, build_quote
+from app.quoting.params import VERSION_MAX, QuoteParams
+from app.quoting.schemas import QuoteOut, quote_out
+from app.scenarios.store import save_scenario, scenario_params
+from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
+from app.scenarios.today import ThenAndNow, then_and_now
+from app.settings import settings
+
+
+class ScenarioIn(BaseModel):
+    """A scenario to save; a JSON export of one is accepted as it is (its other fields are ignored)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field("", max_length=NAME_MAX)
+    note: str = Field("", max_length=NOTE_MAX)
+    params: QuoteParams
+    catalog_version: int | None = Field(
+        None, ge=1, le=VERSION_MAX, description="default: the one in params, else the newest"
+    )
+
+
+class ScenarioOut(BaseModel):
+    slug: str
+    url: str
+    name: str
+    note: str
+    created_at: datetime
+    catalog_version: int
+    params: QuoteParams
+    quote: QuoteOut
+
+
+class Unquotable(Exception):
+    """The inputs cannot be quoted: the message per field, as the calculator would show them."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        self.errors = errors
+
+
+def quote_and_save(session: Session, catalogs: Catalogs, scenario: ScenarioIn, client_key: str) -> Scenario:
+    """Quote first (the same checks as the page), then save pinned to the version quoted at."""
+    version = scenario.catalog_version or scenario.params.catalog_version
+    pinned = scenario.params.model_copy(update={"catalog_version": version})
+    result = build_quote(catalogs, pinned)
+    if isinstance(result, dict):
+        raise Unquotable(result)
+    totals = json.dumps(totals_of(result))
+    name, note = scenario.name.strip(), scenario.note.strip()
+    return save_scenario(session, pinned, result.catalog.version, name, note, client_key, totals)
+
+
+def totals_of(result: QuoteResult) -> list[dict[str, Any]]:
+    """What the link promises: each option's offer and total, to the cent."""
+    return [{"option": o.option, "offer_id": o.offer_id, "total": f"{o.total:.2f}"} for o in quote_out(result).options]
+
+
+def saved_quote(catalogs: Catalogs, scenario: Scenario) -> QuoteResult:
+    result = build_quote(catalogs, scenario_params(scenario))
+    assert not isinstance(result, dict), "a saved scenario was quotable at its own version"
+    return result
+
+
+def share_link(base_url: str, slug: str) -> str:
+    """The link to a scenario, on PUBLIC_URL where it is set, else on the address it was asked at."""
+    return f"{(settings.public_url or base_url).rstrip('/')}/s/{slug}"
+
+
+def scenario_out(catalogs: Catalogs, scenario: Scenario, base_url: str) -> ScenarioOut:
+    result = saved_quote(catalogs, scenario)
+    return ScenarioOut(
+        slug=scenario.slug,
+        url=share_link(base_url, scenario.slug),
+        name=scenario.name,
+        note=scenario.note,
+        created_at=scenario.created_at,
+        catalog_version=scenario.catalog_version,
+        params=result.params.model_copy(update={"catalog_version": None}),
+        quote=quote_out(result),
+    )
+
+
+def as_saved_and_today(catalogs: Catalogs, scenario: Scenario, result: QuoteResult) -> dict[str, Any]:
+    """What the saved page says beside its numbers: if recomputing them gave others (the arithmetic
+    changed), and what the same inputs cost at today's prices when those differ."""
+    found: dict[str, Any] = {}
+    as_saved = json.loads(scenario.totals)
+    if as_saved and as_saved != totals_of(result):  # [] for saves before totals were kept
+        found["arithmetic_changed"] = as_saved
+    if catalogs.newest() == scenario.catalog_version:
+        return found
+    now = build_quote(catalogs, result.params.model_copy(update={"catalog_version": None}))
+    if isinstance(now, dict):
+        problems = "; ".join(f"{field} {message}" for field, message in now.items())
+        return found | {"today_problem": f"Today's catalog cannot quote these inputs: {problems}"}
+    saved = result.quote
+    both = saved.options and now.quote.options
+    return found | {
+        "today_rows": then_and_now(saved, now.quote),
+        "cheapest": ThenAndNow(saved.options[0].option, saved.options[0], now.quote.options[0]) if both else None,
+        "today_version": now.catalog.version,
+    }
