@@ -1,13 +1,11 @@
-"""The database engine, built on first use (never on import), and bringing the schema up to date."""
-
-from functools import cache
+"""Making a database engine (the app makes its own at start), and bringing the schema up to date."""
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, event
 from sqlmodel import create_engine
 
-from app.settings import ROOT, settings
+from app.settings import ROOT
 
 
 def make_engine(url: str) -> Engine:
@@ -24,12 +22,6 @@ def make_engine(url: str) -> Engine:
         cursor.close()
 
     return engine
-
-
-@cache
-def engine() -> Engine:
-    """The engine on `DATABASE_URL`, made by the first caller (the app's lifespan or a command)."""
-    return make_engine(settings.database_url)
 
 
 def migrate(url: str) -> None:

@@ -10,21 +10,20 @@ from sqlmodel import Session
 from app.admin.accounts import session_user
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs, catalogs_for
-from app.db import engine
 from app.security import csrf_ok
 
 
-def get_session() -> Iterator[Session]:
-    with Session(engine()) as session:
+def get_session(request: Request) -> Iterator[Session]:
+    with Session(request.app.state.engine) as session:
         yield session
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
 
 
-async def get_catalogs() -> Catalogs:
+async def get_catalogs(request: Request) -> Catalogs:
     """Async, so that the slider's partial never waits for a worker thread."""
-    return catalogs_for(engine())
+    return catalogs_for(request.app.state.engine)
 
 
 CatalogsDep = Annotated[Catalogs, Depends(get_catalogs)]

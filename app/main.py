@@ -1,4 +1,4 @@
-"""Builds the app: database brought to head and seeded at start, static files, routers."""
+"""Builds the app: its database engine, brought to head and seeded at start; static files; routers."""
 
 import gc
 from collections.abc import AsyncIterator
@@ -12,39 +12,44 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.catalog.seed import seed_if_empty
 from app.catalog.snapshot import catalogs_for
-from app.db import engine, migrate
+from app.db import make_engine, migrate
 from app.errors import http_error, validation_error
 from app.routes import api, calculator, compare, docs, scenarios
 from app.routes.admin import audit, auth, gpus, offers, providers, transfer
 from app.security import SecurityHeaders
 from app.settings import ROOT, settings
 
-
-@asynccontextmanager
-async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-    migrate(settings.database_url)
-    with Session(engine()) as session:
-        seed_if_empty(session)
-    catalogs_for(engine()).at()
-    gc.freeze()  # the catalog lives as long as the process: keep it out of every full collection
-    yield
-
-
 MAX_BODY_BYTES = 256 * 1024
 """The largest request: a scenario with a 2,000-character note is a few kB; nothing needs more."""
 
-app = FastAPI(
-    title="GPU cost calculator", lifespan=lifespan, max_body_size=MAX_BODY_BYTES, docs_url=None, redoc_url=None
-)
-app.add_middleware(SecurityHeaders)
-app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
-app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
-app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-app.include_router(calculator.router)
-app.include_router(api.router)
-app.include_router(scenarios.router)
-app.include_router(scenarios.api_router)
-app.include_router(compare.router)
-app.include_router(docs.router)
-for admin_area in (auth, offers, providers, gpus, transfer, audit):
-    app.include_router(admin_area.router)
+
+def create_app(database_url: str | None = None) -> FastAPI:
+    """The app on one database (default: DATABASE_URL). Nothing touches the database until it starts."""
+    url = database_url or settings.database_url
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        migrate(url)
+        engine = make_engine(url)
+        with Session(engine) as session:
+            seed_if_empty(session)
+        catalogs_for(engine).at()
+        app.state.engine = engine
+        gc.freeze()  # the catalog lives as long as the process: keep it out of every full collection
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="GPU cost calculator", lifespan=lifespan, max_body_size=MAX_BODY_BYTES, docs_url=None, redoc_url=None
+    )
+    app.add_middleware(SecurityHeaders)
+    app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    for area in (calculator, api, scenarios, compare, docs, auth, offers, providers, gpus, transfer, audit):
+        app.include_router(area.router)
+    app.include_router(scenarios.api_router)
+    return app
+
+
+app = create_app()

@@ -23,6 +23,10 @@ class Settings(BaseSettings):
     """Where users reach the app, e.g. https://gpucost.example; share links are built on it rather
     than on the request's Host header. Unset: the request's own address."""
     admin_session_hours: int = 8
+    password_hash_time_cost: int = 3
+    password_hash_memory_kib: int = 65_536
+    password_hash_parallelism: int = 4
+    """argon2id's cost (its library's defaults): what a stolen hash costs to guess. Tests lower it."""
     saves_per_client_per_10_min: int = 20
     saves_per_hour: int = 2000
     """Saved scenarios are kept for ever, so their growth is bounded per client and in all."""

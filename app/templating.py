@@ -8,6 +8,7 @@ from decimal import Decimal
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup
 
+from app.catalog.rows import decimal_text
 from app.charts import Chart
 from app.costing.money import cents, rate
 from app.costing.terms import Billing, Tenancy
@@ -75,7 +76,7 @@ def plain(value: object) -> object:
     """A stored Decimal as typed: 3.99, not 3.99000000; nothing stated as "—"; anything else as it is."""
     if value is None:
         return "—"
-    return f"{value.normalize():f}" if isinstance(value, Decimal) else value
+    return decimal_text(value) if isinstance(value, Decimal) else value
 
 
 def quantity(value: float) -> str:

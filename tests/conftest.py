@@ -1,6 +1,11 @@
 """Web and catalog tests run on an in-memory SQLite database with the schema of the models."""
 
+import os
 from collections.abc import Iterator
+
+# The cheapest argon2id: the tests check how passwords are used, not what guessing one costs. Set
+# before the app reads its settings, and inherited by the servers and commands the tests start.
+os.environ |= {"PASSWORD_HASH_TIME_COST": "1", "PASSWORD_HASH_MEMORY_KIB": "8", "PASSWORD_HASH_PARALLELISM": "1"}
 
 import pytest
 from fastapi.testclient import TestClient

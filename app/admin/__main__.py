@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from app.admin.accounts import create_admin
 from app.catalog.imports import load_catalog
-from app.db import engine, migrate
+from app.db import make_engine, migrate
 from app.settings import settings
 
 
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "load-catalog":
         migrate(settings.database_url)
-        with open(args.file) as f, Session(engine()) as session:
+        with open(args.file) as f, Session(make_engine(settings.database_url)) as session:
             try:
                 version = load_catalog(session, json.load(f))
             except (ValueError, KeyError) as e:
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
             print("The passwords differ.", file=sys.stderr)
             return 1
     migrate(settings.database_url)
-    with Session(engine()) as session:
+    with Session(make_engine(settings.database_url)) as session:
         try:
             create_admin(session, args.username, password)
         except ValueError as e:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import UTC, datetime, timedelta
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
@@ -13,9 +14,21 @@ from sqlmodel import Session, delete, func, select
 from app.admin.tables import AdminSession, AdminUser, LoginFailure
 from app.settings import settings
 
-_hasher = PasswordHasher()
-_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
-"""Verified against when the account does not exist, so that timing does not tell."""
+
+@cache
+def _hasher() -> PasswordHasher:
+    return PasswordHasher(
+        time_cost=settings.password_hash_time_cost,
+        memory_cost=settings.password_hash_memory_kib,
+        parallelism=settings.password_hash_parallelism,
+    )
+
+
+@cache
+def _dummy_hash() -> str:
+    """Verified against when the account does not exist, so that timing does not tell."""
+    return _hasher().hash(secrets.token_urlsafe(16))
+
 
 FAILURE_WINDOW = timedelta(minutes=15)
 MAX_FAILURES_PER_ACCOUNT_AND_CLIENT = 5
@@ -33,7 +46,7 @@ def create_admin(session: Session, username: str, password: str) -> AdminUser:
         raise ValueError(f"the password needs at least {PASSWORD_MIN} characters")
     if session.exec(select(AdminUser).where(AdminUser.username == username)).first():
         raise ValueError(f"there is already an admin called {username}")
-    user = AdminUser(username=username, password_hash=_hasher.hash(password))
+    user = AdminUser(username=username, password_hash=_hasher().hash(password))
     session.add(user)
     session.commit()
     session.refresh(user)
@@ -67,7 +80,7 @@ def authenticate(session: Session, username: str, password: str, client_key: str
         raise Throttled("Too many failed sign-ins. Wait 15 minutes and try again.")
     user = session.exec(select(AdminUser).where(AdminUser.username == username)).first()
     try:
-        _hasher.verify(user.password_hash if user else _DUMMY_HASH, password)
+        _hasher().verify(user.password_hash if user else _dummy_hash(), password)
     except VerificationError:
         return None
     assert user is not None

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.catalog.rows import OFFER_COLUMNS, OfferRow
+from app.catalog.rows import OFFER_COLUMNS, OfferRow, decimal_text
 from app.catalog.snapshot import valid_at
 from app.catalog.tables import (
     EgressTierVersion,
@@ -37,7 +37,7 @@ def current_offers(session: Session, version: int) -> list[tuple[OfferVersion, O
 def as_text(value: Any) -> Any:
     """Decimals as plain digits (1250, not 1.25E+3) and dates as ISO text, for CSV and JSON alike."""
     if isinstance(value, Decimal):
-        return f"{value.normalize():f}"
+        return decimal_text(value)
     return value.isoformat() if isinstance(value, date) else value
 
 

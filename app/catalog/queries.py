@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.catalog.changes import last_change
-from app.catalog.rows import VERSIONED_FIELDS
+from app.catalog.provider_changes import last_change
+from app.catalog.rows import VERSIONED_FIELDS, decimal_text
 from app.catalog.tables import (
     CatalogVersion,
     EgressTierVersion,
@@ -119,4 +119,4 @@ def pending_import(session: Session, pending_id: int) -> PendingImport | None:
 def offer_prices(session: Session, row_ids: list[int]) -> dict[int, str]:
     """Each row's price as typed, per period: what an import preview shows beside the new one."""
     found = session.exec(select(OfferVersion).where(col(OfferVersion.id).in_(row_ids)))
-    return {row.id: f"{row.price_usd.normalize()} / {row.price_period}" for row in found if row.id is not None}
+    return {row.id: f"{decimal_text(row.price_usd)} / {row.price_period}" for row in found if row.id is not None}

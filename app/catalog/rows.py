@@ -53,6 +53,11 @@ VERSIONED_FIELDS = tuple(f for f in OFFER_COLUMNS if f != "key" and f not in KEY
 """What a new version of an offer may change; the history page shows each change of these."""
 
 
+def decimal_text(value: Decimal) -> str:
+    """A stored number as typed: 1250, not 1.25E+3; 3.99, not 3.99000000 (exports, forms, pages)."""
+    return f"{value.normalize():f}"
+
+
 def offer_key(provider: str, product: str, gpu: str, region: str, billing: str) -> str:
     return f"{provider}:{product}:{gpu}:{region}:{billing}"
 

@@ -1,1 +1,1 @@
-"""The pure cost model of DOMAIN.md: dataclasses in, USD out. No web, database or template imports."""
+"""The pure cost model of docs/cost-model.md: dataclasses in, USD out. No web, database or template imports."""

@@ -1,7 +1,8 @@
 from collections import Counter
 
 import pytest
-from sqlmodel import Session
+from sqlalchemy.pool import StaticPool
+from sqlmodel import Session, SQLModel, create_engine
 
 from app.catalog.seed import load_seed
 from app.catalog.snapshot import catalogs_for, select_offers
@@ -9,11 +10,15 @@ from app.costing.egress import check_tiers
 from app.costing.terms import Tenancy
 
 
-@pytest.fixture
-def shipped(session: Session):
-    load_seed(session)
-    session.commit()
-    return catalogs_for(session.get_bind()).at(1)
+@pytest.fixture(scope="module")
+def shipped():
+    """The shipped catalog, loaded once for this module's checks (none of them writes)."""
+    engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
+    SQLModel.metadata.create_all(engine)
+    with Session(engine) as session:
+        load_seed(session)
+        session.commit()
+    return catalogs_for(engine).at(1)
 
 
 def test_shipped_catalog_holds_offers_of_all_three_tenancies(shipped):

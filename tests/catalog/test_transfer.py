@@ -7,11 +7,13 @@ import pytest
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine, func, select
 
+from app.admin.accounts import create_admin
 from app.catalog.exports import export_catalog, export_offers_csv
 from app.catalog.imports import apply_import, load_catalog, plan_import
 from app.catalog.seed import load_seed
 from app.catalog.tables import CatalogVersion, OfferVersion
-from tests.web.scenario import hand_checked_catalog
+from tests.factories import hand_checked_catalog
+from tests.web.helpers import PASSWORD, csrf, html, sign_in
 
 SKYPILOT = """InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,GpuInfo
 gpu_1x_h100,H100,1,26,200,2.49,,us-east-1,
@@ -67,9 +69,6 @@ def test_skypilot_preview_lists_new_rows_and_every_malformed_line_with_its_reaso
 
 def test_an_import_with_a_bad_row_cannot_be_applied_and_changes_nothing(client, session):
     """Through the admin page: the preview shows the problems and offers no way to apply."""
-    from app.admin.accounts import create_admin
-    from tests.web.test_admin import PASSWORD, csrf, html, sign_in
-
     hand_checked_catalog(session)
     create_admin(session, "alice", PASSWORD)
     sign_in(client)
@@ -88,9 +87,6 @@ def test_an_import_with_a_bad_row_cannot_be_applied_and_changes_nothing(client, 
 
 def test_a_clean_import_applies_as_one_version_with_old_to_new_prices(client, session):
     """Our own export with the on-demand price raised 2.50 -> 2.75 and one new offer."""
-    from app.admin.accounts import create_admin
-    from tests.web.test_admin import PASSWORD, csrf, html, sign_in
-
     hand_checked_catalog(session)
     create_admin(session, "alice", PASSWORD)
     sign_in(client)

@@ -4,8 +4,8 @@ from decimal import Decimal
 import pytest
 
 from app.catalog.changes import StaleRecord, change_offer_price, retire_offer
-from tests.web.scenario import hand_checked_catalog
-from tests.web.test_calculator_page import QUERY
+from tests.factories import hand_checked_catalog
+from tests.web.helpers import QUERY
 
 
 def on_demand_total(client, extra=""):
@@ -46,7 +46,7 @@ def test_concurrent_edits_from_the_same_form_land_once(tmp_path):
 
     from sqlmodel import Session, SQLModel
 
-    from app.catalog.changes import change_storage_price, last_change
+    from app.catalog.provider_changes import change_storage_price, last_change
     from app.catalog.tables import StoragePrice
     from app.db import make_engine
     from tests.factories import make_provider

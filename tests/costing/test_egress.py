@@ -41,8 +41,19 @@ def test_tiers_with_gaps_overlaps_or_negative_prices_are_refused(tiers):
         check_tiers(tiers)
 
 
-def test_contiguous_open_ended_tiers_are_accepted():
-    check_tiers(FREE_100_THEN_9_CENTS)
+@pytest.mark.parametrize(
+    ("tiers", "volume_gb", "usd"),
+    [
+        (FREE_100_THEN_9_CENTS, 10_240, 912.60),
+        ((EgressTier(0, None, 0.0),), 10_240, 0.0),
+        ((EgressTier(0, None, 0.01),), 1_000, 10.0),
+    ],
+    ids=["allowance then two tiers", "no egress fees", "one paid tier"],
+)
+def test_contiguous_open_ended_tiers_are_accepted_and_price_every_gb(tiers, volume_gb, usd):
+    """10,240 GB through 100 free then 0.09: 10,140 x 0.09 = 912.60; at 0.01/GB, 1,000 GB = 10.00."""
+    check_tiers(tiers)
+    assert egress_cost(volume_gb, tiers) == pytest.approx(usd)
 
 
 @given(st.sampled_from([100.0, 10240.0]), st.floats(min_value=1e-6, max_value=1e-3))

@@ -1,20 +1,20 @@
-"""A real uvicorn server on a fresh SQLite file and a real Chromium: what a user's browser meets."""
+"""A real uvicorn server on a fresh SQLite file per test module and a real Chromium: what a user's browser meets."""
 
 from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
+import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import uvicorn
 from playwright.sync_api import Browser, Page, sync_playwright
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from app.main import create_app
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -32,51 +32,28 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The server's database, for tests that put records in it the way an admin would."""
+    """Each test module's own server database, so that what one module saves no other one sees."""
     return f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.db'}"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def base_url(database_url: str) -> Iterator[str]:
-    """Start the app as it ships (migrating and seeding its own empty database) and wait for it to answer."""
-    db = Path(database_url.removeprefix("sqlite:///"))
+    """The app as it ships (migrating and seeding its own empty database) on a real uvicorn, served
+    from a thread of this process, which has imported the app already."""
     port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = (db.parent / "uvicorn.log").open("w+")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=REPO_ROOT,
-        env={**os.environ, "DATABASE_URL": database_url},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                pytest.fail(f"uvicorn exited with {proc.returncode}:\n{log.read()}")
-            try:
-                with urllib.request.urlopen(f"{url}/api/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                log.seek(0)
-                pytest.fail(f"uvicorn did not answer /api/health within 30 s:\n{log.read()}")
-            time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    server = uvicorn.Server(uvicorn.Config(create_app(database_url), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("uvicorn did not start; its log is above")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")

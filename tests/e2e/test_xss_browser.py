@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from urllib.parse import urlencode
 
+import pytest
 from playwright.sync_api import Browser
 from sqlmodel import Session, select
 
 from app.admin.accounts import create_admin
-from app.catalog.changes import add_offer, add_provider
+from app.catalog.changes import add_offer
+from app.catalog.provider_changes import add_provider
+from app.catalog.seed import seed_if_empty
 from app.catalog.tables import GpuModel, OfferVersion
-from app.db import make_engine
+from app.db import make_engine, migrate
 
 PAYLOADS = [
     "<script>window.__xss = 1</script>",
@@ -20,33 +24,36 @@ PAYLOADS = [
     '"><svg onload="window.__xss = 3">',
 ]
 PASSWORD = "correct horse battery"
+KEY = "evil:xss:H100:r:on_demand"
 
 
-def _plant(database_url: str) -> str:
-    """An admin and a provider whose name, offer product, notes and source URL carry payloads."""
-    engine = make_engine(database_url)
-    with Session(engine) as session:
+@pytest.fixture(scope="module")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """This module's database, planted before its server starts: an admin, and a provider whose name,
+    offer product, notes and source URL carry payloads."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('xss') / 'xss.db'}"
+    migrate(url)
+    with Session(make_engine(url)) as session:
+        seed_if_empty(session)
         create_admin(session, "xss-admin", PASSWORD)
         provider = add_provider(session, "evil", PAYLOADS[0], "DE", "https://example.test/hq", "xss-admin")
         gpu = session.exec(select(GpuModel).where(GpuModel.name == "H100")).one()
         offer = OfferVersion(
-            key="evil:xss:H100:r:on_demand", provider_id=provider.id, gpu_model_id=gpu.id, product=PAYLOADS[1],
+            key=KEY, provider_id=provider.id, gpu_model_id=gpu.id, product=PAYLOADS[1],
             tenancy="virtualized", billing="on_demand", gpus_per_unit=1, price_usd=Decimal("0.01"),
             price_period="hour", region=PAYLOADS[2], source_url="javascript:window.__xss = 4",
             as_of=date(2026, 11, 1), notes=PAYLOADS[2], valid_from=0,
         )  # fmt: skip
         add_offer(session, offer, PAYLOADS[0], "xss-admin")
-        return offer.key
+    return url
 
 
-def test_stored_script_in_text_fields_stays_inert(browser: Browser, base_url: str, database_url: str) -> None:
-    key = _plant(database_url)
+def test_stored_script_in_text_fields_stays_inert(browser: Browser, base_url: str) -> None:
     context = browser.new_context(base_url=base_url)
     context.set_default_timeout(5_000)
     page = context.new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.wait_for_timeout(1_100)  # the server re-reads the newest catalog version within a second
 
     page.goto("/?gpu=H100&gpu_hours=10&checkpoints_out=0")
     assert page.locator("table.options").get_by_text("window.__xss = 1", exact=False).count() >= 1, (
@@ -62,7 +69,13 @@ def test_stored_script_in_text_fields_stays_inert(browser: Browser, base_url: st
     page.fill("#password", PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url("**/admin")
-    pages += ["/admin", "/admin/offers?provider=evil", f"/admin/history?key={key}", "/admin/audit", "/admin/providers"]
+    pages += [
+        "/admin",
+        "/admin/offers?provider=evil",
+        "/admin/history?" + urlencode({"key": KEY}),
+        "/admin/audit",
+        "/admin/providers",
+    ]
     for path in pages:
         page.goto(path)
         assert page.evaluate("window.__xss") is None, path

@@ -4,9 +4,9 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
-from bs4 import BeautifulSoup
 from fastapi.routing import APIRoute
 from sqlmodel import Session, create_engine, func, select
 
@@ -15,35 +15,14 @@ from app.admin.tables import AdminSession, AdminUser
 from app.catalog.tables import CatalogVersion, OfferVersion
 from app.main import app
 from app.settings import settings
-from tests.web.scenario import hand_checked_catalog
-from tests.web.test_calculator_page import QUERY, soup, totals
-
-PASSWORD = "correct horse battery"
-
-
-def html(response):
-    return BeautifulSoup(response.text, "html.parser")
-
-
-def sign_in(client, username="alice", password=PASSWORD):
-    token = html(client.get("/admin/login")).select_one("input[name=csrf_token]")["value"]
-    return client.post(
-        "/admin/login", data={"csrf_token": token, "username": username, "password": password}, follow_redirects=False
-    )
-
-
-def csrf(client, path="/admin"):
-    return html(client.get(path)).select_one("input[name=csrf_token]")["value"]
+from tests.factories import hand_checked_catalog
+from tests.web.helpers import PASSWORD, QUERY, csrf, html, sign_in, soup, totals, versions
 
 
 @pytest.fixture
 def admin(session):
     hand_checked_catalog(session)
     return create_admin(session, "alice", PASSWORD)
-
-
-def versions(session):
-    return session.exec(select(func.count()).select_from(CatalogVersion)).one()
 
 
 def test_create_admin_command_stores_an_argon2_hash_not_the_password(tmp_path):
@@ -81,7 +60,8 @@ def test_sign_in_sets_a_protected_session_cookie_and_sign_out_ends_it(client, se
     cookie = response.headers["set-cookie"]
     assert "admin_session=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
     assert client.get("/admin", follow_redirects=False).status_code == 200
-    client.post("/admin/logout", data={"csrf_token": csrf(client)}, follow_redirects=False)
+    signed_out = client.post("/admin/logout", data={"csrf_token": csrf(client)}, follow_redirects=False)
+    assert (signed_out.status_code, signed_out.headers["location"]) == (303, "/admin/login")
     assert session.exec(select(func.count()).select_from(AdminSession)).one() == 0
     assert client.get("/admin", follow_redirects=False).status_code == 303
 
@@ -269,9 +249,12 @@ def test_retire_and_restore_as_new_versions(client, session, admin):
     sign_in(client)
     key = session.get(OfferVersion, 3).key
     token = csrf(client, "/admin/offers/3")
-    client.post("/admin/offers/3/retire", data={"csrf_token": token, "note": "gone"})
+    history = "/admin/history?" + urlencode({"key": key})
+    retired = client.post("/admin/offers/3/retire", data={"csrf_token": token, "note": "gone"}, follow_redirects=False)
+    assert (retired.status_code, retired.headers["location"]) == (303, history)
     assert "serverless-per_second" not in totals(soup(client.get(f"/?{QUERY}")))
-    client.post("/admin/offers/3/restore", data={"csrf_token": token})
+    restored = client.post("/admin/offers/3/restore", data={"csrf_token": token}, follow_redirects=False)
+    assert (restored.status_code, restored.headers["location"]) == (303, history)
     assert totals(soup(client.get(f"/?{QUERY}")))["serverless-per_second"] == "$1,440.00"
     rows = session.exec(select(OfferVersion).where(OfferVersion.key == key)).all()
     assert [r.valid_to is None for r in rows] == [False, True]

@@ -3,9 +3,8 @@ from sqlmodel import select
 
 from app.admin.accounts import create_admin
 from app.catalog.tables import CatalogVersion, Provider
-from tests.web.scenario import hand_checked_catalog
-from tests.web.test_admin import PASSWORD, csrf, html, sign_in, versions
-from tests.web.test_calculator_page import QUERY, soup, totals
+from tests.factories import hand_checked_catalog
+from tests.web.helpers import PASSWORD, QUERY, csrf, html, sign_in, soup, totals, versions
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 import csv
 import io
 
-from tests.web.scenario import hand_checked_catalog
-from tests.web.test_calculator_page import QUERY, soup, totals
+from tests.factories import hand_checked_catalog
+from tests.web.helpers import QUERY, soup, totals
 
 
 def test_quote_returns_the_same_numbers_as_the_page(client, session):

@@ -1,21 +1,5 @@
-from bs4 import BeautifulSoup
-
-from tests.factories import make_offer, make_provider
-from tests.web.scenario import hand_checked_catalog
-
-QUERY = "gpu=H100&gpu_hours=400&checkpoint_gb=140&checkpoints_out=1&virt_tax=0&invocations=0"
-
-
-def soup(response):
-    assert response.status_code == 200
-    return BeautifulSoup(response.text, "html.parser")
-
-
-def totals(page):
-    return {
-        row["data-option"]: row.select_one("td.total").get_text(strip=True).rstrip("*")
-        for row in page.select("table.options tbody tr")
-    }
+from tests.factories import hand_checked_catalog, make_offer, make_provider
+from tests.web.helpers import QUERY, soup, totals
 
 
 def test_page_shows_each_options_total_worked_by_hand(client, session):

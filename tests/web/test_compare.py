@@ -1,6 +1,6 @@
 from bs4 import BeautifulSoup
 
-from tests.web.scenario import hand_checked_catalog
+from tests.factories import hand_checked_catalog
 
 
 def save(client, **params):

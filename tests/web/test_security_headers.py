@@ -1,7 +1,7 @@
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.web.scenario import hand_checked_catalog
+from tests.factories import hand_checked_catalog
 
 
 @pytest.mark.parametrize("path", ["/", "/api/quote", "/docs", "/s/AAAAAAAAAAAAAAAA", "/static/app.css"])

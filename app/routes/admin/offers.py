@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -63,6 +64,11 @@ def offers(
     return admin_page(request, admin, "offers", offers=shown, catalog=catalog, filters=filters)
 
 
+def _history_url(key: str) -> str:
+    """Keys hold spaces and any character a product name has: encoded, never cut at an & or #."""
+    return f"/admin/history?{urlencode({'key': key})}"
+
+
 def _offer_row(session: Session, row_id: int) -> OfferVersion:
     row = session.get(OfferVersion, row_id)
     if row is None:
@@ -97,7 +103,7 @@ def save_offer(
     except StaleRecord:
         conflict = newest_version_of(session, row.key)
         return admin_page(request, admin, "offer_edit", 409, row=row, values=typed, errors={}, conflict=conflict)
-    return RedirectResponse(f"/admin/history?key={row.key}", status_code=303)
+    return RedirectResponse(_history_url(row.key), status_code=303)
 
 
 @router.post("/offers/{row_id}/retire")
@@ -107,7 +113,7 @@ def retire(admin: Admin, session: SessionDep, row_id: RecordId, note: Annotated[
         retire_offer(session, row_id, note.strip() or "retired", who=admin.username)
     except StaleRecord:
         raise HTTPException(409, "This offer was changed or retired meanwhile; open it again.") from None
-    return RedirectResponse(f"/admin/history?key={row.key}", status_code=303)
+    return RedirectResponse(_history_url(row.key), status_code=303)
 
 
 @router.post("/offers/{row_id}/restore")
@@ -117,7 +123,7 @@ def restore(admin: Admin, session: SessionDep, row_id: RecordId) -> Response:
         restore_offer(session, row_id, f"restored the version of catalog {row.valid_from}", who=admin.username)
     except StaleRecord:
         raise HTTPException(409, "This offer was changed meanwhile; open its history again.") from None
-    return RedirectResponse(f"/admin/history?key={row.key}", status_code=303)
+    return RedirectResponse(_history_url(row.key), status_code=303)
 
 
 @router.get("/history", response_class=HTMLResponse)
@@ -189,4 +195,4 @@ def create_offer(
         add_offer(session, OfferVersion.of_row(row, owner.id, model.id, 0), note, admin.username)  # type: ignore[arg-type]
     except StaleRecord:
         raise HTTPException(409, "The same offer was added meanwhile.") from None
-    return RedirectResponse(f"/admin/history?key={key}", status_code=303)
+    return RedirectResponse(_history_url(key), status_code=303)

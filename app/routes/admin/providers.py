@@ -12,14 +12,8 @@ from sqlmodel import Session
 
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
-from app.catalog.changes import (
-    StaleRecord,
-    add_provider,
-    change_headquarters,
-    change_storage_price,
-    replace_egress_tiers,
-    retire_offers_of,
-)
+from app.catalog.changes import StaleRecord, retire_offers_of
+from app.catalog.provider_changes import add_provider, change_headquarters, change_storage_price, replace_egress_tiers
 from app.catalog.queries import provider_by_slug, provider_ids, provider_now
 from app.catalog.tables import Provider
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep

@@ -1,0 +1,121 @@
+"""Changes to a provider's versioned facts: headquarters, egress tiers, storage price. Each is a new
+catalog version, refused if the fact changed since the admin's form was opened."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from sqlalchemy import update
+from sqlmodel import Session, func, select
+
+from app.catalog.changes import StaleRecord, commit_change, new_version
+from app.catalog.rows import Tier
+from app.catalog.tables import EgressTierVersion, Provider, ProviderHeadquarters, StoragePrice
+
+
+def change_headquarters(
+    session: Session,
+    provider_id: int,
+    country: str | None,
+    source: str,
+    note: str,
+    who: str = "system",
+    based_on: int | None = None,
+) -> int:
+    """Record where a provider is headquartered from a new version on. Returns the version."""
+    version = new_version(session, note, who, f"provider {provider_id} headquarters")
+    _unchanged_since(session, ProviderHeadquarters, provider_id, based_on)
+    closed = session.execute(
+        update(ProviderHeadquarters)
+        .where(ProviderHeadquarters.provider_id == provider_id, ProviderHeadquarters.valid_to.is_(None))  # type: ignore[arg-type,union-attr]
+        .values(valid_to=version)
+    )
+    if closed.rowcount > 1:
+        session.rollback()
+        raise StaleRecord(f"provider {provider_id} had more than one current headquarters")
+    session.add(ProviderHeadquarters(provider_id=provider_id, country=country, source=source, valid_from=version))
+    commit_change(session)
+    return version
+
+
+ProviderTable = type[ProviderHeadquarters] | type[EgressTierVersion] | type[StoragePrice]
+
+
+def last_change(session: Session, table: ProviderTable, provider_id: int | None) -> int:
+    """The last catalog version that added or closed one of the provider's rows in `table`: an edit
+    based on an earlier one is out of date."""
+    changed = func.max(func.coalesce(table.valid_to, table.valid_from))
+    return session.exec(select(changed).where(table.provider_id == provider_id)).one() or 0
+
+
+def _unchanged_since(session: Session, table: ProviderTable, provider_id: int, based_on: int | None) -> None:
+    """Checked after the new version is written, so SQLite's write lock orders concurrent edits."""
+    if based_on is not None and last_change(session, table, provider_id) != based_on:
+        session.rollback()
+        raise StaleRecord("changed by someone else since it was opened")
+
+
+def _close_current(
+    session: Session, table: type[EgressTierVersion] | type[StoragePrice], provider_id: int, version: int
+) -> None:
+    session.execute(
+        update(table).where(table.provider_id == provider_id, table.valid_to.is_(None)).values(valid_to=version)  # type: ignore[arg-type,union-attr]
+    )
+
+
+def replace_egress_tiers(
+    session: Session,
+    provider_id: int,
+    tiers: list[Tier],
+    source: str,
+    as_of: date,
+    note: str,
+    who: str,
+    based_on: int | None = None,
+) -> int:
+    """A provider's whole egress table anew, from a new version on; tiers were checked by the caller."""
+    version = new_version(session, note, who, f"provider {provider_id} egress")
+    _unchanged_since(session, EgressTierVersion, provider_id, based_on)
+    _close_current(session, EgressTierVersion, provider_id, version)
+    for from_gb, to_gb, usd_per_gb in tiers:
+        session.add(
+            EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd_per_gb,
+                       source=source, as_of=as_of, valid_from=version)
+        )  # fmt: skip
+    commit_change(session)
+    return version
+
+
+def change_storage_price(
+    session: Session,
+    provider_id: int,
+    usd_per_gb_month: Decimal | None,
+    source: str,
+    as_of: date,
+    note: str,
+    who: str,
+    based_on: int | None = None,
+) -> int:
+    """A provider's storage price from a new version on; None means no published price."""
+    version = new_version(session, note, who, f"provider {provider_id} storage")
+    _unchanged_since(session, StoragePrice, provider_id, based_on)
+    _close_current(session, StoragePrice, provider_id, version)
+    if usd_per_gb_month is not None:
+        session.add(
+            StoragePrice(provider_id=provider_id, usd_per_gb_month=usd_per_gb_month, source=source, as_of=as_of,
+                         valid_from=version)
+        )  # fmt: skip
+    commit_change(session)
+    return version
+
+
+def add_provider(session: Session, slug: str, name: str, hq_country: str | None, source: str, who: str) -> Provider:
+    version = new_version(session, f"new provider {name}", who, f"provider {slug}")
+    provider = Provider(slug=slug, name=name)
+    session.add(provider)
+    session.flush()
+    session.add(ProviderHeadquarters(provider_id=provider.id, country=hq_country, source=source, valid_from=version))
+    commit_change(session)
+    session.refresh(provider)
+    return provider

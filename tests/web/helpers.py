@@ -1,0 +1,43 @@
+"""What the web tests share: a query worked by hand, reading pages, and signing in as an admin."""
+
+from bs4 import BeautifulSoup
+from sqlmodel import func, select
+
+from app.catalog.tables import CatalogVersion
+
+QUERY = "gpu=H100&gpu_hours=400&checkpoint_gb=140&checkpoints_out=1&virt_tax=0&invocations=0"
+"""400 GPU-hours, one 140 GB checkpoint out, no tax, no cold starts: the hand-checked catalog's numbers."""
+PASSWORD = "correct horse battery"
+
+
+def html(response):
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def soup(response):
+    """A page that answered 200, parsed."""
+    assert response.status_code == 200
+    return html(response)
+
+
+def totals(page):
+    """The options table's monthly totals by option, as the page prints them."""
+    return {
+        row["data-option"]: row.select_one("td.total").get_text(strip=True).rstrip("*")
+        for row in page.select("table.options tbody tr")
+    }
+
+
+def sign_in(client, username="alice", password=PASSWORD):
+    token = html(client.get("/admin/login")).select_one("input[name=csrf_token]")["value"]
+    return client.post(
+        "/admin/login", data={"csrf_token": token, "username": username, "password": password}, follow_redirects=False
+    )
+
+
+def csrf(client, path="/admin"):
+    return html(client.get(path)).select_one("input[name=csrf_token]")["value"]
+
+
+def versions(session):
+    return session.exec(select(func.count()).select_from(CatalogVersion)).one()
