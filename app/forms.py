@@ -4,17 +4,24 @@ its field, so that every mistake of one submission is shown at once."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
 Errors = dict[str, str]
 
 
-def read(errors: Errors, key: str, check: Callable[..., T], *args: Any) -> T | None:
-    """`check(*args)`, or None with its message noted under `key`."""
-    try:
-        return check(*args)
-    except ValueError as e:
-        errors[key] = str(e)
-        return None
+class FormReader:
+    """Collects each field's checked value, or its message under `errors`."""
+
+    def __init__(self) -> None:
+        self.errors: Errors = {}
+
+    def read(self, key: str, check: Callable[..., T], *args: Any) -> T:
+        """`check(*args)`; a refused value reads as None, which is never used: with any errors the
+        handler answers with them before it saves anything."""
+        try:
+            return check(*args)
+        except ValueError as e:
+            self.errors[key] = str(e)
+            return cast(T, None)

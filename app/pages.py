@@ -6,7 +6,7 @@ from datetime import date
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import Response
 
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs
@@ -34,7 +34,7 @@ def calculator_page(
     fragment: bool = False,
     status_code: int = 200,
     **extra: Any,
-) -> HTMLResponse:
+) -> Response:
     """The calculator for these inputs: the whole page, or its results block for htmx."""
     parsed = parse_params(query)
     built = parsed if isinstance(parsed, dict) else build_quote(catalogs, parsed)
@@ -66,11 +66,11 @@ def calculator_page(
     return response
 
 
-def not_found_page(request: Request) -> HTMLResponse:
+def not_found_page(request: Request) -> Response:
     return templates.TemplateResponse(request, "not_found.html", {}, status_code=404)
 
 
-def admin_page(request: Request, admin: AdminUser, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+def admin_page(request: Request, admin: AdminUser, name: str, status: int = 200, **context: Any) -> Response:
     """An admin page; it (re)sets the CSRF cookie, which a browser drops on restart while the
     longer admin session lives on."""
     token = csrf_token(request)

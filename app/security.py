@@ -29,8 +29,8 @@ def _valid(token: str | None) -> bool:
 def csrf_token(request: Request) -> str:
     """The client's token (double-submit: a signed cookie that forms echo back), new if it has none."""
     token = request.cookies.get(CSRF_COOKIE)
-    if _valid(token):
-        return token  # type: ignore[return-value]
+    if token is not None and _valid(token):
+        return token
     nonce = secrets.token_urlsafe(16)
     return f"{nonce}.{_sign(nonce)}"
 

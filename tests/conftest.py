@@ -9,19 +9,17 @@ os.environ |= {"PASSWORD_HASH_TIME_COST": "1", "PASSWORD_HASH_MEMORY_KIB": "8", 
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy.pool import StaticPool
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session
 
 from app.catalog.snapshot import catalogs_for
 from app.deps import get_catalogs, get_session
 from app.main import app
+from tests.factories import empty_database
 
 
 @pytest.fixture
 def session() -> Iterator[Session]:
-    engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
-    SQLModel.metadata.create_all(engine)
-    with Session(engine) as session:
+    with Session(empty_database()) as session:
         yield session
 
 

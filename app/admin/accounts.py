@@ -9,7 +9,7 @@ from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
-from sqlmodel import Session, delete, func, select
+from sqlmodel import Session, col, delete, func, select
 
 from app.admin.tables import AdminSession, AdminUser, LoginFailure
 from app.settings import settings
@@ -84,9 +84,9 @@ def authenticate(session: Session, username: str, password: str, client_key: str
     except VerificationError:
         return None
     assert user is not None
-    session.exec(delete(LoginFailure).where(LoginFailure.username == username))  # type: ignore[call-overload]
-    session.exec(delete(LoginFailure).where(LoginFailure.at < since))  # type: ignore[call-overload]
-    session.exec(delete(AdminSession).where(AdminSession.expires_at < datetime.now(UTC)))  # type: ignore[call-overload]
+    session.execute(delete(LoginFailure).where(col(LoginFailure.username) == username))
+    session.execute(delete(LoginFailure).where(col(LoginFailure.at) < since))
+    session.execute(delete(AdminSession).where(col(AdminSession.expires_at) < datetime.now(UTC)))
     session.commit()
     return user
 
@@ -116,5 +116,5 @@ def session_user(session: Session, token: str | None) -> AdminUser | None:
 
 def end_session(session: Session, token: str | None) -> None:
     if token:
-        session.exec(delete(AdminSession).where(AdminSession.token_hash == _hash(token)))  # type: ignore[call-overload]
+        session.execute(delete(AdminSession).where(col(AdminSession.token_hash) == _hash(token)))
         session.commit()

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import (
@@ -18,6 +18,7 @@ from app.catalog.tables import (
     GpuModel,
     OfferVersion,
 )
+from app.db import rows_touched
 
 
 class StaleRecord(Exception):
@@ -46,10 +47,10 @@ def _close(session: Session, offer_id: int, version: int) -> OfferVersion:
     """Close the row in one conditional UPDATE, so two concurrent changes cannot both succeed."""
     closed = session.execute(
         update(OfferVersion)
-        .where(OfferVersion.id == offer_id, OfferVersion.valid_to.is_(None))
-        .values(valid_to=version)  # type: ignore[arg-type,union-attr]
+        .where(col(OfferVersion.id) == offer_id, col(OfferVersion.valid_to).is_(None))
+        .values(valid_to=version)
     )
-    if closed.rowcount != 1:
+    if rows_touched(closed) != 1:
         session.rollback()
         raise StaleRecord(f"offer {offer_id} is not current")
     old = session.get(OfferVersion, offer_id, populate_existing=True)
@@ -102,10 +103,10 @@ def restore_offer(session: Session, row_id: int, note: str, who: str = "system")
         raise StaleRecord(f"there is no offer row {row_id}")
     version = new_version(session, note, who, f"offer {row.key}")
     current = session.exec(
-        select(OfferVersion).where(OfferVersion.key == row.key, OfferVersion.valid_to.is_(None))
-    ).first()  # type: ignore[union-attr]
-    if current is not None:
-        _close(session, current.id, version)  # type: ignore[arg-type]
+        select(OfferVersion).where(OfferVersion.key == row.key, col(OfferVersion.valid_to).is_(None))
+    ).first()
+    if current is not None and current.id is not None:
+        _close(session, current.id, version)
     new = _copy(row, version)
     session.add(new)
     commit_change(session)
@@ -137,11 +138,11 @@ def retire_offers_of(
     """Retire every current offer of a provider or of a GPU model in one version (history stays)."""
     record = f"provider {provider_id}" if provider_id is not None else f"gpu {gpu_model_id}"
     version = new_version(session, note, who, f"{record} retired")
-    query = update(OfferVersion).where(OfferVersion.valid_to.is_(None))  # type: ignore[union-attr]
+    query = update(OfferVersion).where(col(OfferVersion.valid_to).is_(None))
     if provider_id is not None:
-        query = query.where(OfferVersion.provider_id == provider_id)  # type: ignore[arg-type]
+        query = query.where(col(OfferVersion.provider_id) == provider_id)
     if gpu_model_id is not None:
-        query = query.where(OfferVersion.gpu_model_id == gpu_model_id)  # type: ignore[arg-type]
+        query = query.where(col(OfferVersion.gpu_model_id) == gpu_model_id)
     session.execute(query.values(valid_to=version))
     commit_change(session)
     return version

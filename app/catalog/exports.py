@@ -62,7 +62,7 @@ def export_catalog(session: Session, version: int) -> dict[str, Any]:
         skip = {"id", "provider_id", "valid_from", "valid_to"}
         return [{k: as_text(v) for k, v in r.model_dump().items() if k not in skip} for r in found]
 
-    providers = []
+    providers: list[dict[str, Any]] = []
     for p in session.exec(select(Provider).order_by(Provider.slug)):
         assert p.id is not None
         providers.append(

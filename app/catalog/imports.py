@@ -29,6 +29,7 @@ from app.catalog.tables import (
     StoragePrice,
 )
 from app.costing.terms import Billing, PricePeriod
+from app.db import rows_touched
 
 SKYPILOT_COLUMNS = ["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region"]
 
@@ -66,7 +67,9 @@ def _checked(name: str, value: Any) -> Any:
         raise ValueError(f"{name} {e}") from None
 
 
-def _skypilot_rows(line: dict[str, str], provider: str, tenancy: str, source_url: str, as_of: date) -> list[OfferRow]:
+def _skypilot_rows(
+    line: dict[str, str], provider: str, tenancy: str, source_url: str, as_of: date | None
+) -> list[OfferRow]:
     gpu = line["AcceleratorName"].strip()
     product = _checked("InstanceType", lambda: check.text(line["InstanceType"].strip(), 120))
     region = _checked("Region", lambda: check.text(line["Region"].strip(), 100))
@@ -119,7 +122,7 @@ def plan_import(
         return plan
     known_gpus = set(session.exec(select(GpuModel.name)).all())
     known_providers = set(session.exec(select(Provider.slug)).all())
-    current = {row.key: (offer, row) for offer, row in current_offers(session, version)}
+    current = {row.key: (offer.id, row) for offer, row in current_offers(session, version) if offer.id is not None}
     countries = {(r.provider, r.region): r.region_country for _, r in current.values()}
     seen: set[str] = set()
     lines = enumerate(reader, start=2)
@@ -137,7 +140,7 @@ def plan_import(
                 raise ValueError("the row has a different number of fields than the header")
             if skypilot and not line["AcceleratorName"].strip():
                 raise ValueError("no accelerator: not a GPU offer")
-            found = _skypilot_rows(line, provider, tenancy, source_url, as_of) if skypilot else [_own_row(line)]  # type: ignore[arg-type]
+            found = _skypilot_rows(line, provider, tenancy, source_url, as_of) if skypilot else [_own_row(line)]
         except (ValueError, KeyError, TypeError, ArithmeticError) as e:
             plan.problems.append((line_no, str(e)))
             continue
@@ -156,7 +159,7 @@ def plan_import(
                 if now is None:
                     plan.add.append(row)
                 elif any(getattr(now[1], f) != getattr(row, f) for f in VERSIONED_FIELDS):
-                    plan.change.append((now[0].id, row))  # type: ignore[arg-type]
+                    plan.change.append((now[0], row))
                 else:
                     plan.unchanged += 1
     return plan
@@ -179,7 +182,7 @@ def claim_pending_import(session: Session, pending_id: int) -> ImportPlan:
         .where(col(PendingImport.id) == pending_id, col(PendingImport.applied).is_(False))
         .values(applied=True)
     )
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+    if rows_touched(claimed) != 1:
         session.rollback()
         raise StaleRecord("this import is applied already, or was never previewed")
     pending = session.get(PendingImport, pending_id)
@@ -190,8 +193,8 @@ def claim_pending_import(session: Session, pending_id: int) -> ImportPlan:
 def apply_import(session: Session, plan: ImportPlan, note: str, who: str) -> int:
     """All of the plan in one transaction, as one catalog version; a row changed meanwhile spoils it all."""
     version = new_version(session, note, who, f"import of {len(plan.add)} new and {len(plan.change)} changed offers")
-    ids = {name: i for i, name in session.exec(select(Provider.id, Provider.slug))}
-    gpus = {name: i for i, name in session.exec(select(GpuModel.id, GpuModel.name))}
+    ids = {name: i for i, name in session.exec(select(Provider.id, Provider.slug)) if i is not None}
+    gpus = {name: i for i, name in session.exec(select(GpuModel.id, GpuModel.name)) if i is not None}
     changed_ids = [row_id for row_id, _ in plan.change]
     for start in range(0, len(changed_ids), 500):
         chunk = changed_ids[start : start + 500]
@@ -200,7 +203,7 @@ def apply_import(session: Session, plan: ImportPlan, note: str, who: str) -> int
             .where(col(OfferVersion.id).in_(chunk), col(OfferVersion.valid_to).is_(None))
             .values(valid_to=version)
         )
-        if closed.rowcount != len(chunk):  # type: ignore[attr-defined]
+        if rows_touched(closed) != len(chunk):
             session.rollback()
             raise ValueError("some of these offers were changed since the preview; upload the file again")
     session.add_all(
@@ -229,7 +232,7 @@ def load_catalog(session: Session, data: dict[str, Any], who: str = "system") ->
         tables = (ProviderHeadquarters, "headquarters"), (EgressTierVersion, "egress_tiers"), (StoragePrice, "storage")
         for table, key in tables:
             for r in p[key]:
-                session.add(table.model_validate(r | {"provider_id": provider.id, "valid_from": version}))  # type: ignore[attr-defined]
+                session.add(table.model_validate(r | {"provider_id": provider.id, "valid_from": version}))
     for g in data["gpu_models"]:
         gpu = GpuModel(name=g["name"], memory_gib=g["memory_gib"])
         session.add(gpu)

@@ -7,11 +7,12 @@ from datetime import date
 from decimal import Decimal
 
 from sqlalchemy import update
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
 from app.catalog.rows import Tier
 from app.catalog.tables import EgressTierVersion, Provider, ProviderHeadquarters, StoragePrice
+from app.db import rows_touched
 
 
 def change_headquarters(
@@ -28,10 +29,10 @@ def change_headquarters(
     _unchanged_since(session, ProviderHeadquarters, provider_id, based_on)
     closed = session.execute(
         update(ProviderHeadquarters)
-        .where(ProviderHeadquarters.provider_id == provider_id, ProviderHeadquarters.valid_to.is_(None))  # type: ignore[arg-type,union-attr]
+        .where(col(ProviderHeadquarters.provider_id) == provider_id, col(ProviderHeadquarters.valid_to).is_(None))
         .values(valid_to=version)
     )
-    if closed.rowcount > 1:
+    if rows_touched(closed) > 1:
         session.rollback()
         raise StaleRecord(f"provider {provider_id} had more than one current headquarters")
     session.add(ProviderHeadquarters(provider_id=provider_id, country=country, source=source, valid_from=version))
@@ -60,7 +61,9 @@ def _close_current(
     session: Session, table: type[EgressTierVersion] | type[StoragePrice], provider_id: int, version: int
 ) -> None:
     session.execute(
-        update(table).where(table.provider_id == provider_id, table.valid_to.is_(None)).values(valid_to=version)  # type: ignore[arg-type,union-attr]
+        update(table)
+        .where(col(table.provider_id) == provider_id, col(table.valid_to).is_(None))
+        .values(valid_to=version)
     )
 
 
@@ -115,6 +118,7 @@ def add_provider(session: Session, slug: str, name: str, hq_country: str | None,
     provider = Provider(slug=slug, name=name)
     session.add(provider)
     session.flush()
+    assert provider.id is not None
     session.add(ProviderHeadquarters(provider_id=provider.id, country=hq_country, source=source, valid_from=version))
     commit_change(session)
     session.refresh(provider)

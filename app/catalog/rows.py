@@ -29,7 +29,7 @@ class OfferBase(SQLModel):
     tenancy: str
     billing: str
     gpus_per_unit: int
-    price_usd: Decimal = Field(sa_type=Numeric(20, 8, asdecimal=True))  # type: ignore[call-overload]
+    price_usd: Decimal = Field(sa_type=Numeric(20, 8, asdecimal=True))
     price_period: str
     min_commitment_months: int | None = None
     region: str
@@ -62,10 +62,8 @@ def offer_key(provider: str, product: str, gpu: str, region: str, billing: str) 
     return f"{provider}:{product}:{gpu}:{region}:{billing}"
 
 
-def price(text: str, optional: bool = False) -> Decimal | None:
-    """USD, 0 or more, 8 decimal places at most; an empty optional price is None (none published)."""
-    if optional and not text.strip():
-        return None
+def price(text: str) -> Decimal:
+    """USD, 0 or more, 8 decimal places at most."""
     try:
         amount = Decimal(text)
     except InvalidOperation:
@@ -114,9 +112,7 @@ def web_address(value: str) -> str:
     return value
 
 
-def past_day(value: str, optional: bool = False) -> date | None:
-    if optional and not value:
-        return None
+def past_day(value: str) -> date:
     try:
         day = date.fromisoformat(value)
     except ValueError:
@@ -124,6 +120,16 @@ def past_day(value: str, optional: bool = False) -> date | None:
     if day > date.today():
         raise ValueError("cannot be in the future")
     return day
+
+
+def optional_price(text: str) -> Decimal | None:
+    """A price, or None where none is published (an empty field)."""
+    return price(text) if text.strip() else None
+
+
+def optional_past_day(value: str) -> date | None:
+    """A date, or None where the source gives none (an empty field)."""
+    return past_day(value) if value else None
 
 
 def change_note(value: str) -> str:
@@ -149,7 +155,7 @@ OFFER_CHECKS: dict[str, Callable[[str], object]] = {
     "region": lambda v: text(v, 100),
     "region_country": country,
     "source_url": web_address,
-    "as_of": lambda v: past_day(v, optional=True),
+    "as_of": optional_past_day,
     "notes": lambda v: text(v, 2000, required=False),
 }
 """How each field of an offer, typed as text, is checked; provider and GPU are checked against the catalog."""

@@ -76,7 +76,7 @@ def _load_gpu_models(session: Session) -> dict[str, int]:
     gpus = [GpuModel(name=name, memory_gib=gib) for name, gib in (memory | EXTRA_GPU_MEMORY_GIB).items()]
     session.add_all(gpus)
     session.flush()
-    return {g.name: g.id for g in gpus}  # type: ignore[misc]
+    return {g.name: g.id for g in gpus if g.id is not None}
 
 
 def _load_egress(session: Session, providers: dict[str, int], version: int) -> None:

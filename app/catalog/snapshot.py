@@ -14,8 +14,8 @@ from datetime import date, datetime
 from functools import cached_property
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Engine, or_
-from sqlmodel import Session, func, select
+from sqlalchemy import ColumnElement, Engine, and_, or_
+from sqlmodel import Session, col, func, select
 
 from app.catalog.rows import OfferRow, priced_tiers
 from app.catalog.tables import (
@@ -82,8 +82,9 @@ class CatalogSnapshot:
 Versioned = type[OfferVersion] | type[EgressTierVersion] | type[StoragePrice] | type[ProviderHeadquarters]
 
 
-def valid_at(table: Versioned, version: int):  # type: ignore[no-untyped-def]
-    return (table.valid_from <= version) & or_(table.valid_to.is_(None), table.valid_to > version)  # type: ignore[union-attr,operator]
+def valid_at(table: Versioned, version: int) -> ColumnElement[bool]:
+    """Rows of `table` that belong to catalog version `version`."""
+    return and_(col(table.valid_from) <= version, or_(col(table.valid_to).is_(None), col(table.valid_to) > version))
 
 
 class Catalogs:
@@ -138,7 +139,7 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
     providers = _providers(session, version)
     gpus = {g.id: g for g in session.exec(select(GpuModel).order_by(GpuModel.name))}
     offers = []
-    for o in session.exec(select(OfferVersion).where(valid_at(OfferVersion, version)).order_by(OfferVersion.id)):
+    for o in session.exec(select(OfferVersion).where(valid_at(OfferVersion, version)).order_by(col(OfferVersion.id))):
         assert o.id is not None
         provider, gpu = providers[o.provider_id], gpus[o.gpu_model_id].name
         offers.append(OfferRecord(_priced(o.id, o, provider), provider, o.as_row(provider.slug, gpu)))
@@ -159,7 +160,9 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
 
 def _providers(session: Session, version: int) -> dict[int, ProviderRecord]:
     tiers = defaultdict(list)
-    query = select(EgressTierVersion).where(valid_at(EgressTierVersion, version)).order_by(EgressTierVersion.from_gb)
+    query = (
+        select(EgressTierVersion).where(valid_at(EgressTierVersion, version)).order_by(col(EgressTierVersion.from_gb))
+    )
     for t in session.exec(query):
         tiers[t.provider_id].append(
             TierRecord(priced_tiers([(t.from_gb, t.to_gb, t.usd_per_gb)])[0], t.source, t.as_of, t.notes)

@@ -19,7 +19,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _numeric(scale: int = 8) -> Column:  # type: ignore[type-arg]
+def _numeric(scale: int = 8) -> Column[Decimal]:
     return Column(Numeric(20, scale, asdecimal=True), nullable=False)
 
 

@@ -30,7 +30,7 @@ class OfferOut(OfferRow):
     provider_name: str
     tenancy: Tenancy
     billing: Billing
-    price_usd: float  # type: ignore[assignment]
+    price_usd: float  # type: ignore[assignment]  # a JSON number here; the catalog keeps the Decimal
     price_period: PricePeriod
     usd_per_gpu_hour: float
 

@@ -1,7 +1,7 @@
 """The calculator page: the form and, for htmx, only its results block."""
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from app.deps import CatalogsDep, Fragment
 from app.pages import calculator_page
@@ -10,6 +10,6 @@ router = APIRouter(tags=["calculator"])
 
 
 @router.get("/", response_class=HTMLResponse)
-async def calculator(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> HTMLResponse:
+async def calculator(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> Response:
     query = {k: (request.query_params.getlist(k) if k == "tenancy" else v) for k, v in request.query_params.items()}
     return calculator_page(request, catalogs, query, fragment)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from app.charts import overlay_chart
 from app.costing.quote import OfferCost, OptionKey
@@ -51,21 +51,22 @@ def _shown(value: Any) -> str:
     return str(value) or "any"
 
 
-def _problem(request: Request, message: str, status: int) -> HTMLResponse:
+def _problem(request: Request, message: str, status: int) -> Response:
     return templates.TemplateResponse(request, "compare.html", {"problem": message}, status_code=status)
 
 
 @router.get("/compare", response_class=HTMLResponse)
-def compare(request: Request, session: SessionDep, catalogs: CatalogsDep, s: str = "") -> HTMLResponse:
+def compare(request: Request, session: SessionDep, catalogs: CatalogsDep, s: str = "") -> Response:
     """`?s=slug1,slug2[,slug3[,slug4]]`: two to four saved scenarios."""
     slugs = [slug.strip() for slug in s.split(",") if slug.strip()]
     if not 2 <= len(slugs) <= 4 or len(set(slugs)) != len(slugs):
         return _problem(request, "Compare two to four different saved scenarios: /compare?s=first,second", 400)
-    scenarios = [scenario_at(session, slug) for slug in slugs]
-    missing = [slug for slug, found in zip(slugs, scenarios, strict=True) if found is None]
+    found = {slug: scenario_at(session, slug) for slug in slugs}
+    missing = [slug for slug, scenario in found.items() if scenario is None]
     if missing:
         return _problem(request, f"No saved scenario at: {', '.join(missing)}", 404)
-    results = [saved_quote(catalogs, scenario) for scenario in scenarios]  # type: ignore[arg-type]
+    scenarios = [scenario for scenario in found.values() if scenario is not None]
+    results = [saved_quote(catalogs, scenario) for scenario in scenarios]
     values = [form_values(r.params) for r in results]
     inputs = [
         (label, cells, len(set(cells)) > 1)

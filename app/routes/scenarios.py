@@ -42,7 +42,7 @@ CSV_COLUMNS = [
 
 def _page_after_save_problem(
     request: Request, catalogs: Catalogs, params: QuoteParams | None, status: int, errors: dict[str, str], **values: str
-) -> HTMLResponse:
+) -> Response:
     query = form_values(params) if params else {}
     return calculator_page(request, catalogs, query, status_code=status, save_errors=errors, save_values=values)
 
@@ -63,7 +63,7 @@ def save_from_page(
     except ValidationError:
         params = None
 
-    def problem(status: int, errors: dict[str, str]) -> HTMLResponse:
+    def problem(status: int, errors: dict[str, str]) -> Response:
         return _page_after_save_problem(request, catalogs, params, status, errors, name=name, note=note)
 
     if not csrf_ok(request, csrf_token):
@@ -98,7 +98,7 @@ def import_from_page(
 ) -> Response:
     """A JSON export, uploaded, becomes a new link with the same inputs and catalog version."""
 
-    def problem(status: int, message: str) -> HTMLResponse:
+    def problem(status: int, message: str) -> Response:
         return _page_after_save_problem(request, catalogs, None, status, {"form": message})
 
     if not csrf_ok(request, csrf_token):
@@ -144,7 +144,7 @@ def export_csv(slug: str, request: Request, session: SessionDep, catalogs: Catal
 
 
 @router.get("/s/{slug}", response_class=HTMLResponse)
-def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> HTMLResponse:
+def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> Response:
     """The calculator exactly as saved, and what the same inputs cost at today's prices."""
     scenario = scenario_at(session, slug)
     if scenario is None:

@@ -1,3 +1,4 @@
+import io
 import os
 import re
 import subprocess
@@ -10,6 +11,7 @@ import pytest
 from fastapi.routing import APIRoute
 from sqlmodel import Session, create_engine, func, select
 
+from app.admin.__main__ import main as admin_command
 from app.admin.accounts import create_admin
 from app.admin.tables import AdminSession, AdminUser
 from app.catalog.tables import CatalogVersion, OfferVersion
@@ -42,16 +44,16 @@ def test_create_admin_command_stores_an_argon2_hash_not_the_password(tmp_path):
     assert (
         user.username == "root" and user.password_hash.startswith("$argon2id$") and PASSWORD not in user.password_hash
     )
-    short = subprocess.run(
-        [sys.executable, "-m", "app.admin", "create-admin", "bob", "--password-stdin"],
-        input="short\n",
-        env=env,
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).parents[2],
-        check=False,
-    )
-    assert short.returncode == 1 and "at least 12 characters" in short.stderr
+
+
+def test_create_admin_command_refuses_a_short_password(tmp_path, monkeypatch, capsys):
+    """The command's own function, run in this process: no second interpreter start for a refusal."""
+    monkeypatch.setattr(settings, "database_url", f"sqlite:///{tmp_path / 'admin.db'}")
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    assert admin_command(["create-admin", "bob", "--password-stdin"]) == 1
+    assert "at least 12 characters" in capsys.readouterr().err
+    with Session(create_engine(settings.database_url)) as session:
+        assert session.exec(select(AdminUser)).all() == []
 
 
 def test_sign_in_sets_a_protected_session_cookie_and_sign_out_ends_it(client, session, admin):

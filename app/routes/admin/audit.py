@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from app.catalog.queries import audit_log
 from app.deps import ADMIN_GUARDS, Admin, SessionDep
@@ -13,6 +13,6 @@ router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dep
 
 
 @router.get("/audit", response_class=HTMLResponse)
-def audit(request: Request, admin: Admin, session: SessionDep, by: str = "", record: str = "") -> HTMLResponse:
+def audit(request: Request, admin: Admin, session: SessionDep, by: str = "", record: str = "") -> Response:
     """Every change of the catalog, newest first."""
     return admin_page(request, admin, "audit", changes=audit_log(session, by, record), by=by, record=record)

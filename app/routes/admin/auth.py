@@ -16,7 +16,7 @@ from app.templating import templates
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False)
 
 
-def _login_page(request: Request, status: int = 200, problem: str = "", next_path: str = "/admin") -> HTMLResponse:
+def _login_page(request: Request, status: int = 200, problem: str = "", next_path: str = "/admin") -> Response:
     token = csrf_token(request)
     context = {"csrf_token": token, "problem": problem, "next_path": next_path}
     response = templates.TemplateResponse(request, "admin/login.html", context, status_code=status)
@@ -30,7 +30,7 @@ def _safe_next(path: str) -> str:
 
 
 @router.get("/login", response_class=HTMLResponse)
-def login_form(request: Request, next: str = "/admin") -> HTMLResponse:
+def login_form(request: Request, next: str = "/admin") -> Response:
     return _login_page(request, next_path=_safe_next(next))
 
 

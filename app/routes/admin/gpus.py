@@ -13,7 +13,7 @@ from app.catalog.changes import add_gpu_model, retire_offers_of
 from app.catalog.queries import gpu_by_name, gpu_models
 from app.catalog.tables import GpuModel
 from app.deps import ADMIN_GUARDS, Admin, RecordId, SessionDep
-from app.forms import Errors, read
+from app.forms import FormReader
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
@@ -22,7 +22,7 @@ GPU_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .-]{0,39}$")
 
 
 @router.get("/gpus", response_class=HTMLResponse)
-def gpus(request: Request, admin: Admin, session: SessionDep) -> HTMLResponse:
+def gpus(request: Request, admin: Admin, session: SessionDep) -> Response:
     return admin_page(request, admin, "gpus", gpus=gpu_models(session), errors={}, values={})
 
 
@@ -31,16 +31,16 @@ def create_gpu(
     request: Request, admin: Admin, session: SessionDep,
     name: Annotated[str, Form()] = "", memory_gib: Annotated[str, Form()] = "",
 ) -> Response:  # fmt: skip
-    errors: Errors = {}
+    form = FormReader()
     if not GPU_NAME.match(name):
-        errors["name"] = "letters, digits, spaces, dots and dashes, 40 at most"
+        form.errors["name"] = "letters, digits, spaces, dots and dashes, 40 at most"
     elif gpu_by_name(session, name):
-        errors["name"] = "this GPU model exists already"
-    memory = read(errors, "memory_gib", check.count, memory_gib, 1, 4096)
-    if errors:
+        form.errors["name"] = "this GPU model exists already"
+    memory = form.read("memory_gib", check.count, memory_gib, 1, 4096)
+    if form.errors:
         values = {"name": name, "memory_gib": memory_gib}
-        return admin_page(request, admin, "gpus", 422, gpus=gpu_models(session), errors=errors, values=values)
-    add_gpu_model(session, name, memory, admin.username)  # type: ignore[arg-type]
+        return admin_page(request, admin, "gpus", 422, gpus=gpu_models(session), errors=form.errors, values=values)
+    add_gpu_model(session, name, memory, admin.username)
     return RedirectResponse("/admin/gpus", status_code=303)
 
 

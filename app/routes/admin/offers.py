@@ -4,7 +4,7 @@ restoring, each offer's history, and new offers."""
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -20,7 +20,7 @@ from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.catalog.tables import OfferVersion
 from app.costing.terms import Billing, PricePeriod, Tenancy
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Days, RecordId, SessionDep
-from app.forms import Errors, read
+from app.forms import FormReader
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
@@ -35,7 +35,7 @@ def _newest(catalogs: Catalogs) -> CatalogSnapshot:
 
 
 @router.get("", response_class=HTMLResponse)
-def stale_prices(request: Request, admin: Admin, catalogs: CatalogsDep, days: Days = STALE_AFTER_DAYS) -> HTMLResponse:
+def stale_prices(request: Request, admin: Admin, catalogs: CatalogsDep, days: Days = STALE_AFTER_DAYS) -> Response:
     """Prices older than `days` (or of unknown date), oldest first: what to check next."""
     cutoff = date.today() - timedelta(days=days)
     stale = sorted(
@@ -49,7 +49,7 @@ def stale_prices(request: Request, admin: Admin, catalogs: CatalogsDep, days: Da
 def offers(
     request: Request, admin: Admin, catalogs: CatalogsDep,
     provider: str = "", gpu: str = "", tenancy: str = "", stale_days: Days | None = None,
-) -> HTMLResponse:  # fmt: skip
+) -> Response:  # fmt: skip
     catalog = _newest(catalogs)
     cutoff = None if stale_days is None else date.today() - timedelta(days=stale_days)
     shown = [
@@ -77,7 +77,7 @@ def _offer_row(session: Session, row_id: int) -> OfferVersion:
 
 
 @router.get("/offers/{row_id}", response_class=HTMLResponse)
-def edit_offer(request: Request, admin: Admin, session: SessionDep, row_id: RecordId) -> HTMLResponse:
+def edit_offer(request: Request, admin: Admin, session: SessionDep, row_id: RecordId) -> Response:
     return admin_page(request, admin, "offer_edit", row=_offer_row(session, row_id), values={}, errors={})
 
 
@@ -91,15 +91,15 @@ def save_offer(
     changed the offer since, nothing is saved and both changes are shown."""
     row = _offer_row(session, row_id)
     typed = {"price_usd": price_usd, "source_url": source_url, "as_of": as_of, "note": note}
-    errors: Errors = {}
-    amount = read(errors, "price_usd", check.price, price_usd)
-    source = read(errors, "source_url", check.web_address, source_url)
-    day = read(errors, "as_of", check.past_day, as_of)
-    why = read(errors, "note", check.change_note, note)
-    if errors:
-        return admin_page(request, admin, "offer_edit", 422, row=row, values=typed, errors=errors)
+    form = FormReader()
+    amount = form.read("price_usd", check.price, price_usd)
+    source = form.read("source_url", check.web_address, source_url)
+    day = form.read("as_of", check.past_day, as_of)
+    why = form.read("note", check.change_note, note)
+    if form.errors:
+        return admin_page(request, admin, "offer_edit", 422, row=row, values=typed, errors=form.errors)
     try:
-        change_offer_price(session, row_id, amount, source, day, why, who=admin.username)  # type: ignore[arg-type]
+        change_offer_price(session, row_id, amount, source, day, why, who=admin.username)
     except StaleRecord:
         conflict = newest_version_of(session, row.key)
         return admin_page(request, admin, "offer_edit", 409, row=row, values=typed, errors={}, conflict=conflict)
@@ -127,7 +127,7 @@ def restore(admin: Admin, session: SessionDep, row_id: RecordId) -> Response:
 
 
 @router.get("/history", response_class=HTMLResponse)
-def history(request: Request, admin: Admin, session: SessionDep, key: str) -> HTMLResponse:
+def history(request: Request, admin: Admin, session: SessionDep, key: str) -> Response:
     """Every version of one offer, newest first, with what changed and who changed it."""
     entries = offer_history(session, key)
     if not entries:
@@ -135,7 +135,7 @@ def history(request: Request, admin: Admin, session: SessionDep, key: str) -> HT
     return admin_page(request, admin, "history", key=key, entries=entries)
 
 
-def _offer_choices(catalog: CatalogSnapshot) -> dict[str, list[tuple[str, str]]]:
+def _offer_choices(catalog: CatalogSnapshot) -> dict[str, Any]:
     return {
         "provider_options": [(slug, p.name) for slug, p in sorted(catalog.providers.items())],
         "gpu_options": [(name, f"{name} ({memory} GiB)") for name, memory in catalog.gpus.items()],
@@ -146,7 +146,7 @@ def _offer_choices(catalog: CatalogSnapshot) -> dict[str, list[tuple[str, str]]]
 
 
 @router.get("/new-offer", response_class=HTMLResponse)
-def new_offer_form(request: Request, admin: Admin, catalogs: CatalogsDep) -> HTMLResponse:
+def new_offer_form(request: Request, admin: Admin, catalogs: CatalogsDep) -> Response:
     return admin_page(request, admin, "offer_new", **_offer_choices(_newest(catalogs)), errors={}, values={})
 
 
@@ -175,14 +175,17 @@ def create_offer(
 ) -> Response:
     """A new offer: every field checked as an import checks it, a source and a date on its price, a
     known provider and GPU model."""
+    reader = FormReader()
+    note = reader.read("note", check.change_note, form.note)
     values, errors = check_offer_fields(form.model_dump())
+    errors |= reader.errors
     owner, model = provider_by_slug(session, form.provider), gpu_by_name(session, form.gpu)
     if owner is None:
         errors["provider"] = "choose a provider"
     if model is None:
         errors["gpu"] = "choose a known GPU model (add it under GPU models first)"
-    read(errors, "as_of", check.past_day, form.as_of)
-    note = read(errors, "note", check.change_note, form.note)
+    if not form.as_of:
+        errors["as_of"] = "must be a date, YYYY-MM-DD"
     key = offer_key(form.provider, values.get("product", ""), form.gpu, values.get("region", ""), form.billing)
     if not errors and offer_exists(session, key):
         errors["product"] = "this offer exists already: edit it (or restore it) instead"
@@ -192,7 +195,7 @@ def create_offer(
     assert owner is not None and owner.id is not None and model is not None and model.id is not None
     row = OfferRow(key=key, provider=form.provider, gpu=form.gpu, **values)
     try:
-        add_offer(session, OfferVersion.of_row(row, owner.id, model.id, 0), note, admin.username)  # type: ignore[arg-type]
+        add_offer(session, OfferVersion.of_row(row, owner.id, model.id, 0), note, admin.username)
     except StaleRecord:
         raise HTTPException(409, "The same offer was added meanwhile.") from None
     return RedirectResponse(_history_url(key), status_code=303)

@@ -17,7 +17,7 @@ from app.catalog.provider_changes import add_provider, change_headquarters, chan
 from app.catalog.queries import provider_by_slug, provider_ids, provider_now
 from app.catalog.tables import Provider
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
-from app.forms import Errors, read
+from app.forms import Errors, FormReader
 from app.pages import admin_page
 from app.templating import plain
 
@@ -30,7 +30,7 @@ CONFLICT = "Someone changed this after you opened the page; the current values a
 def _provider_page(
     request: Request, admin: AdminUser, session: Session, provider: Provider, status: int = 200,
     errors: Errors | None = None, values: dict[str, str] | None = None,
-) -> HTMLResponse:  # fmt: skip
+) -> Response:  # fmt: skip
     now = provider_now(session, provider)
     tiers_text = "\n".join(
         ",".join("" if v is None else str(plain(v)) for v in (t.from_gb, t.to_gb, t.usd_per_gb)) for t in now["tiers"]
@@ -47,7 +47,7 @@ def _provider(session: Session, provider_id: int) -> Provider:
 
 
 @router.get("/providers", response_class=HTMLResponse)
-def providers(request: Request, admin: Admin, catalogs: CatalogsDep, session: SessionDep) -> HTMLResponse:
+def providers(request: Request, admin: Admin, catalogs: CatalogsDep, session: SessionDep) -> Response:
     ids = provider_ids(session)
     return admin_page(request, admin, "providers", catalog=catalogs.at(), ids=ids, errors={}, values={})
 
@@ -58,27 +58,25 @@ def create_provider(
     slug: Annotated[str, Form()] = "", name: Annotated[str, Form()] = "",
     hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "",
 ) -> Response:  # fmt: skip
-    errors: Errors = {}
+    form = FormReader()
     if not SLUG.match(slug):
-        errors["slug"] = "lower-case letters, digits and dashes, 40 at most"
+        form.errors["slug"] = "lower-case letters, digits and dashes, 40 at most"
     elif provider_by_slug(session, slug):
-        errors["slug"] = "there is already a provider with this id"
-    display_name = read(errors, "name", check.text, name, 100)
-    country = read(errors, "hq_country", check.country, hq_country)
+        form.errors["slug"] = "there is already a provider with this id"
+    display_name = form.read("name", check.text, name, 100)
+    country = form.read("hq_country", check.country, hq_country)
     if country:
-        read(errors, "hq_source", check.web_address, hq_source)
-    if errors:
-        ids = provider_ids(session)
+        form.read("hq_source", check.web_address, hq_source)
+    if form.errors:
         values = {"slug": slug, "name": name, "hq_country": hq_country, "hq_source": hq_source}
-        return admin_page(
-            request, admin, "providers", 422, catalog=catalogs.at(), ids=ids, errors=errors, values=values
-        )
-    provider = add_provider(session, slug, display_name, country, hq_source, admin.username)  # type: ignore[arg-type]
+        context = {"catalog": catalogs.at(), "ids": provider_ids(session), "errors": form.errors, "values": values}
+        return admin_page(request, admin, "providers", 422, **context)
+    provider = add_provider(session, slug, display_name, country, hq_source, admin.username)
     return RedirectResponse(f"/admin/providers/{provider.id}", status_code=303)
 
 
 @router.get("/providers/{provider_id}", response_class=HTMLResponse)
-def provider(request: Request, admin: Admin, session: SessionDep, provider_id: RecordId) -> HTMLResponse:
+def provider(request: Request, admin: Admin, session: SessionDep, provider_id: RecordId) -> Response:
     return _provider_page(request, admin, session, _provider(session, provider_id))
 
 
@@ -90,14 +88,14 @@ def save_headquarters(
 ) -> Response:  # fmt: skip
     p = _provider(session, provider_id)
     values = {"hq_country": hq_country, "hq_source": hq_source, "hq_note": note}
-    errors: Errors = {}
-    country = read(errors, "hq_country", check.country, hq_country)
-    read(errors, "hq_source", check.web_address, hq_source)
-    why = read(errors, "hq_note", check.change_note, note)
-    if errors:
-        return _provider_page(request, admin, session, p, 422, errors, values)
+    form = FormReader()
+    country = form.read("hq_country", check.country, hq_country)
+    form.read("hq_source", check.web_address, hq_source)
+    why = form.read("hq_note", check.change_note, note)
+    if form.errors:
+        return _provider_page(request, admin, session, p, 422, form.errors, values)
     try:
-        change_headquarters(session, provider_id, country, hq_source, why, admin.username, based_on)  # type: ignore[arg-type]
+        change_headquarters(session, provider_id, country, hq_source, why, admin.username, based_on)
     except StaleRecord:
         return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
@@ -112,15 +110,15 @@ def save_egress(
     """The whole tier table at once; empty means the provider publishes no egress price."""
     p = _provider(session, provider_id)
     values = {"tiers": tiers, "source": source, "as_of": as_of, "note": note}
-    errors: Errors = {}
-    parsed = read(errors, "tiers", check.parse_tiers, tiers) if tiers.strip() else []
-    read(errors, "source", check.web_address, source)
-    day = read(errors, "as_of", check.past_day, as_of)
-    why = read(errors, "note", check.change_note, note)
-    if errors:
-        return _provider_page(request, admin, session, p, 422, errors, values)
+    form = FormReader()
+    parsed = form.read("tiers", check.parse_tiers, tiers) if tiers.strip() else []
+    form.read("source", check.web_address, source)
+    day = form.read("as_of", check.past_day, as_of)
+    why = form.read("note", check.change_note, note)
+    if form.errors:
+        return _provider_page(request, admin, session, p, 422, form.errors, values)
     try:
-        replace_egress_tiers(session, provider_id, parsed, source, day, why, admin.username, based_on)  # type: ignore[arg-type]
+        replace_egress_tiers(session, provider_id, parsed, source, day, why, admin.username, based_on)
     except StaleRecord:
         return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
@@ -134,15 +132,15 @@ def save_storage(
 ) -> Response:  # fmt: skip
     p = _provider(session, provider_id)
     values = {"storage_price": price, "storage_source": source, "storage_as_of": as_of, "storage_note": note}
-    errors: Errors = {}
-    amount = read(errors, "storage_price", check.price, price, True)
-    read(errors, "storage_source", check.web_address, source)
-    day = read(errors, "storage_as_of", check.past_day, as_of)
-    why = read(errors, "storage_note", check.change_note, note)
-    if errors:
-        return _provider_page(request, admin, session, p, 422, errors, values)
+    form = FormReader()
+    amount = form.read("storage_price", check.optional_price, price)
+    form.read("storage_source", check.web_address, source)
+    day = form.read("storage_as_of", check.past_day, as_of)
+    why = form.read("storage_note", check.change_note, note)
+    if form.errors:
+        return _provider_page(request, admin, session, p, 422, form.errors, values)
     try:
-        change_storage_price(session, provider_id, amount, source, day, why, admin.username, based_on)  # type: ignore[arg-type]
+        change_storage_price(session, provider_id, amount, source, day, why, admin.username, based_on)
     except StaleRecord:
         return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)

@@ -15,7 +15,7 @@ from app.catalog.imports import apply_import, claim_pending_import, plan_import,
 from app.catalog.queries import offer_prices, pending_import
 from app.costing.terms import Tenancy
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
-from app.forms import Errors, read
+from app.forms import FormReader
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
@@ -26,7 +26,7 @@ SHOWN_ROWS = 500
 
 
 @router.get("/import", response_class=HTMLResponse)
-def import_form(request: Request, admin: Admin, catalogs: CatalogsDep) -> HTMLResponse:
+def import_form(request: Request, admin: Admin, catalogs: CatalogsDep) -> Response:
     return admin_page(request, admin, "import", catalog=catalogs.at(), problem="", values={})
 
 
@@ -35,25 +35,26 @@ def preview_import(
     request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep, file: UploadFile,
     provider: Annotated[str, Form()] = "", tenancy: Annotated[str, Form()] = "virtualized",
     source_url: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
-) -> HTMLResponse:  # fmt: skip
+) -> Response:  # fmt: skip
     """Read the file and show what it would change; nothing is applied yet."""
     values = {"provider": provider, "tenancy": tenancy, "source_url": source_url, "as_of": as_of}
     catalog = catalogs.at()
     assert catalog is not None
     content = file.file.read(MAX_IMPORT_BYTES + 1)  # a plain def: the database work runs off the event loop
-    errors: Errors = {}
+    form = FormReader()
     if len(content) > MAX_IMPORT_BYTES:
-        errors["file"] = "The file is larger than 8 MB."
+        form.errors["file"] = "The file is larger than 8 MB."
     if source_url:
-        read(errors, "The source", check.web_address, source_url)
-    read(errors, "The tenancy", check.one_of, tenancy, Tenancy)
-    day = read(errors, "The as-of date", check.past_day, as_of, True)
+        form.read("The source", check.web_address, source_url)
+    form.read("The tenancy", check.one_of, tenancy, Tenancy)
+    day = form.read("The as-of date", check.optional_past_day, as_of)
+    text = ""
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError:
-        errors["file"] = "The file is not UTF-8 text."
-    if errors:
-        problem = " ".join(message if key == "file" else f"{key} {message}." for key, message in errors.items())
+        form.errors["file"] = "The file is not UTF-8 text."
+    if form.errors:
+        problem = " ".join(message if key == "file" else f"{key} {message}." for key, message in form.errors.items())
         return admin_page(request, admin, "import", 422, catalog=catalog, problem=problem, values=values)
     plan = plan_import(session, text, catalog.version, provider, tenancy, source_url, day)
     pending = None
