@@ -41,7 +41,9 @@ class HistoryEntry:
 
 def offer_history(session: Session, key: str) -> list[HistoryEntry]:
     """Every version of one offer, newest first; [] if there is no such offer."""
-    rows = session.exec(select(OfferVersion).where(OfferVersion.key == key).order_by(col(OfferVersion.id).desc())).all()
+    rows = list(session.exec(select(OfferVersion).where(OfferVersion.key == key).order_by(col(OfferVersion.id).desc())))
+    if not rows:
+        return []
     made_by = {
         v.id: v
         for v in session.exec(select(CatalogVersion).where(col(CatalogVersion.id).in_({r.valid_from for r in rows})))

@@ -3,6 +3,7 @@ nothing may run. Each payload would set window.__xss if it ran."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 from urllib.parse import urlencode
@@ -14,9 +15,8 @@ from sqlmodel import Session, select
 from app.admin.accounts import create_admin
 from app.catalog.changes import add_offer
 from app.catalog.provider_changes import add_provider
-from app.catalog.seed import seed_if_empty
 from app.catalog.tables import GpuModel, OfferVersion
-from app.db import make_engine, migrate
+from app.db import make_engine
 
 PAYLOADS = [
     "<script>window.__xss = 1</script>",
@@ -28,13 +28,11 @@ KEY = "evil:xss:H100:r:on_demand"
 
 
 @pytest.fixture(scope="module")
-def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+def database_url(new_database: Callable[[], str]) -> str:
     """This module's database, planted before its server starts: an admin, and a provider whose name,
     offer product, notes and source URL carry payloads."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('xss') / 'xss.db'}"
-    migrate(url)
+    url = new_database()
     with Session(make_engine(url)) as session:
-        seed_if_empty(session)
         create_admin(session, "xss-admin", PASSWORD)
         provider = add_provider(session, "evil", PAYLOADS[0], "DE", "https://example.test/hq", "xss-admin")
         gpu = session.exec(select(GpuModel).where(GpuModel.name == "H100")).one()

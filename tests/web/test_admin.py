@@ -288,6 +288,12 @@ def test_out_of_range_ids_and_ages_are_refused_not_crashed_on(client, session, a
     assert client.get(path).status_code == 422
 
 
+def test_the_history_of_an_offer_that_never_was_is_not_found(client, session, admin):
+    sign_in(client)
+    response = client.get("/admin/history", params={"key": "nobody:nothing:H100:nowhere:on_demand"})
+    assert response.status_code == 404 and "no such offer" in html(response).get_text()
+
+
 def test_a_new_gpu_memory_must_be_ascii_digits(client, session, admin):
     sign_in(client)
     response = client.post("/admin/gpus", data={"csrf_token": csrf(client), "name": "X1", "memory_gib": "²"})

@@ -1,15 +1,10 @@
-from bs4 import BeautifulSoup
-
 from tests.factories import hand_checked_catalog
+from tests.web.helpers import html
 
 
 def save(client, **params):
     body = {"params": {"gpu": "H100", "checkpoint_gb": 140, "virt_tax": 0, "invocations": 0, **params}}
     return client.post("/api/scenarios", json=body).json()["slug"]
-
-
-def page(response):
-    return BeautifulSoup(response.text, "html.parser")
 
 
 def test_two_scenarios_side_by_side_with_differences_highlighted_and_curves_overlaid(client, session):
@@ -19,19 +14,19 @@ def test_two_scenarios_side_by_side_with_differences_highlighted_and_curves_over
     first, second = save(client, gpu_hours=400), save(client, gpu_hours=800)
     response = client.get(f"/compare?s={first},{second}")
     assert response.status_code == 200
-    html = page(response)
-    differing = [row.th.get_text() for row in html.select("table.inputs tr.differs")]
+    compared = html(response)
+    differing = [row.th.get_text() for row in compared.select("table.inputs tr.differs")]
     assert differing == ["GPU-hours per month"]
     totals = {
         row.th.get_text(strip=True): [td.get_text("|", strip=True).split("|")[0] for td in row.select("td")]
-        for row in html.select("table.totals tbody tr")
+        for row in compared.select("table.totals tbody tr")
     }
     assert totals["Cheapest"] == ["$1,003.60", "$2,003.60"]
     assert totals["Virtualized, on demand"] == ["$1,003.60", "$2,003.60"]
     assert totals["Bare metal, monthly node"] == ["$1,250.00", "$2,500.00"]
-    layers = {cls for path in html.select("svg path.series") for cls in path["class"] if cls.startswith("layer-")}
+    layers = {cls for path in compared.select("svg path.series") for cls in path["class"] if cls.startswith("layer-")}
     assert layers == {"layer-0", "layer-1"}
-    assert len(html.select("svg line.current")) == 2
+    assert len(compared.select("svg line.current")) == 2
 
 
 def test_compare_needs_two_to_four_different_known_scenarios(client, session):
@@ -46,4 +41,4 @@ def test_compare_needs_two_to_four_different_known_scenarios(client, session):
     ]:
         response = client.get(f"/compare?{query}")
         assert response.status_code == status, query
-        assert page(response).select_one(".problem")
+        assert html(response).select_one(".problem")

@@ -6,7 +6,6 @@ import threading
 from datetime import date
 from decimal import Decimal
 
-from bs4 import BeautifulSoup
 from sqlmodel import Session, SQLModel, func, select
 
 from app.catalog.changes import change_offer_price, retire_offer
@@ -17,7 +16,7 @@ from app.scenarios import store
 from app.scenarios.tables import Scenario
 from app.settings import settings
 from tests.factories import hand_checked_catalog, make_version
-from tests.web.helpers import QUERY, soup, totals
+from tests.web.helpers import QUERY, html, soup, totals
 
 SLUG = re.compile(r"^/s/[A-Za-z0-9_-]{16}$")
 
@@ -30,11 +29,6 @@ def save_via_page(client, query=QUERY, **fields):
         **fields,
     }
     return client.post("/s", data=form, follow_redirects=False)
-
-
-def html(response):
-    """Any page, whatever its status (soup() insists on 200)."""
-    return BeautifulSoup(response.text, "html.parser")
 
 
 def saved_count(session):

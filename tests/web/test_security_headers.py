@@ -1,7 +1,7 @@
 import pytest
-from bs4 import BeautifulSoup
 
 from tests.factories import hand_checked_catalog
+from tests.web.helpers import html
 
 
 @pytest.mark.parametrize("path", ["/", "/api/quote", "/docs", "/s/AAAAAAAAAAAAAAAA", "/static/app.css"])
@@ -17,7 +17,7 @@ def test_every_response_carries_the_security_headers(client, session, path):
 def test_pages_load_scripts_and_styles_only_from_this_site_and_none_inline(client, session):
     hand_checked_catalog(session)
     for path in ["/", "/docs"]:
-        page = BeautifulSoup(client.get(path).text, "html.parser")
+        page = html(client.get(path))
         assert all(s.get("src", "").startswith("/static/") for s in page.select("script"))
         assert all(not s.string for s in page.select("script")), "no inline script"
         assert not page.select("style") and not page.select("[style]")
