@@ -42,6 +42,13 @@ def usd(value: float | None) -> str:
     return f"−${-amount:,}" if amount < 0 else f"${amount:,}"
 
 
+def usd_change(value: float | None) -> str:
+    """A difference of totals: +$12.00, −$3.50, $0.00; "—" where one side has no offer."""
+    if value is None:
+        return "—"
+    return f"+{usd(value)}" if cents(value) > 0 else usd(value)
+
+
 def web_link(url: str) -> str | None:
     """Only http(s) links become hrefs: a stored `javascript:` URL must never be clickable."""
     return url if url.startswith(("https://", "http://")) else None
@@ -94,6 +101,7 @@ templates.env.auto_reload = False  # no stat() of every template on every reques
 templates.env.filters.update(
     usd=usd,
     usd_rate=usd_rate,
+    usd_change=usd_change,
     usd_published=usd_published,
     option_label=option_label,
     web_link=web_link,

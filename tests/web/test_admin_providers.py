@@ -2,7 +2,9 @@ import pytest
 from sqlmodel import select
 
 from app.admin.accounts import create_admin
+from app.catalog.rows import OFFER_CHECKS
 from app.catalog.tables import CatalogVersion, Provider
+from app.routes.admin.offers import NewOffer
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import PASSWORD, QUERY, csrf, html, sign_in, soup, totals, versions
 
@@ -142,3 +144,8 @@ def test_the_later_of_two_storage_edits_is_refused(signed_in, session):
     refused = signed_in.post(url, data=second | {"price": "0.03"})
     assert refused.status_code == 409 and html(refused).select_one("#storage_price")["value"] == "0.03"
     assert totals(soup(signed_in.get(f"/?{QUERY}&stored_gb=500")))["virtualized-on_demand"] == "$1,013.60"
+
+
+def test_the_new_offer_form_asks_for_every_field_the_catalog_checks():
+    """The form is written out as typed (strings); what it asks for must follow the catalog's checks."""
+    assert set(NewOffer.model_fields) == {"provider", "gpu", "note"} | (set(OFFER_CHECKS) - {"notes"})
