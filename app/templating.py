@@ -80,8 +80,8 @@ def age_days(day: date) -> int:
 
 
 def plain(value: object) -> object:
-    """A stored Decimal as typed: 3.99, not 3.99000000; nothing stated as "—"; anything else as it is."""
-    if value is None:
+    """A stored Decimal as typed: 3.99, not 3.99000000; nothing stated (None or "") as "—"."""
+    if value is None or value == "":
         return "—"
     return decimal_text(value) if isinstance(value, Decimal) else value
 

@@ -26,7 +26,7 @@ CHANGES = {
         "https://example.test/price → https://example.test/new",
     ),
     "as_of": ("2026-11-01", "2026-11-20", "2026-11-01 → 2026-11-20"),
-    "notes": ("", "list price from the new page", "→ list price from the new page"),
+    "notes": ("", "list price from the new page", "— → list price from the new page"),
 }
 """The on-demand offer of the hand-checked catalog as exported, what an import changes it to, and
 how the history page states the change."""
