@@ -11,7 +11,6 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.catalog.rows import OFFER_COLUMNS, OfferRow, decimal_text
-from app.catalog.snapshot import valid_at
 from app.catalog.tables import (
     EgressTierVersion,
     GpuModel,
@@ -19,6 +18,7 @@ from app.catalog.tables import (
     Provider,
     ProviderHeadquarters,
     StoragePrice,
+    valid_at,
 )
 
 

@@ -14,7 +14,7 @@ from datetime import date, datetime
 from functools import cached_property
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import ColumnElement, Engine, and_, or_
+from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
 from app.catalog.rows import OfferRow, priced_tiers
@@ -26,6 +26,7 @@ from app.catalog.tables import (
     Provider,
     ProviderHeadquarters,
     StoragePrice,
+    valid_at,
 )
 from app.costing import egress, terms
 
@@ -77,14 +78,6 @@ class CatalogSnapshot:
     offers_by_gpu: dict[str, list[OfferRecord]]
     regions: list[str]
     offers_by_id: dict[int, OfferRecord]
-
-
-Versioned = type[OfferVersion] | type[EgressTierVersion] | type[StoragePrice] | type[ProviderHeadquarters]
-
-
-def valid_at(table: Versioned, version: int) -> ColumnElement[bool]:
-    """Rows of `table` that belong to catalog version `version`."""
-    return and_(col(table.valid_from) <= version, or_(col(table.valid_to).is_(None), col(table.valid_to) > version))
 
 
 class Catalogs:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
-from sqlalchemy import Column, Index, Numeric, text
-from sqlmodel import Field, SQLModel
+from sqlalchemy import Column, ColumnElement, Index, Numeric, and_, or_, text
+from sqlmodel import Field, SQLModel, col
 
 from app.catalog.rows import OfferBase, OfferRow
 
@@ -125,3 +125,11 @@ class OfferVersion(OfferBase, table=True):
 
     def as_row(self, provider: str, gpu: str) -> OfferRow:
         return OfferRow(**self.model_dump(include=set(OfferBase.model_fields)), provider=provider, gpu=gpu)
+
+
+Versioned = type[OfferVersion] | type[EgressTierVersion] | type[StoragePrice] | type[ProviderHeadquarters]
+
+
+def valid_at(table: Versioned, version: int) -> ColumnElement[bool]:
+    """Rows of `table` that belong to catalog version `version`."""
+    return and_(col(table.valid_from) <= version, or_(col(table.valid_to).is_(None), col(table.valid_to) > version))
