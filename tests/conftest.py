@@ -1,5 +1,6 @@
 """Web and catalog tests run on an in-memory SQLite database with the schema of the models."""
 
+import gc
 import os
 from collections.abc import Iterator
 
@@ -29,3 +30,6 @@ def client(session: Session) -> Iterator[TestClient]:
     app.dependency_overrides[get_catalogs] = lambda: catalogs_for(session.get_bind())
     yield TestClient(app)
     app.dependency_overrides.clear()
+
+
+gc.freeze()  # what is imported by now lives as long as the run: keep it out of every full collection, as the app does

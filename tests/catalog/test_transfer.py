@@ -13,7 +13,7 @@ from app.catalog.imports import apply_import, load_catalog, plan_import
 from app.catalog.seed import load_seed
 from app.catalog.tables import CatalogVersion, OfferVersion
 from tests.factories import hand_checked_catalog
-from tests.web.helpers import PASSWORD, csrf, html, sign_in
+from tests.web.helpers import PASSWORD, csrf, html, signed_in_as
 
 SKYPILOT = """InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,GpuInfo
 gpu_1x_h100,H100,1,26,200,2.49,,us-east-1,
@@ -71,7 +71,7 @@ def test_an_import_with_a_bad_row_cannot_be_applied_and_changes_nothing(client, 
     """Through the admin page: the preview shows the problems and offers no way to apply."""
     hand_checked_catalog(session)
     create_admin(session, "alice", PASSWORD)
-    sign_in(client)
+    signed_in_as(client, session)
     files = {"file": ("vms.csv", SKYPILOT.encode(), "text/csv")}
     data = {
         "csrf_token": csrf(client, "/admin/import"),
@@ -89,7 +89,7 @@ def test_a_clean_import_applies_as_one_version_with_old_to_new_prices(client, se
     """Our own export with the on-demand price raised 2.50 -> 2.75 and one new offer."""
     hand_checked_catalog(session)
     create_admin(session, "alice", PASSWORD)
-    sign_in(client)
+    signed_in_as(client, session)
     exported = client.get("/admin/api/export.csv").text
     lines = exported.splitlines()
     changed = [line.replace(",2.5,hour,", ",2.75,hour,") for line in lines]

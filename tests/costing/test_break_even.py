@@ -68,6 +68,9 @@ def test_reserved_capacity_is_never_negative_and_never_falls_with_hours(unit_mon
     assert 0 < curve.at(low) <= curve.at(high)
 
 
+QUARTER_HOURS = [i / 4 for i in range(6001 * 4 + 1)]
+
+
 @settings(max_examples=60, deadline=None)
 @example(price=1 / 3, unit_month=1000.0, gpus=5, fixed=0.0)  # 2 nodes meet 1/3 USD/h exactly at 6,000 h
 @example(price=0.99999, unit_month=730.0, gpus=2, fixed=0.0)  # crosses at a step and 0.015 h after it
@@ -78,7 +81,7 @@ def test_break_evens_are_where_sampling_sees_the_cheaper_option_change(price, un
     Reading goes an hour past the end, so that a crossing exactly at 6,000 h is seen (and counted)."""
     a, b = LinearCost(fixed, price), SteppedCost(0, unit_month, 1, gpus * 730)
     steps = [k * gpus * 730 for k in range(1, 6001 // (gpus * 730) + 1)]
-    hours = sorted({i / 4 for i in range(6001 * 4 + 1)} | {s + e for s in steps for e in (-1e-7, 1e-7)})
+    hours = sorted([*QUARTER_HOURS, *(s + e for s in steps for e in (-1e-7, 1e-7))])
     changes, last_sign, last_h = [], 0, 0.0
     for h in hours:
         d = a.at(h) - b.at(h)

@@ -3,7 +3,10 @@
 from bs4 import BeautifulSoup
 from sqlmodel import func, select
 
+from app.admin.accounts import start_session
+from app.admin.tables import AdminUser
 from app.catalog.tables import CatalogVersion
+from app.deps import ADMIN_COOKIE
 
 QUERY = "gpu=H100&gpu_hours=400&checkpoint_gb=140&checkpoints_out=1&virt_tax=0&invocations=0"
 """400 GPU-hours, one 140 GB checkpoint out, no tax, no cold starts: the hand-checked catalog's numbers."""
@@ -34,6 +37,12 @@ def sign_in(client, username="alice", password=PASSWORD):
     return client.post(
         "/admin/login", data={"csrf_token": token, "username": username, "password": password}, follow_redirects=False
     )
+
+
+def signed_in_as(client, session, username="alice"):
+    """Signed in without the sign-in form (its own tests drive it): a server-side session and its cookie."""
+    user = session.exec(select(AdminUser).where(AdminUser.username == username)).one()
+    client.cookies.set(ADMIN_COOKIE, start_session(session, user))
 
 
 def csrf(client, path="/admin"):

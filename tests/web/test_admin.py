@@ -1,10 +1,6 @@
 import io
-import os
 import re
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -18,7 +14,7 @@ from app.catalog.tables import CatalogVersion, OfferVersion
 from app.main import app
 from app.settings import settings
 from tests.factories import hand_checked_catalog
-from tests.web.helpers import PASSWORD, QUERY, csrf, html, sign_in, soup, totals, versions
+from tests.web.helpers import PASSWORD, QUERY, csrf, html, sign_in, signed_in_as, soup, totals, versions
 
 
 @pytest.fixture
@@ -27,27 +23,18 @@ def admin(session):
     return create_admin(session, "alice", PASSWORD)
 
 
-def test_create_admin_command_stores_an_argon2_hash_not_the_password(tmp_path):
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'admin.db'}"}
-    done = subprocess.run(
-        [sys.executable, "-m", "app.admin", "create-admin", "root", "--password-stdin"],
-        input=PASSWORD + "\n",
-        env=env,
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).parents[2],
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    with Session(create_engine(env["DATABASE_URL"])) as session:
+def test_create_admin_command_stores_an_argon2_hash_not_the_password(tmp_path, monkeypatch):
+    """`python -m app.admin create-admin root --password-stdin`, through the command's function."""
+    monkeypatch.setattr(settings, "database_url", f"sqlite:///{tmp_path / 'admin.db'}")
+    monkeypatch.setattr("sys.stdin", io.StringIO(PASSWORD + "\n"))
+    assert admin_command(["create-admin", "root", "--password-stdin"]) == 0
+    with Session(create_engine(settings.database_url)) as session:
         user = session.exec(select(AdminUser)).one()
-    assert (
-        user.username == "root" and user.password_hash.startswith("$argon2id$") and PASSWORD not in user.password_hash
-    )
+    assert user.username == "root" and user.password_hash.startswith("$argon2id$")
+    assert PASSWORD not in user.password_hash
 
 
 def test_create_admin_command_refuses_a_short_password(tmp_path, monkeypatch, capsys):
-    """The command's own function, run in this process: no second interpreter start for a refusal."""
     monkeypatch.setattr(settings, "database_url", f"sqlite:///{tmp_path / 'admin.db'}")
     monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
     assert admin_command(["create-admin", "bob", "--password-stdin"]) == 1
@@ -76,7 +63,7 @@ def test_session_cookie_is_secure_when_served_over_https(client, session, admin,
 
 
 def test_sessions_expire(client, session, admin):
-    sign_in(client)
+    signed_in_as(client, session)
     stored = session.exec(select(AdminSession)).one()
     stored.expires_at = datetime.now(UTC) - timedelta(minutes=1)
     session.add(stored)
@@ -162,7 +149,7 @@ def test_every_admin_route_refuses_the_anonymous_and_a_forged_csrf_token(client,
     else:
         assert anonymous.status_code == 303 and anonymous.headers["location"].startswith("/admin/login")
     if method != "GET":
-        sign_in(client)
+        signed_in_as(client, session)
         forged = client.request(method, path, data={"csrf_token": "forged.0000", "price_usd": "1", "note": "x"})
         assert forged.status_code == 403
         assert client.get("/admin", follow_redirects=False).status_code == 200, "still signed in"
@@ -183,7 +170,7 @@ def edit(client, row_id, **fields):
 
 def test_a_price_edit_is_a_new_version_with_who_and_why_and_the_old_price_stays(client, session, admin):
     """On demand 2.50 -> 3.00 at 400 h: 1,003.60 -> 1,203.60 today; version 1 still 1,003.60."""
-    sign_in(client)
+    signed_in_as(client, session)
     assert edit(client, 1).status_code == 303
     assert totals(soup(client.get(f"/?{QUERY}")))["virtualized-on_demand"] == "$1,203.60"
     assert totals(soup(client.get(f"/?{QUERY}&catalog_version=1")))["virtualized-on_demand"] == "$1,003.60"
@@ -212,7 +199,7 @@ def test_a_price_edit_is_a_new_version_with_who_and_why_and_the_old_price_stays(
 def test_bad_price_edits_are_explained_next_to_the_field_and_save_nothing(
     client, session, admin, field, value, message
 ):
-    sign_in(client)
+    signed_in_as(client, session)
     before = versions(session)
     response = edit(client, 1, **{field: value})
     assert response.status_code == 422
@@ -222,11 +209,11 @@ def test_bad_price_edits_are_explained_next_to_the_field_and_save_nothing(
 
 def test_the_later_of_two_conflicting_edits_is_refused_and_shows_the_other(client, session, admin):
     create_admin(session, "bob", PASSWORD)
-    sign_in(client)
+    signed_in_as(client, session)
     form_alice = csrf(client, "/admin/offers/1")
-    sign_in(client, "bob")
+    signed_in_as(client, session, "bob")
     assert edit(client, 1, price_usd="2.75", note="bob's change").status_code == 303
-    sign_in(client)
+    signed_in_as(client, session)
     data = {
         "csrf_token": form_alice,
         "price_usd": "3.00",
@@ -248,7 +235,7 @@ def test_the_later_of_two_conflicting_edits_is_refused_and_shows_the_other(clien
 
 
 def test_retire_and_restore_as_new_versions(client, session, admin):
-    sign_in(client)
+    signed_in_as(client, session)
     key = session.get(OfferVersion, 3).key
     token = csrf(client, "/admin/offers/3")
     history = "/admin/history?" + urlencode({"key": key})
@@ -263,14 +250,14 @@ def test_retire_and_restore_as_new_versions(client, session, admin):
 
 
 def test_stale_view_lists_the_oldest_prices_first(client, session, admin):
-    sign_in(client)
+    signed_in_as(client, session)
     rows = html(client.get("/admin?days=0")).select("table tbody tr")
     assert len(rows) == 3 and rows[0].td.get_text() == "2026-11-01"
     assert html(client.get("/admin?days=100000")).select("table tbody tr") == []
 
 
 def test_a_refusal_reads_as_a_page_for_people_and_json_for_programs(client, session, admin):
-    sign_in(client)
+    signed_in_as(client, session)
     data = {"csrf_token": "forged.0000", "price_usd": "1", "note": "x"}
     page = client.post("/admin/offers/1", data=data, headers={"Accept": "text/html"})
     assert page.status_code == 403 and "no valid CSRF token" in html(page).select_one(".problem").get_text()
@@ -284,18 +271,18 @@ def test_a_refusal_reads_as_a_page_for_people_and_json_for_programs(client, sess
      "/admin/providers/99999999999999999999"],
 )  # fmt: skip
 def test_out_of_range_ids_and_ages_are_refused_not_crashed_on(client, session, admin, path):
-    sign_in(client)
+    signed_in_as(client, session)
     assert client.get(path).status_code == 422
 
 
 def test_the_history_of_an_offer_that_never_was_is_not_found(client, session, admin):
-    sign_in(client)
+    signed_in_as(client, session)
     response = client.get("/admin/history", params={"key": "nobody:nothing:H100:nowhere:on_demand"})
     assert response.status_code == 404 and "no such offer" in html(response).get_text()
 
 
 def test_a_new_gpu_memory_must_be_ascii_digits(client, session, admin):
-    sign_in(client)
+    signed_in_as(client, session)
     response = client.post("/admin/gpus", data={"csrf_token": csrf(client), "name": "X1", "memory_gib": "²"})
     assert response.status_code == 422 and html(response).select_one("#memory_gib-error").get_text() == (
         "must be a whole number from 1 to 4,096"
@@ -303,7 +290,7 @@ def test_a_new_gpu_memory_must_be_ascii_digits(client, session, admin):
 
 
 def test_an_absurd_price_is_refused(client, session, admin):
-    sign_in(client)
+    signed_in_as(client, session)
     response = edit(client, 1, price_usd="1e999999")
     assert response.status_code == 422
     assert html(response).select_one("#price_usd-error").get_text() == (

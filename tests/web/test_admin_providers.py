@@ -6,14 +6,14 @@ from app.catalog.rows import OFFER_CHECKS
 from app.catalog.tables import CatalogVersion, Provider
 from app.routes.admin.offers import NewOffer
 from tests.factories import hand_checked_catalog
-from tests.web.helpers import PASSWORD, QUERY, csrf, html, sign_in, soup, totals, versions
+from tests.web.helpers import PASSWORD, QUERY, csrf, html, signed_in_as, soup, totals, versions
 
 
 @pytest.fixture
 def signed_in(client, session):
     hand_checked_catalog(session)
     create_admin(session, "alice", PASSWORD)
-    sign_in(client)
+    signed_in_as(client, session)
     return client
 
 

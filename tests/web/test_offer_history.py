@@ -11,7 +11,7 @@ from app.catalog.exports import export_offers_csv
 from app.catalog.imports import apply_import, plan_import
 from app.catalog.rows import VERSIONED_FIELDS
 from tests.factories import hand_checked_catalog
-from tests.web.helpers import PASSWORD, html, sign_in
+from tests.web.helpers import PASSWORD, html, signed_in_as
 
 CHANGES = {
     "tenancy": ("virtualized", "bare_metal", "virtualized → bare_metal"),
@@ -52,7 +52,7 @@ def test_an_imported_change_of_any_versioned_field_reads_old_to_new_in_the_histo
     assert (len(plan.change), plan.problems) == (1, [])
     apply_import(session, plan, f"new {field}", "alice")
 
-    sign_in(client)
+    signed_in_as(client, session)
     newest = html(client.get("/admin/history", params={"key": row["key"]})).select_one("tbody tr")
     changed = newest.select("td")[3].get_text()
     assert " ".join(changed.split()) == f"{field}: {shown}"
