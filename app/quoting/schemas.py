@@ -6,7 +6,7 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
-from app.catalog.rows import OfferRow
+from app.catalog.rows import OFFER_COLUMNS, OfferRow
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord, ProviderRecord, select_offers
 from app.costing.money import cents, rate
 from app.costing.quote import OptionKey
@@ -44,6 +44,15 @@ class OfferOut(OfferRow):
                 "usd_per_gpu_hour": float(rate(r.priced.usd_per_gpu_hour)),
             }
         )
+
+
+_BESIDE = {
+    "key": ("offer_id", "key"),
+    "provider": ("provider", "provider_name"),
+    "price_period": ("price_period", "usd_per_gpu_hour"),
+}
+OFFER_OUT_COLUMNS = tuple(name for column in OFFER_COLUMNS for name in _BESIDE.get(column, (column,)))
+"""The offers CSV's columns: an offer's own, in file order, with what the API adds beside each."""
 
 
 class OptionOut(BaseModel):

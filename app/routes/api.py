@@ -13,7 +13,15 @@ from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.deps import CatalogsDep
 from app.quoting.build import build_quote
 from app.quoting.params import VERSION_MAX, QuoteParams
-from app.quoting.schemas import OfferFilters, OfferOut, ProviderOut, QuoteOut, offers_matching, quote_out
+from app.quoting.schemas import (
+    OFFER_OUT_COLUMNS,
+    OfferFilters,
+    OfferOut,
+    ProviderOut,
+    QuoteOut,
+    offers_matching,
+    quote_out,
+)
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -49,7 +57,7 @@ def api_offers(filters: Annotated[OfferFilters, Query()], catalogs: CatalogsDep)
 def api_offers_csv(filters: Annotated[OfferFilters, Query()], catalogs: CatalogsDep) -> Response:
     """The same offers as CSV, one row per offer."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(OfferOut.model_fields))
+    writer = csv.DictWriter(out, fieldnames=OFFER_OUT_COLUMNS)
     writer.writeheader()
     for offer in offers_matching(_catalog(catalogs, filters.catalog_version), filters):
         writer.writerow(offer.model_dump(mode="json"))
