@@ -14,10 +14,9 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from app.catalog import rows as check
 from app.catalog.changes import StaleRecord, commit_change, new_version
 from app.catalog.exports import current_offers
-from app.catalog.rows import OFFER_COLUMNS, VERSIONED_FIELDS, OfferRow, check_offer_fields, offer_key
+from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, VERSIONED_FIELDS, OfferRow, check_offer_fields, offer_key
 from app.catalog.tables import (
     CatalogVersion,
     EgressTierVersion,
@@ -71,13 +70,13 @@ def _skypilot_rows(
     line: dict[str, str], provider: str, tenancy: str, source_url: str, as_of: date | None
 ) -> list[OfferRow]:
     gpu = line["AcceleratorName"].strip()
-    product = _checked("InstanceType", lambda: check.text(line["InstanceType"].strip(), 120))
-    region = _checked("Region", lambda: check.text(line["Region"].strip(), 100))
-    count = _checked("AcceleratorCount", lambda: check.count(line["AcceleratorCount"].strip(), 1, 1024))
+    product = _checked("InstanceType", lambda: OFFER_CHECKS["product"](line["InstanceType"]))
+    region = _checked("Region", lambda: OFFER_CHECKS["region"](line["Region"]))
+    count = _checked("AcceleratorCount", lambda: OFFER_CHECKS["gpus_per_unit"](line["AcceleratorCount"].strip()))
     if not line["Price"].strip():
         raise ValueError("Price is empty")
     prices = [
-        (billing, _checked(column, lambda text=text: check.price(text.strip())))
+        (billing, _checked(column, lambda text=text: OFFER_CHECKS["price_usd"](text.strip())))
         for billing, column, text in [
             (Billing.ON_DEMAND, "Price", line["Price"]),
             (Billing.SPOT, "SpotPrice", line["SpotPrice"]),

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, func, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
 from app.catalog.rows import Tier
-from app.catalog.tables import EgressTierVersion, Provider, ProviderHeadquarters, StoragePrice
+from app.catalog.tables import EgressTierVersion, Provider, ProviderHeadquarters, ProviderTable, StoragePrice
 from app.db import rows_touched
 
 
@@ -40,9 +40,6 @@ def change_headquarters(
     return version
 
 
-ProviderTable = type[ProviderHeadquarters] | type[EgressTierVersion] | type[StoragePrice]
-
-
 def last_change(session: Session, table: ProviderTable, provider_id: int | None) -> int:
     """The last catalog version that added or closed one of the provider's rows in `table`: an edit
     based on an earlier one is out of date."""
@@ -57,9 +54,7 @@ def _unchanged_since(session: Session, table: ProviderTable, provider_id: int, b
         raise StaleRecord("changed by someone else since it was opened")
 
 
-def _close_current(
-    session: Session, table: type[EgressTierVersion] | type[StoragePrice], provider_id: int, version: int
-) -> None:
+def _close_current(session: Session, table: ProviderTable, provider_id: int, version: int) -> None:
     session.execute(
         update(table)
         .where(col(table.provider_id) == provider_id, col(table.valid_to).is_(None))

@@ -11,6 +11,7 @@ from sqlmodel import Session, col, select
 from app.catalog.provider_changes import last_change
 from app.catalog.rows import VERSIONED_FIELDS, decimal_text
 from app.catalog.tables import (
+    PROVIDER_TABLES,
     CatalogVersion,
     EgressTierVersion,
     GpuModel,
@@ -27,7 +28,7 @@ class HistoryEntry:
     """One version of an offer, the change that made it, and which versioned fields it changed."""
 
     row: OfferVersion
-    change: CatalogVersion | None
+    made_by: CatalogVersion | None
     older: OfferVersion | None
 
     @property
@@ -91,10 +92,6 @@ def gpu_by_name(session: Session, name: str) -> GpuModel | None:
 
 def gpu_models(session: Session) -> list[GpuModel]:
     return list(session.exec(select(GpuModel).order_by(GpuModel.name)).all())
-
-
-PROVIDER_TABLES = (ProviderHeadquarters, EgressTierVersion, StoragePrice)
-"""A provider's versioned facts: each is edited on its own and checked for concurrent edits on its own."""
 
 
 def provider_now(session: Session, provider: Provider) -> dict[str, Any]:

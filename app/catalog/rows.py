@@ -3,7 +3,7 @@ the admin's forms, the API and the history page all derive from what is written 
 
 from __future__ import annotations
 
-import math
+import re
 from collections.abc import Callable, Mapping
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -77,23 +77,46 @@ def price(text: str) -> Decimal:
 
 def text(value: str, longest: int, required: bool = True) -> str:
     """A name or label: present, not too long, and no spreadsheet formula when exported."""
-    if (required and not value.strip()) or len(value) > longest:
+    value = value.strip()
+    if (required and not value) or len(value) > longest:
         raise ValueError(f"must be {'1' if required else '0'} to {longest:,} characters")
     if value.startswith(FORMULA_START):
         raise ValueError("may not start with =, +, - or @")
-    return value.strip()
+    return value
+
+
+WHOLE_NUMBER = re.compile(r"[0-9]+(\.0*)?")
+"""Digits, as SkyPilot's files write counts too (8.0); not 1e1, 8_0, +8, ² or ４, which float() takes."""
 
 
 def count(value: str, least: int, most: int) -> int:
-    """A whole number in a range; 8 and 8.0 are both eight, '²' and the like are not digits here."""
-    problem = ValueError(f"must be a whole number from {least:,} to {most:,}")
-    try:
-        number = float(value) if value.isascii() else math.nan
-    except ValueError:
-        raise problem from None
-    if not number.is_integer() or not least <= number <= most:
-        raise problem
-    return int(number)
+    """A whole number in a range."""
+    if not WHOLE_NUMBER.fullmatch(value) or not least <= int(float(value)) <= most:
+        raise ValueError(f"must be a whole number from {least:,} to {most:,}")
+    return int(float(value))
+
+
+PROVIDER_SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+GPU_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 .-]{0,39}")
+
+
+def provider_slug(value: str) -> str:
+    """A provider's id in offer keys and URLs."""
+    if not PROVIDER_SLUG.fullmatch(value):
+        raise ValueError("lower-case letters, digits and dashes, 40 at most")
+    return value
+
+
+def gpu_name(value: str) -> str:
+    """A GPU model's name, as offers and the calculator's menu name it."""
+    if not GPU_NAME.fullmatch(value):
+        raise ValueError("letters, digits, spaces, dots and dashes, 40 at most")
+    return value
+
+
+def memory_gib(value: str) -> int:
+    """GiB per GPU: the largest today is a few hundred."""
+    return count(value, 1, 4096)
 
 
 def country(value: str) -> str | None:

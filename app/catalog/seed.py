@@ -71,8 +71,11 @@ def _load_providers(session: Session, version: int) -> dict[str, int]:
 
 
 def _load_gpu_models(session: Session) -> dict[str, int]:
-    """The GPUs of gpu_offers.csv with their memory, and those only other files name. Ids by name."""
-    memory = {row["gpu_model"]: int(row["gpu_memory_gib"]) for row in _rows("gpu_offers.csv")}
+    """The GPUs of gpu_offers.csv with the memory their first row states (a few later rows state
+    another: L40S 45 for 48, H200 140 for 141), and those only other files name. Ids by name."""
+    memory: dict[str, int] = {}
+    for row in _rows("gpu_offers.csv"):
+        memory.setdefault(row["gpu_model"], int(row["gpu_memory_gib"]))
     gpus = [GpuModel(name=name, memory_gib=gib) for name, gib in (memory | EXTRA_GPU_MEMORY_GIB).items()]
     session.add_all(gpus)
     session.flush()

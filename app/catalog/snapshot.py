@@ -104,6 +104,12 @@ class Catalogs:
     def forget_newest(self) -> None:
         self._newest_read_at = -math.inf
 
+    def current(self) -> CatalogSnapshot:
+        """The newest catalog; there always is one once the app has started (it loads one)."""
+        found = self.at()
+        assert found is not None, "the app loads a catalog at start"
+        return found
+
     def at(self, version: int | None = None) -> CatalogSnapshot | None:
         """The catalog at `version` (default: the newest), or None if there is no such version."""
         version = version or self.newest()

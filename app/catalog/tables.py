@@ -127,7 +127,10 @@ class OfferVersion(OfferBase, table=True):
         return OfferRow(**self.model_dump(include=set(OfferBase.model_fields)), provider=provider, gpu=gpu)
 
 
-Versioned = type[OfferVersion] | type[EgressTierVersion] | type[StoragePrice] | type[ProviderHeadquarters]
+ProviderTable = type[ProviderHeadquarters] | type[EgressTierVersion] | type[StoragePrice]
+PROVIDER_TABLES: tuple[ProviderTable, ...] = (ProviderHeadquarters, EgressTierVersion, StoragePrice)
+"""A provider's versioned facts: each is edited, and checked for concurrent edits, on its own."""
+Versioned = type[OfferVersion] | ProviderTable
 
 
 def valid_at(table: Versioned, version: int) -> ColumnElement[bool]:

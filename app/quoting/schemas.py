@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import date
 
 from pydantic import BaseModel, Field
+from sqlmodel.main import SQLModelConfig
 
 from app.catalog.rows import OFFER_COLUMNS, OfferRow
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord, ProviderRecord, select_offers
 from app.costing.money import cents, rate
 from app.costing.quote import OptionKey
-from app.costing.terms import Billing, PricePeriod, Tenancy
+from app.costing.terms import Billing, Tenancy
 from app.quoting.build import QuoteResult
 from app.quoting.params import VERSION_MAX, QuoteParams
 
@@ -26,12 +27,13 @@ def option_name(option: OptionKey) -> str:
 class OfferOut(OfferRow):
     """An offer as the catalog states it, with its id at this version and its price per GPU-hour."""
 
+    model_config = SQLModelConfig(json_schema_serialization_defaults_required=True)  # every field is always sent
+
     offer_id: int
     provider_name: str
     tenancy: Tenancy
     billing: Billing
     price_usd: float  # type: ignore[assignment]  # a JSON number here; the catalog keeps the Decimal
-    price_period: PricePeriod
     usd_per_gpu_hour: float
 
     @classmethod

@@ -55,3 +55,8 @@ def test_gcp_egress_published_per_gib_is_priced_per_gb(shipped):
 def test_eu_filter_keeps_only_data_centres_in_member_states(shipped):
     eu = select_offers(shipped, "H100", eu_only=True)
     assert eu and {o.row.region_country for o in eu} <= {"FI", "FR", "DE", "NL", "IE", "PL", "SE", "SI", "BG"}
+
+
+def test_a_gpu_model_ships_with_the_memory_its_first_row_states(shipped):
+    """gpu_offers.csv says L40S 48 GiB in 76 rows and 45 in 4, H200 141 before 140: the first holds."""
+    assert (shipped.gpus["L40S"], shipped.gpus["H200"], shipped.gpus["H100"]) == (48, 141, 80)

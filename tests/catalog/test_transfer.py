@@ -153,6 +153,8 @@ def own_row(session, **changes):
             "region_country must be a two-letter ISO country code, e.g. DE, or empty if not known",
         ),
         ({"notes": '=HYPERLINK("http://evil.example","x")'}, "notes may not start with =, +, - or @"),
+        ({"notes": ' =HYPERLINK("http://evil.example","x")'}, "notes may not start with =, +, - or @"),
+        ({"gpus_per_unit": "1e1"}, "gpus_per_unit must be a whole number from 1 to 1,024"),
         (
             {"source_url": "javascript:alert(1)"},
             "source_url must be the http(s) address of the page the price was read from",

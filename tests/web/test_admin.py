@@ -281,12 +281,15 @@ def test_the_history_of_an_offer_that_never_was_is_not_found(client, session, ad
     assert response.status_code == 404 and "no such offer" in html(response).get_text()
 
 
-def test_a_new_gpu_memory_must_be_ascii_digits(client, session, admin):
+@pytest.mark.parametrize("typed", ["²", "1e1", "8_0", "+8", " 8", "８", "0", "4097"])
+def test_a_new_gpu_memory_must_be_plain_digits_in_range(client, session, admin, typed):
     signed_in_as(client, session)
-    response = client.post("/admin/gpus", data={"csrf_token": csrf(client), "name": "X1", "memory_gib": "²"})
+    before = versions(session)
+    response = client.post("/admin/gpus", data={"csrf_token": csrf(client), "name": "X1", "memory_gib": typed})
     assert response.status_code == 422 and html(response).select_one("#memory_gib-error").get_text() == (
         "must be a whole number from 1 to 4,096"
     )
+    assert versions(session) == before
 
 
 def test_an_absurd_price_is_refused(client, session, admin):

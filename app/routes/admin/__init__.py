@@ -1,1 +1,2 @@
-"""The admin area: one guarded router per area (sign-in, offers, providers, GPU models, import and export, audit)."""
+"""The admin area: sign-in, and one guarded router per area (offers, providers, GPU models, import and
+export, audit)."""

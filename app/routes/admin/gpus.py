@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -18,8 +17,6 @@ from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
 
-GPU_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .-]{0,39}$")
-
 
 @router.get("/gpus", response_class=HTMLResponse)
 def gpus(request: Request, admin: Admin, session: SessionDep) -> Response:
@@ -32,11 +29,9 @@ def create_gpu(
     name: Annotated[str, Form()] = "", memory_gib: Annotated[str, Form()] = "",
 ) -> Response:  # fmt: skip
     form = FormReader()
-    if not GPU_NAME.match(name):
-        form.errors["name"] = "letters, digits, spaces, dots and dashes, 40 at most"
-    elif gpu_by_name(session, name):
+    if form.read("name", check.gpu_name, name) and gpu_by_name(session, name):
         form.errors["name"] = "this GPU model exists already"
-    memory = form.read("memory_gib", check.count, memory_gib, 1, 4096)
+    memory = form.read("memory_gib", check.memory_gib, memory_gib)
     if form.errors:
         values = {"name": name, "memory_gib": memory_gib}
         return admin_page(request, admin, "gpus", 422, gpus=gpu_models(session), errors=form.errors, values=values)

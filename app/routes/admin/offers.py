@@ -16,7 +16,7 @@ from app.catalog import rows as check
 from app.catalog.changes import StaleRecord, add_offer, change_offer_price, restore_offer, retire_offer
 from app.catalog.queries import gpu_by_name, newest_version_of, offer_exists, offer_history, provider_by_slug
 from app.catalog.rows import OfferRow, check_offer_fields, offer_key
-from app.catalog.snapshot import Catalogs, CatalogSnapshot
+from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.tables import OfferVersion
 from app.costing.terms import Billing, PricePeriod, Tenancy
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Days, RecordId, SessionDep
@@ -28,18 +28,12 @@ router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dep
 STALE_AFTER_DAYS = 90
 
 
-def _newest(catalogs: Catalogs) -> CatalogSnapshot:
-    catalog = catalogs.at()
-    assert catalog is not None, "the app loads a catalog at start"
-    return catalog
-
-
 @router.get("", response_class=HTMLResponse)
 def stale_prices(request: Request, admin: Admin, catalogs: CatalogsDep, days: Days = STALE_AFTER_DAYS) -> Response:
     """Prices older than `days` (or of unknown date), oldest first: what to check next."""
     cutoff = date.today() - timedelta(days=days)
     stale = sorted(
-        (o for o in _newest(catalogs).offers if o.row.as_of is None or o.row.as_of < cutoff),
+        (o for o in catalogs.current().offers if o.row.as_of is None or o.row.as_of < cutoff),
         key=lambda o: (o.row.as_of is not None, o.row.as_of or date.min, o.provider.slug),
     )
     return admin_page(request, admin, "stale", offers=stale, days=days)
@@ -50,7 +44,7 @@ def offers(
     request: Request, admin: Admin, catalogs: CatalogsDep,
     provider: str = "", gpu: str = "", tenancy: str = "", stale_days: Days | None = None,
 ) -> Response:  # fmt: skip
-    catalog = _newest(catalogs)
+    catalog = catalogs.current()
     cutoff = None if stale_days is None else date.today() - timedelta(days=stale_days)
     shown = [
         o
@@ -147,7 +141,7 @@ def _offer_choices(catalog: CatalogSnapshot) -> dict[str, Any]:
 
 @router.get("/new-offer", response_class=HTMLResponse)
 def new_offer_form(request: Request, admin: Admin, catalogs: CatalogsDep) -> Response:
-    return admin_page(request, admin, "offer_new", **_offer_choices(_newest(catalogs)), errors={}, values={})
+    return admin_page(request, admin, "offer_new", **_offer_choices(catalogs.current()), errors={}, values={})
 
 
 class NewOffer(BaseModel):
@@ -190,7 +184,7 @@ def create_offer(
     if not errors and offer_exists(session, key):
         errors["product"] = "this offer exists already: edit it (or restore it) instead"
     if errors:
-        choices = _offer_choices(_newest(catalogs))
+        choices = _offer_choices(catalogs.current())
         return admin_page(request, admin, "offer_new", 422, **choices, errors=errors, values=form.model_dump())
     assert owner is not None and owner.id is not None and model is not None and model.id is not None
     row = OfferRow(key=key, provider=form.provider, gpu=form.gpu, **values)

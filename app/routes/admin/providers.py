@@ -3,7 +3,6 @@ each edited as a new version and refused if someone changed it since the form wa
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -15,15 +14,14 @@ from app.catalog import rows as check
 from app.catalog.changes import StaleRecord, retire_offers_of
 from app.catalog.provider_changes import add_provider, change_headquarters, change_storage_price, replace_egress_tiers
 from app.catalog.queries import provider_by_slug, provider_ids, provider_now
+from app.catalog.rows import decimal_text
 from app.catalog.tables import Provider
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
 from app.forms import Errors, FormReader
 from app.pages import admin_page
-from app.templating import plain
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 CONFLICT = "Someone changed this after you opened the page; the current values are shown, and yours below."
 
 
@@ -33,7 +31,7 @@ def _provider_page(
 ) -> Response:  # fmt: skip
     now = provider_now(session, provider)
     tiers_text = "\n".join(
-        ",".join("" if v is None else str(plain(v)) for v in (t.from_gb, t.to_gb, t.usd_per_gb)) for t in now["tiers"]
+        ",".join("" if v is None else decimal_text(v) for v in (t.from_gb, t.to_gb, t.usd_per_gb)) for t in now["tiers"]
     )
     context = now | {"provider": provider, "tiers_text": tiers_text, "errors": errors or {}, "values": values or {}}
     return admin_page(request, admin, "provider", status, **context)
@@ -49,7 +47,7 @@ def _provider(session: Session, provider_id: int) -> Provider:
 @router.get("/providers", response_class=HTMLResponse)
 def providers(request: Request, admin: Admin, catalogs: CatalogsDep, session: SessionDep) -> Response:
     ids = provider_ids(session)
-    return admin_page(request, admin, "providers", catalog=catalogs.at(), ids=ids, errors={}, values={})
+    return admin_page(request, admin, "providers", catalog=catalogs.current(), ids=ids, errors={}, values={})
 
 
 @router.post("/providers", response_class=HTMLResponse)
@@ -59,17 +57,15 @@ def create_provider(
     hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "",
 ) -> Response:  # fmt: skip
     form = FormReader()
-    if not SLUG.match(slug):
-        form.errors["slug"] = "lower-case letters, digits and dashes, 40 at most"
-    elif provider_by_slug(session, slug):
+    if form.read("slug", check.provider_slug, slug) and provider_by_slug(session, slug):
         form.errors["slug"] = "there is already a provider with this id"
     display_name = form.read("name", check.text, name, 100)
     country = form.read("hq_country", check.country, hq_country)
-    if country:
+    if hq_country:
         form.read("hq_source", check.web_address, hq_source)
     if form.errors:
         values = {"slug": slug, "name": name, "hq_country": hq_country, "hq_source": hq_source}
-        context = {"catalog": catalogs.at(), "ids": provider_ids(session), "errors": form.errors, "values": values}
+        context = {"catalog": catalogs.current(), "ids": provider_ids(session), "errors": form.errors, "values": values}
         return admin_page(request, admin, "providers", 422, **context)
     provider = add_provider(session, slug, display_name, country, hq_source, admin.username)
     return RedirectResponse(f"/admin/providers/{provider.id}", status_code=303)

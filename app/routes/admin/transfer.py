@@ -23,11 +23,16 @@ router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dep
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
 SHOWN_ROWS = 500
 """The preview lists this many new and changed offers; the counts cover all."""
+PREVIEW_FIELDS = {
+    "source_url": "The source (the file's address) ",
+    "tenancy": "The tenancy ",
+    "as_of": "The as-of date ",
+}
 
 
 @router.get("/import", response_class=HTMLResponse)
 def import_form(request: Request, admin: Admin, catalogs: CatalogsDep) -> Response:
-    return admin_page(request, admin, "import", catalog=catalogs.at(), problem="", values={})
+    return admin_page(request, admin, "import", catalog=catalogs.current(), problem="", values={})
 
 
 @router.post("/import", response_class=HTMLResponse, max_body_size=MAX_IMPORT_BYTES + 64 * 1024)
@@ -38,30 +43,31 @@ def preview_import(
 ) -> Response:  # fmt: skip
     """Read the file and show what it would change; nothing is applied yet."""
     values = {"provider": provider, "tenancy": tenancy, "source_url": source_url, "as_of": as_of}
-    catalog = catalogs.at()
-    assert catalog is not None
+    catalog = catalogs.current()
     content = file.file.read(MAX_IMPORT_BYTES + 1)  # a plain def: the database work runs off the event loop
     form = FormReader()
     if len(content) > MAX_IMPORT_BYTES:
-        form.errors["file"] = "The file is larger than 8 MB."
+        form.errors["file"] = "The file is larger than 8 MB"
     if source_url:
-        form.read("The source", check.web_address, source_url)
-    form.read("The tenancy", check.one_of, tenancy, Tenancy)
-    day = form.read("The as-of date", check.optional_past_day, as_of)
+        form.read("source_url", check.web_address, source_url)
+    form.read("tenancy", check.one_of, tenancy, Tenancy)
+    day = form.read("as_of", check.optional_past_day, as_of)
     text = ""
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError:
-        form.errors["file"] = "The file is not UTF-8 text."
+        form.errors.setdefault("file", "The file is not UTF-8 text")
     if form.errors:
-        problem = " ".join(message if key == "file" else f"{key} {message}." for key, message in form.errors.items())
+        problem = " ".join(f"{PREVIEW_FIELDS.get(key, '')}{message}." for key, message in form.errors.items())
         return admin_page(request, admin, "import", 422, catalog=catalog, problem=problem, values=values)
     plan = plan_import(session, text, catalog.version, provider, tenancy, source_url, day)
     pending = None
     if not plan.problems and (plan.add or plan.change):
         pending = save_pending_import(session, plan, catalog.version, admin.username)
     current_prices = offer_prices(session, [row_id for row_id, _ in plan.change[:SHOWN_ROWS]])
-    return admin_page(request, admin, "import_preview", plan=plan, pending=pending, current_prices=current_prices)
+    return admin_page(
+        request, admin, "import_preview", plan=plan, pending=pending, current_prices=current_prices, shown=SHOWN_ROWS
+    )
 
 
 @router.post("/import/{pending_id}/apply")
