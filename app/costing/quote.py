@@ -28,6 +28,9 @@ class OfferCost:
     horizon_total: float
     effective_per_gpu_hour: float | None
     curve: CostCurve
+    gpus_used: int = 1
+    gpus_billed: int = 1
+    """Whole units cover the GPUs used at once: the page says "uses 1 of 8 GPUs" where they differ."""
 
     @property
     def option(self) -> OptionKey:
@@ -76,7 +79,8 @@ def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed
     if offer.tenancy is Tenancy.SERVERLESS:
         cold_hours = assumptions.invocations * assumptions.cold_start_s / 3600
         return LinearCost(fixed + cold_hours * per_hour, per_hour / (1 - tax))
-    return LinearCost(fixed, per_hour / (1 - tax))
+    waste = offer.gpus_billed(workload.peak_gpus) / workload.peak_gpus
+    return LinearCost(fixed, per_hour / (1 - tax) * waste)
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,8 @@ def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
         horizon_total=float(cents(compute) * committed_months + cents(fixed) * workload.months),
         effective_per_gpu_hour=total / workload.gpu_hours if workload.gpu_hours > 0 else None,
         curve=priced.curve,
+        gpus_used=workload.peak_gpus,
+        gpus_billed=priced.offer.gpus_billed(workload.peak_gpus),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -61,6 +62,13 @@ class Offer:
     def usd_per_unit_month(self) -> float:
         return self.price_usd / PERIOD_HOURS[self.period] * HOURS_PER_MONTH
 
+    def gpus_billed(self, gpus_at_once: int) -> int:
+        """An instance or node is rented whole: 1 GPU used on an 8-GPU node bills 8, 12 bill 16.
+        Serverless bills per GPU."""
+        if self.tenancy is Tenancy.SERVERLESS:
+            return gpus_at_once
+        return math.ceil(gpus_at_once / self.gpus_per_unit) * self.gpus_per_unit
+
 
 @dataclass(frozen=True)
 class Workload:
@@ -68,6 +76,7 @@ class Workload:
 
     gpu_hours: float
     peak_gpus: int = 1
+    """GPUs used at once: a metered instance is billed for all of its GPUs, used or not."""
     checkpoint_gb: float = 0.0
     checkpoints_out: int = 0
     egress_gb: float = 0.0

@@ -21,7 +21,7 @@ class QuoteParams(BaseModel):
 
     gpu: str = Field("H100", max_length=40, description="GPU model, e.g. H100")
     gpu_hours: float = Field(500, ge=0, le=GPU_HOURS_MAX, description="GPU-hours per month")
-    peak_gpus: int = Field(1, ge=1, le=10_000, description="GPUs needed at once")
+    peak_gpus: int = Field(1, ge=1, le=10_000, description="GPUs used at once; an instance is billed for all its GPUs")
     checkpoint_gb: float = Field(140, ge=0, le=1_000_000, description="checkpoint size, GB")
     checkpoints_out: int = Field(1, ge=0, le=10_000, description="checkpoints moved out per month")
     egress_gb: float = Field(0, ge=0, le=10_000_000, description="other egress, GB per month")

@@ -20,7 +20,7 @@ router = APIRouter(tags=["scenarios"])
 INPUT_LABELS = {
     "gpu": "GPU model",
     "gpu_hours": "GPU-hours per month",
-    "peak_gpus": "Peak GPUs at once",
+    "peak_gpus": "GPUs used at once",
     "checkpoint_gb": "Checkpoint size, GB",
     "checkpoints_out": "Checkpoints moved out per month",
     "egress_gb": "Other egress, GB per month",

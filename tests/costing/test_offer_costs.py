@@ -15,10 +15,34 @@ def offer(price, billing=Billing.ON_DEMAND, tenancy=Tenancy.VIRTUALIZED, period=
 
 
 def test_on_demand_instance_price_is_split_over_its_gpus_and_grossed_up_by_the_tax():
-    """A 4-GPU instance at 3.912/h is 0.978 per GPU-hour; 100 useful hours at 5 % tax need
-    100 / 0.95 = 105.263 hours: 105.263 x 0.978 = 102.947 USD."""
-    cost = cost_offer(offer(3.912, gpus=4), Workload(100), Assumptions(virt_tax={Tenancy.VIRTUALIZED: 0.05}))
+    """A 4-GPU instance at 3.912/h, all 4 GPUs used, is 0.978 per GPU-hour; 100 useful hours at 5 %
+    tax need 100 / 0.95 = 105.263 hours: 105.263 x 0.978 = 102.947 USD."""
+    workload = Workload(100, peak_gpus=4)
+    cost = cost_offer(offer(3.912, gpus=4), workload, Assumptions(virt_tax={Tenancy.VIRTUALIZED: 0.05}))
     assert cost.compute == pytest.approx(102.947368, abs=1e-6)
+
+
+def test_one_gpu_for_100_hours_on_an_8_gpu_node_at_80_an_hour_pays_for_the_whole_node():
+    """80 USD/h over 8 GPUs is 10 per GPU-hour; 100 GPU-hours used 1 GPU at a time hold the node for
+    100 h: 100 x 10 x ceil(1 / 8) x 8 / 1 = 8,000 USD."""
+    node = offer(80, Billing.ON_DEMAND, Tenancy.BARE_METAL, gpus=8)
+    cost = cost_offer(node, Workload(100, peak_gpus=1), NO_TAX)
+    assert (cost.compute, cost.gpus_used, cost.gpus_billed) == (pytest.approx(8000), 1, 8)
+
+
+def test_twelve_gpus_at_once_on_8_gpu_instances_bill_16():
+    """1,200 GPU-hours, 12 GPUs at a time (100 h), on 8-GPU instances at 80/h: two instances for 100 h
+    = 1,200 x 10 x 16 / 12 = 16,000 USD; spot bills whole instances too."""
+    for billing in (Billing.ON_DEMAND, Billing.SPOT):
+        cost = cost_offer(offer(80, billing, gpus=8), Workload(1200, peak_gpus=12), NO_TAX)
+        assert (cost.compute, cost.gpus_billed) == (pytest.approx(16_000), 16)
+
+
+def test_serverless_bills_per_gpu_whatever_the_gpus_at_once():
+    """3.60 USD/GPU-h (0.001/s), 100 GPU-hours, 3 GPUs at once, no cold starts: 360 USD, 3 billed."""
+    fn = offer(0.001, Billing.PER_SECOND, Tenancy.SERVERLESS, PricePeriod.SECOND)
+    cost = cost_offer(fn, Workload(100, peak_gpus=3), Assumptions(virt_tax={}, invocations=0))
+    assert (cost.compute, cost.gpus_billed) == (pytest.approx(360), 3)
 
 
 def test_committed_gpus_are_billed_for_every_hour_of_the_month():

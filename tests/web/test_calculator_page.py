@@ -139,3 +139,22 @@ def test_each_price_shows_its_age(client, session):
     hand_checked_catalog(session)
     ages = [a.get_text() for a in soup(client.get(f"/?{QUERY}")).select("table.options small.age")]
     assert ages == [f"({(date.today() - date(2026, 11, 1)).days} days old)"] * 3
+
+
+def test_a_one_gpu_job_on_an_8_gpu_node_pays_for_the_node_and_says_so(client, session):
+    """100 GPU-hours one GPU at a time on an 8-GPU node at 80/h hold it 100 h: 8,000 USD. With all 8
+    GPUs used at once the same 100 GPU-hours take 12.5 h: 1,000 USD, and nothing is idle."""
+    metal = make_provider(session, "metal", "DE", [(0, None, "0")])
+    make_offer(session, metal, "80", "bare_metal", "on_demand", gpus_per_unit=8)
+    query = "/?gpu=H100&gpu_hours=100&checkpoints_out=0&peak_gpus="
+    alone = soup(client.get(query + "1")).select_one('tr[data-option="bare_metal-on_demand"]')
+    assert alone.select_one("td.total").get_text(strip=True) == "$8,000.00"
+    assert alone.select_one(".waste").get_text() == "uses 1 of 8 GPUs"
+    full = soup(client.get(query + "8")).select_one('tr[data-option="bare_metal-on_demand"]')
+    assert full.select_one("td.total").get_text(strip=True) == "$1,000.00" and full.select_one(".waste") is None
+    assert (
+        soup(client.get("/"))
+        .select_one('label[for="peak_gpus"]')
+        .get_text(" ", strip=True)
+        .startswith("GPUs used at once")
+    )
