@@ -211,6 +211,7 @@ def select_offers(
     region: str | None = None,
     eu_only: bool = False,
     exclude_us_hq: bool = False,
+    hide_spot: bool = False,
 ) -> list[OfferRecord]:
     """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them."""
     return [
@@ -220,4 +221,5 @@ def select_offers(
         and (not region or o.row.region == region)
         and (not eu_only or o.row.region_country in EU_COUNTRIES)
         and (not exclude_us_hq or (o.provider.hq_country is not None and o.provider.hq_country != "US"))
+        and (not hide_spot or o.priced.billing is not terms.Billing.SPOT)
     ]

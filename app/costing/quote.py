@@ -40,6 +40,11 @@ class OfferCost:
     def complete(self) -> bool:
         return self.egress is not None and self.storage is not None
 
+    @property
+    def interruptible(self) -> bool:
+        """Spot capacity is reclaimed when the provider needs it: work may stop and repeat."""
+        return self.offer.billing is Billing.SPOT
+
 
 MAX_CROSSINGS = 12
 """Per pair of options: a one-GPU node against metered billing crosses at every step."""

@@ -46,6 +46,7 @@ def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[Priced
         region=params.region or None,
         eu_only=params.eu_only,
         exclude_us_hq=params.exclude_us_hq,
+        hide_spot=params.hide_spot,
     )
     priced = price_offers([o.priced for o in offers], params.workload(), params.assumptions())
     return _priced.put(key, (catalog, priced))[1]

@@ -31,6 +31,7 @@ class QuoteParams(BaseModel):
     region: str = Field("", max_length=100, description="only offers in this region")
     eu_only: bool = Field(False, description="only offers processed in an EU member state")
     exclude_us_hq: bool = Field(False, description="only providers known to be headquartered outside the US")
+    hide_spot: bool = Field(False, description="leave out spot offers, which the provider can interrupt")
     virt_tax: float = Field(5, ge=0, le=50, description="virtualization tax of virtualized offers, percent")
     virt_tax_bare_metal: float = Field(0, ge=0, le=50, description="throughput lost on bare metal, percent")
     virt_tax_serverless: float = Field(0, ge=0, le=50, description="throughput lost on serverless, percent")

@@ -30,6 +30,7 @@ INPUT_LABELS = {
     "region": "Region",
     "eu_only": "Processing in the EU",
     "exclude_us_hq": "Provider not headquartered in the US",
+    "hide_spot": "Spot offers left out",
     "virt_tax": "Virtualization tax, %",
     "virt_tax_bare_metal": "Throughput lost on bare metal, %",
     "virt_tax_serverless": "Throughput lost on serverless, %",

@@ -158,3 +158,16 @@ def test_a_one_gpu_job_on_an_8_gpu_node_pays_for_the_node_and_says_so(client, se
         .get_text(" ", strip=True)
         .startswith("GPUs used at once")
     )
+
+
+def test_spot_says_it_can_be_interrupted_and_can_be_left_out(client, session):
+    """Spot at 1.00/GPU-h, 400 h: 400 + 3.60 egress = 403.60, cheapest, and marked interruptible."""
+    hand_checked_catalog(session)
+    cloud = make_provider(session, "spotcloud", "US", [(0, 100, "0"), (100, None, "0.09")])
+    make_offer(session, cloud, "1.00", "virtualized", "spot")
+    page = soup(client.get(f"/?{QUERY}"))
+    assert totals(page)["virtualized-spot"] == "$403.60"
+    marked = [row["data-option"] for row in page.select("table.options tbody tr") if row.select_one(".interruptible")]
+    assert marked == ["virtualized-spot"]
+    hidden = soup(client.get(f"/?{QUERY}&hide_spot=on"))
+    assert "virtualized-spot" not in totals(hidden) and hidden.select_one("input[name=hide_spot]").has_attr("checked")
