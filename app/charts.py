@@ -60,6 +60,7 @@ def _usd_label(value: float) -> str:
 
 
 _drawn: Lru[tuple[object, ...], Chart] = Lru()
+"""Charts by their curves and axis, the last 256; the key fixes the drawing, so nothing goes stale."""
 
 
 def cost_chart(quote: Quote, current_hours: float) -> Chart:

@@ -116,6 +116,7 @@ templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
 
 
 _chart_bodies: Lru[tuple[object, ...], Markup] = Lru()
+"""Chart SVG bodies by the chart's key, the last 256; the key fixes the drawing, so nothing goes stale."""
 
 
 def chart_body(chart: Chart) -> Markup:
