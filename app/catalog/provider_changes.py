@@ -25,14 +25,8 @@ def change_headquarters(
     based_on: int | None = None,
 ) -> int:
     """Record where a provider is headquartered from a new version on. Returns the version."""
-    version = new_version(session, note, who, f"provider {provider_id} headquarters")
-    _unchanged_since(session, ProviderHeadquarters, provider_id, based_on)
-    closed = session.execute(
-        update(ProviderHeadquarters)
-        .where(col(ProviderHeadquarters.provider_id) == provider_id, col(ProviderHeadquarters.valid_to).is_(None))
-        .values(valid_to=version)
-    )
-    if rows_touched(closed) > 1:
+    version, closed = _replace(session, ProviderHeadquarters, provider_id, "headquarters", note, who, based_on)
+    if closed > 1:
         session.rollback()
         raise StaleRecord(f"provider {provider_id} had more than one current headquarters")
     session.add(ProviderHeadquarters(provider_id=provider_id, country=country, source=source, valid_from=version))
@@ -54,12 +48,19 @@ def _unchanged_since(session: Session, table: ProviderTable, provider_id: int, b
         raise StaleRecord("changed by someone else since it was opened")
 
 
-def _close_current(session: Session, table: ProviderTable, provider_id: int, version: int) -> None:
-    session.execute(
+def _replace(
+    session: Session, table: ProviderTable, provider_id: int, fact: str, note: str, who: str, based_on: int | None
+) -> tuple[int, int]:
+    """Open a new version for one of a provider's facts and close its current rows, unless someone
+    changed that fact since `based_on`. Returns the version and how many rows were closed."""
+    version = new_version(session, note, who, f"provider {provider_id} {fact}")
+    _unchanged_since(session, table, provider_id, based_on)
+    closed = session.execute(
         update(table)
         .where(col(table.provider_id) == provider_id, col(table.valid_to).is_(None))
         .values(valid_to=version)
     )
+    return version, rows_touched(closed)
 
 
 def replace_egress_tiers(
@@ -73,9 +74,7 @@ def replace_egress_tiers(
     based_on: int | None = None,
 ) -> int:
     """A provider's whole egress table anew, from a new version on; tiers were checked by the caller."""
-    version = new_version(session, note, who, f"provider {provider_id} egress")
-    _unchanged_since(session, EgressTierVersion, provider_id, based_on)
-    _close_current(session, EgressTierVersion, provider_id, version)
+    version, _ = _replace(session, EgressTierVersion, provider_id, "egress", note, who, based_on)
     for from_gb, to_gb, usd_per_gb in tiers:
         session.add(
             EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd_per_gb,
@@ -96,9 +95,7 @@ def change_storage_price(
     based_on: int | None = None,
 ) -> int:
     """A provider's storage price from a new version on; None means no published price."""
-    version = new_version(session, note, who, f"provider {provider_id} storage")
-    _unchanged_since(session, StoragePrice, provider_id, based_on)
-    _close_current(session, StoragePrice, provider_id, version)
+    version, _ = _replace(session, StoragePrice, provider_id, "storage", note, who, based_on)
     if usd_per_gb_month is not None:
         session.add(
             StoragePrice(provider_id=provider_id, usd_per_gb_month=usd_per_gb_month, source=source, as_of=as_of,

@@ -41,6 +41,11 @@ class OfferCost:
         return self.egress is not None and self.storage is not None
 
     @property
+    def idle_gpus(self) -> bool:
+        """Billed for GPUs the workload leaves idle: a whole instance for fewer GPUs at once."""
+        return self.gpus_billed > self.gpus_used
+
+    @property
     def interruptible(self) -> bool:
         """Spot capacity is reclaimed when the provider needs it: work may stop and repeat."""
         return self.offer.billing is Billing.SPOT

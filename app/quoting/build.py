@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord, select_offers
 from app.costing.breakeven import hours_searched
@@ -17,7 +18,7 @@ class QuoteResult:
     catalog: CatalogSnapshot
     quote: Quote
 
-    @property
+    @cached_property
     def options(self) -> list[tuple[OfferCost, OfferRecord]]:
         """Each option's cost, cheapest first, beside the catalog's record of its offer."""
         return [(o, self.catalog.offers_by_id[o.offer.offer_id]) for o in self.quote.options]
