@@ -10,8 +10,8 @@ from fastapi.staticfiles import StaticFiles
 from sqlmodel import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.catalog.seed import seed_if_empty
 from app.catalog.snapshot import catalogs_for
+from app.catalog.updates import load_shipped_catalog
 from app.db import make_engine, migrate
 from app.errors import http_error, validation_error
 from app.routes import api, calculator, compare, docs, scenarios
@@ -32,7 +32,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         migrate(url)
         engine = make_engine(url)
         with Session(engine) as session:
-            seed_if_empty(session)
+            load_shipped_catalog(session)
         catalogs_for(engine).at()
         app.state.engine = engine
         gc.freeze()  # the catalog lives as long as the process: keep it out of every full collection

@@ -1,12 +1,12 @@
 from app.charts import cost_chart, overlay_chart
-from app.costing.egress import EgressTier
 from app.costing.quote import quote
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
+from app.costing.tiers import Tier
 
-FREE = (EgressTier(0, None, 0.0),)
+FREE = (Tier(0, None, 0.0),)
 OFFERS = [
-    Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, FREE, 0.0),
-    Offer(2, "b", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 1250, PricePeriod.MONTH, None, FREE, 0.0),
+    Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, FREE, FREE),
+    Offer(2, "b", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 1250, PricePeriod.MONTH, None, FREE, FREE),
 ]
 
 

@@ -1,17 +1,21 @@
-"""Changes to a provider's versioned facts: headquarters, egress tiers, storage price. Each is a new
+"""Changes to a provider's versioned facts: headquarters, egress tiers, checkpoint storage. Each is a new
 catalog version, refused if the fact changed since the admin's form was opened."""
 
 from __future__ import annotations
-
-from datetime import date
-from decimal import Decimal
 
 from sqlalchemy import update
 from sqlmodel import Session, col, func, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
 from app.catalog.rows import Tier
-from app.catalog.tables import EgressTierVersion, Provider, ProviderHeadquarters, ProviderTable, StoragePrice
+from app.catalog.tables import (
+    EgressTierVersion,
+    Provenance,
+    Provider,
+    ProviderHeadquarters,
+    ProviderTable,
+    StoragePrice,
+)
 from app.db import rows_touched
 
 
@@ -19,7 +23,7 @@ def change_headquarters(
     session: Session,
     provider_id: int,
     country: str | None,
-    source: str,
+    provenance: Provenance,
     note: str,
     who: str = "system",
     based_on: int | None = None,
@@ -29,7 +33,9 @@ def change_headquarters(
     if closed > 1:
         session.rollback()
         raise StaleRecord(f"provider {provider_id} had more than one current headquarters")
-    session.add(ProviderHeadquarters(provider_id=provider_id, country=country, source=source, valid_from=version))
+    session.add(
+        ProviderHeadquarters(provider_id=provider_id, country=country, valid_from=version, **provenance.model_dump())
+    )
     commit_change(session)
     return version
 
@@ -67,8 +73,7 @@ def replace_egress_tiers(
     session: Session,
     provider_id: int,
     tiers: list[Tier],
-    source: str,
-    as_of: date,
+    provenance: Provenance,
     note: str,
     who: str,
     based_on: int | None = None,
@@ -78,34 +83,37 @@ def replace_egress_tiers(
     for from_gb, to_gb, usd_per_gb in tiers:
         session.add(
             EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd_per_gb,
-                       source=source, as_of=as_of, valid_from=version)
+                              valid_from=version, **provenance.model_dump())
         )  # fmt: skip
     commit_change(session)
     return version
 
 
-def change_storage_price(
+def replace_storage(
     session: Session,
     provider_id: int,
-    usd_per_gb_month: Decimal | None,
-    source: str,
-    as_of: date,
+    kind: str,
+    product: str,
+    tiers: list[Tier],
+    provenance: Provenance,
     note: str,
     who: str,
     based_on: int | None = None,
 ) -> int:
-    """A provider's storage price from a new version on; None means no published price."""
+    """A provider's checkpoint storage from a new version on; no tiers means no published price."""
     version, _ = _replace(session, StoragePrice, provider_id, "storage", note, who, based_on)
-    if usd_per_gb_month is not None:
+    for from_gb, to_gb, usd in tiers:
         session.add(
-            StoragePrice(provider_id=provider_id, usd_per_gb_month=usd_per_gb_month, source=source, as_of=as_of,
-                         valid_from=version)
+            StoragePrice(provider_id=provider_id, kind=kind, product=product, from_gb=from_gb, to_gb=to_gb,
+                         usd_per_gb_month=usd, valid_from=version, **provenance.model_dump())
         )  # fmt: skip
     commit_change(session)
     return version
 
 
-def add_provider(session: Session, slug: str, name: str, hq_country: str | None, source: str, who: str) -> Provider:
+def add_provider(
+    session: Session, slug: str, name: str, hq_country: str | None, source: str | None, who: str
+) -> Provider:
     version = new_version(session, f"new provider {name}", who, f"provider {slug}")
     provider = Provider(slug=slug, name=name)
     session.add(provider)

@@ -95,7 +95,7 @@ def gpu_models(session: Session) -> list[GpuModel]:
 
 
 def provider_now(session: Session, provider: Provider) -> dict[str, Any]:
-    """A provider's current headquarters, egress tiers and storage price, and the version each was
+    """A provider's current headquarters, egress tiers and storage tiers, and the version each was
     last changed at (an edit based on an older one is refused)."""
 
     def current(table: Any) -> list[Any]:
@@ -104,7 +104,7 @@ def provider_now(session: Session, provider: Provider) -> dict[str, Any]:
     return {
         "hq": next(iter(current(ProviderHeadquarters)), None),
         "tiers": sorted(current(EgressTierVersion), key=lambda t: t.from_gb),
-        "storage": next(iter(current(StoragePrice)), None),
+        "storage": sorted(current(StoragePrice), key=lambda s: s.from_gb),
         "since": {table.__name__: last_change(session, table, provider.id) for table in PROVIDER_TABLES},
     }
 

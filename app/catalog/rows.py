@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Numeric
 from sqlmodel import Field, SQLModel
 
-from app.costing import egress
+from app.costing import tiers as tiered
 from app.costing.terms import Billing, PricePeriod, Tenancy
 
 PRICE_MAX = Decimal(10_000_000)
@@ -167,6 +167,13 @@ def one_of(value: str, allowed: type[StrEnum]) -> str:
     return value
 
 
+def publisher(value: str) -> str:
+    """Who published a fact an admin enters: always stated (only shipped rows may leave it empty)."""
+    if value not in ("official", "transcription", "third_party"):
+        raise ValueError("say who published it: the provider, a copy of its page, or a third party")
+    return value
+
+
 OFFER_CHECKS: dict[str, Callable[[str], object]] = {
     "product": lambda v: text(v, 120),
     "tenancy": lambda v: one_of(v, Tenancy),
@@ -199,9 +206,9 @@ Tier = tuple[Decimal, Decimal | None, Decimal]
 """An egress tier as stored: from GB, to GB (None: no end), USD per GB."""
 
 
-def priced_tiers(tiers: list[Tier]) -> tuple[egress.EgressTier, ...]:
+def priced_tiers(tiers: list[Tier]) -> tuple[tiered.Tier, ...]:
     """Stored tiers as the cost model reads them."""
-    return tuple(egress.EgressTier(float(f), None if t is None else float(t), float(u)) for f, t, u in tiers)
+    return tuple(tiered.Tier(float(f), None if t is None else float(t), float(u)) for f, t, u in tiers)
 
 
 def parse_tiers(value: str) -> list[Tier]:
@@ -219,5 +226,5 @@ def parse_tiers(value: str) -> list[Tier]:
         if not all(v.is_finite() for v in (from_gb, usd, to_gb or Decimal(0))):
             raise ValueError(f"line {number}: not a number")
         tiers.append((from_gb, to_gb, usd))
-    egress.check_tiers(priced_tiers(tiers))
+    tiered.check_tiers(priced_tiers(tiers))
     return tiers

@@ -21,20 +21,21 @@ from app.catalog.tables import (
     OfferVersion,
     Provider,
     ProviderHeadquarters,
+    StorageKind,
     StoragePrice,
 )
-from app.costing.egress import check_tiers
 from app.costing.terms import Billing, PricePeriod, Tenancy
+from app.costing.tiers import check_tiers
 
 SEED_DIR = Path(__file__).parent / "seed_data"
 
 
-def _rows(name: str) -> Iterator[dict[str, str]]:
+def rows_of(name: str) -> Iterator[dict[str, str]]:
     with open(SEED_DIR / name, newline="") as f:
         yield from csv.DictReader(f)
 
 
-def _date(text: str) -> date | None:
+def shipped_day(text: str) -> date | None:
     return date.fromisoformat(text) if text and text != "unknown" else None
 
 
@@ -56,7 +57,7 @@ def load_seed(session: Session) -> CatalogVersion:
 def _load_providers(session: Session, version: int) -> dict[str, int]:
     """providers.csv: names and headquarters. Returns the ids by slug."""
     providers = {}
-    for row in _rows("providers.csv"):
+    for row in rows_of("providers.csv"):
         provider = Provider(slug=row["provider"], name=row["display_name"], notes=row["notes"])
         session.add(provider)
         session.flush()
@@ -74,7 +75,7 @@ def _load_gpu_models(session: Session) -> dict[str, int]:
     """The GPUs of gpu_offers.csv with the memory their first row states (a few later rows state
     another: L40S 45 for 48, H200 140 for 141), and those only other files name. Ids by name."""
     memory: dict[str, int] = {}
-    for row in _rows("gpu_offers.csv"):
+    for row in rows_of("gpu_offers.csv"):
         memory.setdefault(row["gpu_model"], int(row["gpu_memory_gib"]))
     gpus = [GpuModel(name=name, memory_gib=gib) for name, gib in (memory | EXTRA_GPU_MEMORY_GIB).items()]
     session.add_all(gpus)
@@ -85,7 +86,7 @@ def _load_gpu_models(session: Session) -> dict[str, int]:
 def _load_egress(session: Session, providers: dict[str, int], version: int) -> None:
     """egress.csv: each provider's tier table, checked to be contiguous before it is stored."""
     tables: dict[str, list[dict[str, str]]] = {}
-    for row in _rows("egress.csv"):
+    for row in rows_of("egress.csv"):
         tables.setdefault(row["provider"], []).append(row)
     for provider, lines in tables.items():
         tiers = [
@@ -96,7 +97,8 @@ def _load_egress(session: Session, providers: dict[str, int], version: int) -> N
         for (from_gb, to_gb, usd_per_gb), r in zip(tiers, lines, strict=True):
             session.add(
                 EgressTierVersion(provider_id=providers[provider], from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd_per_gb,
-                                  source=r["source"], as_of=_date(r["as_of"]), notes=r["notes"], valid_from=version)
+                                  source=r["source"], as_of=shipped_day(r["as_of"]), notes=r["notes"],
+                                  valid_from=version)
             )  # fmt: skip
 
 
@@ -105,6 +107,8 @@ def _load_storage(session: Session, providers: dict[str, int], version: int) -> 
     session.add(
         StoragePrice(
             provider_id=providers["runpod"],
+            kind=StorageKind.SHARED_FILESYSTEM,
+            product="Network volume",
             usd_per_gb_month=Decimal("0.07"),
             source="https://docs.runpod.io/serverless/pricing",
             notes="Network volume under 1 TB; 0.05 USD/GB-month above 1 TB is not modelled.",
@@ -120,8 +124,8 @@ def _offer(provider: str, gpu: str, product: str, region: str, billing: Billing,
 
 def _cloud_offers() -> Iterator[OfferRow]:
     """gpu_offers.csv (SkyPilot's catalogs): on-demand and spot prices per instance and region."""
-    countries = {(r["provider"], r["region"]): r["country"] for r in _rows("region_countries.csv")}
-    for row in _rows("gpu_offers.csv"):
+    countries = {(r["provider"], r["region"]): r["country"] for r in rows_of("region_countries.csv")}
+    for row in rows_of("gpu_offers.csv"):
         bare_metal = row["provider"] == "oci" and row["instance_type"].startswith("BM.")
         common = dict(
             tenancy=Tenancy.BARE_METAL if bare_metal else Tenancy.VIRTUALIZED,
@@ -129,7 +133,7 @@ def _cloud_offers() -> Iterator[OfferRow]:
             price_period=PricePeriod.HOUR,
             region_country=countries[row["provider"], row["region"]],
             source_url=source_url(row["source"]),
-            as_of=_date(row["as_of"]),
+            as_of=shipped_day(row["as_of"]),
         )
         for billing, price in [
             (Billing.ON_DEMAND, row["price_per_hour_usd"]),
@@ -142,7 +146,7 @@ def _cloud_offers() -> Iterator[OfferRow]:
 
 def _committed_offers(known_gpus: set[str]) -> Iterator[OfferRow]:
     """committed_offers.csv: reserved and dedicated prices; a yearly price is billed monthly."""
-    for row in _rows("committed_offers.csv"):
+    for row in rows_of("committed_offers.csv"):
         if row["gpu_model"] not in known_gpus or not row["gpu_count"]:
             continue  # Paperspace rows: GPU memory or GPUs per price not stated (see README)
         per_year = row["price_period"] == "year"
@@ -156,7 +160,7 @@ def _committed_offers(known_gpus: set[str]) -> Iterator[OfferRow]:
             price_period=row["price_period"],
             min_commitment_months=months,
             source_url=row["source_url"],
-            as_of=_date(row["read_on"]),
+            as_of=shipped_day(row["read_on"]),
             notes=("Published per year: billed here as 1/12 a month for at least 12 months. " if per_year else "")
             + row["notes"],
         )  # fmt: skip
@@ -164,7 +168,7 @@ def _committed_offers(known_gpus: set[str]) -> Iterator[OfferRow]:
 
 def _serverless_offers() -> Iterator[OfferRow]:
     """serverless_gpu_prices.csv: one per-second list rate per provider and GPU."""
-    for row in _rows("serverless_gpu_prices.csv"):
+    for row in rows_of("serverless_gpu_prices.csv"):
         if not serverless_row_shipped(row):
             continue
         per_second = bool(row["usd_per_second"])
@@ -176,7 +180,7 @@ def _serverless_offers() -> Iterator[OfferRow]:
                 price_usd=Decimal(row["usd_per_second"] or row["usd_per_hour"]),
                 price_period=PricePeriod.SECOND if per_second else PricePeriod.HOUR,
                 source_url=row["source_url"],
-                as_of=_date(row["as_of"]),
+                as_of=shipped_day(row["as_of"]),
                 notes=f"{row['source_type']}; {row['billing_note']}".strip("; "),
             )  # fmt: skip
 

@@ -10,53 +10,24 @@ import math
 import time
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, datetime
-from functools import cached_property
+from datetime import datetime
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
-from app.catalog.rows import OfferRow, priced_tiers
+from app.catalog.provider_facts import ProviderRecord, providers_at
+from app.catalog.rows import OfferRow
 from app.catalog.tables import (
     CatalogVersion,
-    EgressTierVersion,
     GpuModel,
     OfferVersion,
-    Provider,
-    ProviderHeadquarters,
-    StoragePrice,
     valid_at,
 )
-from app.costing import egress, terms
+from app.costing import terms
 
 EU_COUNTRIES = frozenset("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split())
 """The 27 member states of the European Union (ISO 3166 codes)."""
-
-
-@dataclass(frozen=True)
-class TierRecord:
-    tier: egress.EgressTier
-    source: str
-    as_of: date | None
-    notes: str
-
-
-@dataclass(frozen=True)
-class ProviderRecord:
-    slug: str
-    name: str
-    hq_country: str | None
-    hq_source: str | None
-    notes: str
-    egress_tiers: tuple[TierRecord, ...]
-    storage_usd_per_gb_month: float | None
-    storage_source: str | None
-
-    @cached_property
-    def egress_table(self) -> tuple[egress.EgressTier, ...] | None:
-        """The tiers as the cost model reads them; None where no egress price is published."""
-        return tuple(t.tier for t in self.egress_tiers) or None
 
 
 @dataclass(frozen=True)
@@ -135,7 +106,7 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
     row = session.get(CatalogVersion, version)
     if row is None:
         return None
-    providers = _providers(session, version)
+    providers = providers_at(session, version)
     gpus = {g.id: g for g in session.exec(select(GpuModel).order_by(GpuModel.name))}
     offers = []
     for o in session.exec(select(OfferVersion).where(valid_at(OfferVersion, version)).order_by(col(OfferVersion.id))):
@@ -157,37 +128,6 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
     )
 
 
-def _providers(session: Session, version: int) -> dict[int, ProviderRecord]:
-    tiers = defaultdict(list)
-    query = (
-        select(EgressTierVersion).where(valid_at(EgressTierVersion, version)).order_by(col(EgressTierVersion.from_gb))
-    )
-    for t in session.exec(query):
-        tiers[t.provider_id].append(
-            TierRecord(priced_tiers([(t.from_gb, t.to_gb, t.usd_per_gb)])[0], t.source, t.as_of, t.notes)
-        )
-    storage = {s.provider_id: s for s in session.exec(select(StoragePrice).where(valid_at(StoragePrice, version)))}
-    hq = {
-        h.provider_id: h
-        for h in session.exec(select(ProviderHeadquarters).where(valid_at(ProviderHeadquarters, version)))
-    }
-    providers: dict[int, ProviderRecord] = {}
-    for p in session.exec(select(Provider)):
-        assert p.id is not None
-        price = storage.get(p.id)
-        providers[p.id] = ProviderRecord(
-            slug=p.slug,
-            name=p.name,
-            hq_country=hq[p.id].country if p.id in hq else None,
-            hq_source=hq[p.id].source if p.id in hq else None,
-            notes=p.notes,
-            egress_tiers=tuple(tiers[p.id]),
-            storage_usd_per_gb_month=None if price is None else float(price.usd_per_gb_month),
-            storage_source=None if price is None else price.source,
-        )
-    return providers
-
-
 def _priced(offer_id: int, o: OfferVersion, provider: ProviderRecord) -> terms.Offer:
     """The offer as the cost model reads it; offers of one provider share its tier table."""
     return terms.Offer(
@@ -200,7 +140,7 @@ def _priced(offer_id: int, o: OfferVersion, provider: ProviderRecord) -> terms.O
         period=terms.PricePeriod(o.price_period),
         min_commitment_months=o.min_commitment_months,
         egress_tiers=provider.egress_table,
-        storage_usd_per_gb_month=provider.storage_usd_per_gb_month,
+        storage_tiers=provider.storage_table,
     )
 
 

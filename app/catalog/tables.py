@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import Column, ColumnElement, Index, Numeric, and_, or_, text
 from sqlmodel import Field, SQLModel, col
@@ -21,6 +22,38 @@ def _now() -> datetime:
 
 def _numeric(scale: int = 8) -> Column[Decimal]:
     return Column(Numeric(20, scale, asdecimal=True), nullable=False)
+
+
+def _optional_numeric(scale: int = 9) -> Column[Decimal]:
+    return Column(Numeric(20, scale, asdecimal=True), nullable=True)
+
+
+class SourceKind(StrEnum):
+    """Who published a fact: the provider itself, a copy of its page, or someone else's model."""
+
+    OFFICIAL = "official"
+    TRANSCRIPTION = "transcription"
+    THIRD_PARTY = "third_party"
+    NOT_STATED = ""
+
+
+class StorageKind(StrEnum):
+    """Where a GPU user keeps checkpoints: a block volume on one machine or a network volume
+    (shared filesystem) several can mount. Object storage is another product, not priced here."""
+
+    BLOCK_VOLUME = "block_volume"
+    SHARED_FILESYSTEM = "shared_filesystem"
+
+
+# What every sourced fact of a provider carries besides its value.
+class Provenance(SQLModel):
+    source: str
+    as_of: date | None = None
+    """None where the source states no date: shown as "as of unknown", never guessed."""
+    source_kind: str = SourceKind.NOT_STATED
+    quote: str = ""
+    """The source's own words, as read."""
+    notes: str = ""
 
 
 # One number per change of the catalog; quotes name the version they used. Also the audit log:
@@ -48,6 +81,10 @@ class ProviderHeadquarters(SQLModel, table=True):
     provider_id: int = Field(foreign_key="provider.id", index=True)
     country: str | None = None
     source: str | None = None
+    as_of: date | None = None
+    source_kind: str = SourceKind.NOT_STATED
+    quote: str = ""
+    notes: str = ""
     valid_from: int = Field(foreign_key="catalogversion.id", index=True)
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
@@ -60,31 +97,36 @@ class GpuModel(SQLModel, table=True):
 
 
 # One internet egress tier of a provider, in one range of catalog versions.
-class EgressTierVersion(SQLModel, table=True):
+class EgressTierVersion(Provenance, table=True):
     __tablename__ = "egresstier"
 
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
     from_gb: Decimal = Field(sa_column=_numeric(9))
-    to_gb: Decimal | None = Field(default=None, sa_column=Column(Numeric(20, 9, asdecimal=True), nullable=True))
+    to_gb: Decimal | None = Field(default=None, sa_column=_optional_numeric())
     usd_per_gb: Decimal = Field(sa_column=_numeric())
-    source: str
-    as_of: date | None = None
-    notes: str = ""
     valid_from: int = Field(foreign_key="catalogversion.id", index=True)
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
-# A provider's storage price per GB-month, in one range of catalog versions.
-class StoragePrice(SQLModel, table=True):
+# One tier of the storage a provider's GPU users keep checkpoints on, per GB-month, in one range of
+# catalog versions. A provider's current rows are the tiers of one product of one kind.
+class StoragePrice(Provenance, table=True):
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
+    kind: str = StorageKind.BLOCK_VOLUME
+    product: str = ""
+    from_gb: Decimal = Field(default=Decimal(0), sa_column=_numeric(9))
+    to_gb: Decimal | None = Field(default=None, sa_column=_optional_numeric())
     usd_per_gb_month: Decimal = Field(sa_column=_numeric())
-    source: str
-    as_of: date | None = None
-    notes: str = ""
     valid_from: int = Field(foreign_key="catalogversion.id", index=True)
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
+
+
+# A data update shipped with the code, applied once to each database as a catalog version of its own.
+class ShippedUpdate(SQLModel, table=True):
+    name: str = Field(primary_key=True)
+    catalog_version: int = Field(foreign_key="catalogversion.id")
 
 
 # A previewed import waiting for the admin's confirmation; applied at most once.

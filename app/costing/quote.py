@@ -8,9 +8,9 @@ from itertools import combinations
 
 from app.costing.breakeven import Crossing, crossings
 from app.costing.curves import CostCurve, LinearCost, units_curve
-from app.costing.egress import egress_cost
 from app.costing.money import cents
 from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
+from app.costing.tiers import published_up_to, tiered_cost
 
 OptionKey = tuple[Tenancy, Billing]
 """An option is a way of renting: a tenancy with a billing kind (e.g. virtualized on spot)."""
@@ -31,6 +31,8 @@ class OfferCost:
     gpus_used: int = 1
     gpus_billed: int = 1
     """Whole units cover the GPUs used at once: the page says "uses 1 of 8 GPUs" where they differ."""
+    assumed: tuple[str, ...] = ()
+    """"egress" and/or "storage" where part of that cost is at the user's assumed price, not a published one."""
 
     @property
     def option(self) -> OptionKey:
@@ -74,6 +76,9 @@ class Quote:
     options: list[OfferCost]
     break_evens: list[BreakEven]
     hours_max: float
+    cheaper_looking: OfferCost | None = None
+    """An offer whose total looks below the cheapest fully priced one only because it leaves out a
+    cost its provider does not publish: named beside the answer, never as the answer."""
 
 
 def option_of(offer: Offer) -> OptionKey:
@@ -94,62 +99,81 @@ def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed
 
 
 @dataclass(frozen=True)
+class FixedCosts:
+    """USD of egress and of storage a month, None where the provider publishes no price and the
+    user assumes none; `assumed` names those priced at least in part at the user's assumption."""
+
+    egress: float | None
+    storage: float | None
+    assumed: tuple[str, ...] = ()
+
+    @property
+    def usd(self) -> float:
+        return (self.egress or 0.0) + (self.storage or 0.0)
+
+
+@dataclass(frozen=True)
 class PricedOffer:
     """All of an offer's month that does not depend on GPU-hours: egress, storage and the curve."""
 
     offer: Offer
     option: OptionKey
-    egress: float | None
-    storage: float | None
+    fixed: FixedCosts
     curve: CostCurve
 
     @property
     def complete(self) -> bool:
-        return self.egress is not None and self.storage is not None
+        return self.fixed.egress is not None and self.fixed.storage is not None
 
 
-def _fixed_costs(offer: Offer, workload: Workload) -> tuple[float | None, float | None]:
-    """USD of egress and of storage a month; None where the provider publishes no price."""
-    volume = workload.egress_volume_gb
-    egress = 0.0 if volume == 0 else None if offer.egress_tiers is None else egress_cost(volume, offer.egress_tiers)
-    stored = workload.stored_gb
-    price = offer.storage_usd_per_gb_month
-    storage = 0.0 if stored == 0 else None if price is None else stored * price
-    return egress, storage
+def _fixed_costs(offer: Offer, workload: Workload, assumptions: Assumptions) -> FixedCosts:
+    egress_gb, stored_gb = workload.egress_volume_gb, workload.stored_gb
+    assumed = tuple(
+        name
+        for name, volume, tiers, rate in [
+            ("egress", egress_gb, offer.egress_tiers, assumptions.assumed_egress_usd_per_gb),
+            ("storage", stored_gb, offer.storage_tiers, assumptions.assumed_storage_usd_per_gb_month),
+        ]
+        if rate is not None and volume > published_up_to(tiers)
+    )
+    return FixedCosts(
+        egress=tiered_cost(egress_gb, offer.egress_tiers, assumptions.assumed_egress_usd_per_gb),
+        storage=tiered_cost(stored_gb, offer.storage_tiers, assumptions.assumed_storage_usd_per_gb_month),
+        assumed=assumed,
+    )
 
 
 def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptions) -> list[PricedOffer]:
     """Each offer's curve for the workload; its GPU-hours are not read, so moving the GPU-hours
-    slider can reuse the result. Egress is priced once per tier table (a provider's offers share one)."""
-    fixed_by_prices: dict[tuple[int, float | None], tuple[float | None, float | None]] = {}
+    slider can reuse the result. Egress and storage are priced once per provider's tier tables."""
+    fixed_by_prices: dict[tuple[int, int], FixedCosts] = {}
     priced = []
     for offer in offers:
-        prices = id(offer.egress_tiers), offer.storage_usd_per_gb_month
-        fixed_costs = fixed_by_prices.get(prices)
-        if fixed_costs is None:
-            fixed_costs = fixed_by_prices[prices] = _fixed_costs(offer, workload)
-        egress, storage = fixed_costs
-        curve = cost_curve(offer, workload, assumptions, (egress or 0.0) + (storage or 0.0))
-        priced.append(PricedOffer(offer, option_of(offer), egress, storage, curve))
+        prices = id(offer.egress_tiers), id(offer.storage_tiers)
+        fixed = fixed_by_prices.get(prices)
+        if fixed is None:
+            fixed = fixed_by_prices[prices] = _fixed_costs(offer, workload, assumptions)
+        priced.append(PricedOffer(offer, option_of(offer), fixed, cost_curve(offer, workload, assumptions, fixed.usd)))
     return priced
 
 
 def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
-    fixed = (priced.egress or 0.0) + (priced.storage or 0.0)
+    fixed = priced.fixed.usd
     total = priced.curve.at(workload.gpu_hours)
     compute = total - fixed
     committed_months = max(workload.months, priced.offer.min_commitment_months or 0)
     return OfferCost(
         offer=priced.offer,
         compute=compute,
-        egress=priced.egress,
-        storage=priced.storage,
+        egress=priced.fixed.egress,
+        storage=priced.fixed.storage,
         total=total,
         horizon_total=float(cents(compute) * committed_months + cents(fixed) * workload.months),
         effective_per_gpu_hour=total / workload.gpu_hours if workload.gpu_hours > 0 else None,
         curve=priced.curve,
         gpus_used=workload.peak_gpus,
         gpus_billed=priced.offer.gpus_billed(workload.peak_gpus),
+        assumed=priced.fixed.assumed,
     )
 
 
@@ -175,7 +199,17 @@ def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float
             cheapest[p.option] = rank, p
     options = sorted((_breakdown(p, workload) for _, p in cheapest.values()), key=lambda c: _rank(c, c.total))
     break_evens = list(_break_evens(tuple((o.option, o.curve) for o in options), hours_max))
-    return Quote(options, break_evens, hours_max)
+    return Quote(options, break_evens, hours_max, _cheaper_looking(priced, options, workload))
+
+
+def _cheaper_looking(priced: list[PricedOffer], options: list[OfferCost], workload: Workload) -> OfferCost | None:
+    if not options or not options[0].complete:
+        return None
+    partial = [p for p in priced if not p.complete]
+    looks_cheapest = min(partial, key=lambda p: p.curve.at(workload.gpu_hours), default=None)
+    if looks_cheapest is None or looks_cheapest.curve.at(workload.gpu_hours) >= options[0].total:
+        return None
+    return _breakdown(looks_cheapest, workload)
 
 
 @lru_cache(maxsize=1024)

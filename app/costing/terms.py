@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from app.costing.egress import EgressTier
+from app.costing.tiers import Tier
 
 HOURS_PER_MONTH = 730.0
 """8,760 hours a year / 12, as cloud invoices count a month."""
@@ -39,8 +39,8 @@ class PricePeriod(StrEnum):
 class Offer:
     """One priced way to rent GPUs, with what its provider charges for egress and storage.
 
-    `price_usd` is per unit (instance or node) and `period`, as published. `egress_tiers` or
-    `storage_usd_per_gb_month` are None where no public price is known.
+    `price_usd` is per unit (instance or node) and `period`, as published. Egress is priced per GB
+    and storage per GB-month through the provider's tiers; no tiers where no public price is known.
     """
 
     offer_id: int
@@ -51,8 +51,8 @@ class Offer:
     price_usd: float
     period: PricePeriod
     min_commitment_months: int | None = None
-    egress_tiers: tuple[EgressTier, ...] | None = None
-    storage_usd_per_gb_month: float | None = None
+    egress_tiers: tuple[Tier, ...] = ()
+    storage_tiers: tuple[Tier, ...] = ()
 
     @property
     def usd_per_gpu_hour(self) -> float:
@@ -99,6 +99,9 @@ class Assumptions:
     virt_tax: dict[Tenancy, float] = field(default_factory=lambda: dict(DEFAULT_TAX))
     invocations: int = 1000
     cold_start_s: float = 20.0
+    assumed_egress_usd_per_gb: float | None = None
+    """What the user takes egress to cost where the provider publishes no price (None: unknown)."""
+    assumed_storage_usd_per_gb_month: float | None = None
 
     def tax(self, tenancy: Tenancy) -> float:
         return self.virt_tax.get(tenancy, 0.0)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import date
 
 from pydantic import BaseModel, Field
 from sqlmodel.main import SQLModelConfig
 
+from app.catalog.provider_facts import ProviderRecord, TierRecord
 from app.catalog.rows import OFFER_COLUMNS, OfferRow
-from app.catalog.snapshot import CatalogSnapshot, OfferRecord, ProviderRecord, select_offers
+from app.catalog.snapshot import CatalogSnapshot, OfferRecord, select_offers
 from app.costing.money import cents, rate
-from app.costing.quote import OptionKey
+from app.costing.quote import OfferCost, OptionKey
 from app.costing.terms import Billing, Tenancy
 from app.quoting.build import QuoteResult
 from app.quoting.params import VERSION_MAX, QuoteParams
@@ -70,7 +72,27 @@ class OptionOut(BaseModel):
     horizon_total: float
     effective_per_gpu_hour: float | None
     complete: bool
+    assumed: list[str] = Field(description="egress and/or storage priced in part at the assumed price you set")
     offer: OfferOut
+
+    @classmethod
+    def of(cls, o: OfferCost, catalog: CatalogSnapshot) -> OptionOut:
+        return cls(
+            option=option_name(o.option),
+            offer_id=o.offer.offer_id,
+            provider=o.offer.provider,
+            tenancy=o.offer.tenancy,
+            billing=o.offer.billing,
+            compute=float(cents(o.compute)),
+            egress=_money(o.egress),
+            storage=_money(o.storage),
+            total=float(cents(o.total)),
+            horizon_total=float(cents(o.horizon_total)),
+            effective_per_gpu_hour=_money_rate(o.effective_per_gpu_hour),
+            complete=o.complete,
+            assumed=list(o.assumed),
+            offer=OfferOut.of(catalog.offers_by_id[o.offer.offer_id]),
+        )
 
 
 class CrossingOut(BaseModel):
@@ -90,6 +112,10 @@ class QuoteOut(BaseModel):
     params: QuoteParams
     hours_searched_up_to: float
     options: list[OptionOut]
+    cheaper_looking: OptionOut | None = Field(
+        description="an offer that looks cheaper than the first option only because it leaves out a cost its "
+        "provider does not publish"
+    )
     break_evens: list[BreakEvenOut]
 
 
@@ -99,24 +125,8 @@ def quote_out(result: QuoteResult) -> QuoteOut:
         catalog_version=result.catalog.version,
         params=result.params,
         hours_searched_up_to=q.hours_max,
-        options=[
-            OptionOut(
-                option=option_name(o.option),
-                offer_id=o.offer.offer_id,
-                provider=o.offer.provider,
-                tenancy=o.offer.tenancy,
-                billing=o.offer.billing,
-                compute=float(cents(o.compute)),
-                egress=_money(o.egress),
-                storage=_money(o.storage),
-                total=float(cents(o.total)),
-                horizon_total=float(cents(o.horizon_total)),
-                effective_per_gpu_hour=_money_rate(o.effective_per_gpu_hour),
-                complete=o.complete,
-                offer=OfferOut.of(result.catalog.offers_by_id[o.offer.offer_id]),
-            )
-            for o in q.options
-        ],
+        options=[OptionOut.of(o, result.catalog) for o in q.options],
+        cheaper_looking=None if q.cheaper_looking is None else OptionOut.of(q.cheaper_looking, result.catalog),
         break_evens=[
             BreakEvenOut(
                 a=option_name(be.a),
@@ -158,38 +168,57 @@ def offers_matching(catalog: CatalogSnapshot, f: OfferFilters) -> list[OfferOut]
     return [OfferOut.of(r) for r in sorted(records, key=lambda r: r.priced.offer_id)]
 
 
-class TierOut(BaseModel):
-    from_gb: float
-    to_gb: float | None
-    usd_per_gb: float
-    source: str
-    as_of: date | None
+class Sourced(BaseModel):
+    source: str | None
+    as_of: date | None = Field(description="as the source dates it; null where it states no date")
+    source_kind: str = Field(
+        description="official, transcription (a copy of the provider's page), third_party or empty"
+    )
+    quote: str = Field(description="the source's own words, as read")
     notes: str
+
+
+class TierOut(Sourced):
+    from_gb: float
+    to_gb: float | None = Field(description="null: no end; past a tier with an end no price is published")
+    usd_per_gb: float = Field(description="per GB of egress, or per GB-month of storage")
+
+    @classmethod
+    def of(cls, t: TierRecord) -> TierOut:
+        return cls(from_gb=t.tier.from_gb, to_gb=t.tier.to_gb, usd_per_gb=t.tier.usd_per_gb, source=t.source,
+                   as_of=t.as_of, source_kind=t.source_kind, quote=t.quote, notes=t.notes)  # fmt: skip
+
+
+class StorageOut(BaseModel):
+    kind: str = Field(description="block_volume or shared_filesystem: where GPU users keep checkpoints")
+    product: str
+    tiers: list[TierOut]
+
+
+class HeadquartersOut(Sourced):
+    country: str | None
 
 
 class ProviderOut(BaseModel):
     slug: str
     name: str
-    hq_country: str | None
-    hq_source: str | None
     notes: str
-    egress_tiers: list[TierOut]
-    storage_usd_per_gb_month: float | None
-    storage_source: str | None
+    headquarters: HeadquartersOut | None
+    egress_tiers: list[TierOut] = Field(description="empty: no published egress price")
+    storage: StorageOut | None = Field(description="null: no published storage price")
 
     @classmethod
     def of(cls, p: ProviderRecord) -> ProviderOut:
+        hq = p.headquarters
         return cls(
             slug=p.slug,
             name=p.name,
-            hq_country=p.hq_country,
-            hq_source=p.hq_source,
             notes=p.notes,
-            egress_tiers=[
-                TierOut(from_gb=t.tier.from_gb, to_gb=t.tier.to_gb, usd_per_gb=t.tier.usd_per_gb, source=t.source,
-                        as_of=t.as_of, notes=t.notes)
-                for t in p.egress_tiers
-            ],
-            storage_usd_per_gb_month=p.storage_usd_per_gb_month,
-            storage_source=p.storage_source,
-        )  # fmt: skip
+            headquarters=None if hq is None else HeadquartersOut(**asdict(hq)),
+            egress_tiers=[TierOut.of(t) for t in p.egress_tiers],
+            storage=None
+            if p.storage is None
+            else StorageOut(
+                kind=p.storage.kind, product=p.storage.product, tiers=[TierOut.of(t) for t in p.storage.tiers]
+            ),
+        )

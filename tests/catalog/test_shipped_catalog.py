@@ -4,21 +4,34 @@ import pytest
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine
 
-from app.catalog.seed import load_seed
+from app.catalog.seed import rows_of
 from app.catalog.snapshot import catalogs_for, select_offers
-from app.costing.egress import check_tiers
+from app.catalog.updates import SHIPPED_UPDATES, load_shipped_catalog
 from app.costing.terms import Tenancy
+from app.costing.tiers import check_tiers, tiered_cost
 
 
 @pytest.fixture(scope="module")
-def shipped():
-    """The shipped catalog, loaded once for this module's checks (none of them writes)."""
+def catalogs():
+    """The shipped catalog and its updates, loaded once for this module's checks (none of them writes)."""
     engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
     SQLModel.metadata.create_all(engine)
     with Session(engine) as session:
-        load_seed(session)
-        session.commit()
-    return catalogs_for(engine).at(1)
+        load_shipped_catalog(session)
+    return catalogs_for(engine)
+
+
+@pytest.fixture(scope="module")
+def shipped(catalogs):
+    return catalogs.current()
+
+
+def egress_usd(catalog, slug, gb):
+    return tiered_cost(gb, catalog.providers[slug].egress_table)
+
+
+def storage_usd(catalog, slug, gb):
+    return tiered_cost(gb, catalog.providers[slug].storage_table)
 
 
 def test_shipped_catalog_holds_offers_of_all_three_tenancies(shipped):
@@ -33,7 +46,78 @@ def test_every_shipped_price_names_a_source_link(shipped):
 def test_every_shipped_egress_table_is_contiguous_from_zero(shipped):
     for provider in shipped.providers.values():
         if provider.egress_tiers:
-            check_tiers(tuple(t.tier for t in provider.egress_tiers))
+            check_tiers(provider.egress_table)
+        if provider.storage:
+            check_tiers(provider.storage_table)
+
+
+def test_each_shipped_update_is_a_catalog_version_of_its_own(catalogs, shipped):
+    assert shipped.version == 1 + len(SHIPPED_UPDATES)
+
+
+def test_ibm_egress_tiers_are_terabytes_60_000_gb_out_cost_5_224(shipped):
+    """IBM COS: 0-50 TB 0.09, next 100 TB 0.07: 51,200 x 0.09 = 4,608 + 8,800 x 0.07 = 616 = 5,224.00 USD;
+    past 500 TB IBM says "contact us": no price."""
+    assert egress_usd(shipped, "ibm", 60_000) == pytest.approx(5_224.00)
+    assert egress_usd(shipped, "ibm", 600_000) is None
+
+
+def test_digitalocean_egress_is_a_cent_per_gib_on_every_gb_as_an_upper_bound(shipped):
+    """0.01 USD/GiB = 0.00931323 USD/GB; the GPU Droplet's allowance is not published, not deducted:
+    1,000 GB = 9.31 USD."""
+    assert egress_usd(shipped, "do", 1_000) == pytest.approx(9.31323)
+
+
+def test_oci_first_10_tb_a_month_are_free_then_0_0085(shipped):
+    """10,240 GB free; 11,240 GB: 1,000 x 0.0085 = 8.50 USD."""
+    assert egress_usd(shipped, "oci", 10_240) == 0
+    assert egress_usd(shipped, "oci", 11_240) == pytest.approx(8.50)
+
+
+def test_checkpoint_storage_names_its_kind_and_product_and_prices_published_tiers(shipped):
+    """Modal: 1 TiB (1,099.51 GB) free, then 0.09/GiB = 0.08381903/GB: 1,500 GB = 400.488 x 0.08381903
+    = 33.57 USD. RunPod network volume: 1,024 x 0.07 + 976 x 0.05 = 120.48 USD for 2,000 GB.
+    OCI Balanced block volume: 0.0255 + 0.017 = 0.0425: 500 GB = 21.25 USD."""
+    modal, runpod, oci = (shipped.providers[s].storage for s in ("modal", "runpod", "oci"))
+    assert (modal.kind, runpod.kind, oci.kind) == ("shared_filesystem", "shared_filesystem", "block_volume")
+    assert storage_usd(shipped, "modal", 1_500) == pytest.approx(33.5685, abs=1e-4)
+    assert storage_usd(shipped, "runpod", 2_000) == pytest.approx(120.48)
+    assert storage_usd(shipped, "oci", 500) == pytest.approx(21.25)
+    assert "Balanced" in oci.product
+
+
+def test_every_researched_fact_ships_with_its_source_quote_and_publisher(shipped):
+    """Each egress, storage and headquarters row of the research ships as read: same source, as-of,
+    publisher kind and quote; a priced row always names a web source and who published it."""
+    for row in rows_of("provider_facts_2026_11.csv"):
+        p = shipped.providers[row["provider"]]
+        if row["fact"] == "headquarters":
+            facts = [p.headquarters]
+            assert p.hq_country == (row["country"] or None)
+        else:
+            facts = p.egress_tiers if row["fact"] == "egress" else p.storage.tiers
+        assert any((f.source or "", f.quote, f.source_kind) == (row["source"], row["quote"], row["source_kind"])
+                   for f in facts), row  # fmt: skip
+        if row["usd"]:
+            assert row["source"].startswith("https://") and row["source_kind"] in (
+                "official",
+                "transcription",
+                "third_party",
+            )
+
+
+def test_headquarters_the_research_did_not_find_are_unknown_not_assumed(catalogs, shipped):
+    """Modal's country was filled in from memory in the first catalog; the research found no source."""
+    assert catalogs.at(1).providers["modal"].hq_country == "US"
+    assert shipped.providers["modal"].hq_country is None
+    assert shipped.providers["nebius"].hq_country == "NL"
+
+
+def test_the_first_catalog_keeps_the_facts_it_was_shipped_with(catalogs):
+    """Saved scenarios quoted at version 1 keep their numbers: RunPod storage 0.07 flat, no IBM egress."""
+    first = catalogs.at(1)
+    assert storage_usd(first, "runpod", 2_000) == pytest.approx(140.00)
+    assert first.providers["ibm"].egress_tiers == ()
 
 
 def test_annual_bare_metal_price_ships_as_published(shipped):
@@ -47,7 +131,7 @@ def test_annual_bare_metal_price_ships_as_published(shipped):
 
 def test_gcp_egress_published_per_gib_is_priced_per_gb(shipped):
     """0.12 USD per GiB = 0.12 / 1.073741824 = 0.1117587 USD per GB (stored to 8 places)."""
-    tiers = [t.tier for t in shipped.providers["gcp"].egress_tiers]
+    tiers = shipped.providers["gcp"].egress_table
     assert tiers[1].usd_per_gb == pytest.approx(0.11175871)
     assert tiers[1].to_gb == pytest.approx(1099.511627776, abs=1e-9)
 

@@ -46,8 +46,8 @@ def test_concurrent_edits_from_the_same_form_land_once(tmp_path):
 
     from sqlmodel import Session, SQLModel
 
-    from app.catalog.provider_changes import change_storage_price, last_change
-    from app.catalog.tables import StoragePrice
+    from app.catalog.provider_changes import last_change, replace_storage
+    from app.catalog.tables import Provenance, StoragePrice
     from app.db import make_engine
     from tests.factories import make_provider
 
@@ -62,8 +62,9 @@ def test_concurrent_edits_from_the_same_form_land_once(tmp_path):
     def save(price):
         with Session(engine) as session:
             try:
-                change_storage_price(session, provider_id, price, "https://example.test/s", date(2026, 11, 1), "n", "a",
-                                     based_on)  # fmt: skip
+                read = Provenance(source="https://example.test/s", as_of=date(2026, 11, 1), source_kind="official")
+                replace_storage(session, provider_id, "block_volume", "SSD", [(Decimal(0), None, price)], read, "n",
+                                "a", based_on)  # fmt: skip
                 outcomes.append("saved")
             except StaleRecord:
                 outcomes.append("refused")

@@ -4,9 +4,9 @@ from hypothesis import strategies as st
 
 from app.costing.breakeven import crossings
 from app.costing.curves import LinearCost, SteppedCost, units_curve
-from app.costing.egress import EgressTier
 from app.costing.quote import quote
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
+from app.costing.tiers import Tier
 
 ON_DEMAND_2_50 = LinearCost(0, 2.50)
 NODE_1250_A_MONTH = units_curve(0, 1250, gpus_per_unit=1, peak_gpus=1, tax=0)
@@ -39,11 +39,11 @@ def test_fixed_costs_shift_the_break_even():
 
 def test_quote_picks_the_cheapest_offer_per_option_and_orders_options_by_total():
     """At 400 h: on demand 2.50 -> 1,000 beats 3.00 -> 1,200; the 1,250 node comes second."""
-    free = (EgressTier(0, None, 0.0),)
+    free = (Tier(0, None, 0.0),)
     offers = [
-        Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 3.00, PricePeriod.HOUR, None, free, 0.0),
-        Offer(2, "b", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, free, 0.0),
-        Offer(3, "c", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 1250, PricePeriod.MONTH, None, free, 0.0),
+        Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 3.00, PricePeriod.HOUR, None, free, free),
+        Offer(2, "b", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, free, free),
+        Offer(3, "c", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 1250, PricePeriod.MONTH, None, free, free),
     ]
     result = quote(offers, Workload(400), Assumptions(virt_tax={}), hours_max=1000)
     assert [o.offer.offer_id for o in result.options] == [2, 3]
@@ -100,24 +100,41 @@ def test_an_offer_with_unpublished_egress_ranks_after_a_fully_priced_one():
     """100 h with 100 GB out: 2.40/h without a published egress price (240 + ?) loses to 2.50/h with
     free egress (250), and a 200/month node without one ranks after it too. With nothing moved out
     all are complete: node 200, then 2.40/h at 240."""
-    free = (EgressTier(0, None, 0.0),)
-    unknown = Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.40, PricePeriod.HOUR, None, None, 0.0)
-    known = Offer(2, "b", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, free, 0.0)
-    node = Offer(3, "c", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 200, PricePeriod.MONTH, None, None, 0.0)
+    free = (Tier(0, None, 0.0),)
+    unknown = Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.40, PricePeriod.HOUR, None, (), free)
+    known = Offer(2, "b", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, free, free)
+    node = Offer(3, "c", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 200, PricePeriod.MONTH, None, (), free)
     moved = quote([unknown, known, node], Workload(100, egress_gb=100), Assumptions(virt_tax={}), 1000)
     assert [o.offer.offer_id for o in moved.options] == [2, 3]
     still = quote([unknown, known, node], Workload(100), Assumptions(virt_tax={}), 1000)
     assert [o.offer.offer_id for o in still.options] == [3, 1]
 
 
+def test_the_cheaper_looking_offer_that_leaves_out_a_cost_is_named_beside_the_answer():
+    """100 h with 100 GB out: fully priced, 2.50/h with free egress = 250 is the answer; the 200/month
+    node and 2.40/h (240) look cheaper only without their unpublished egress: the node (200) is named.
+    A 3.00/h offer without egress (300) looks no cheaper: nothing is named."""
+    free = (Tier(0, None, 0.0),)
+    unknown = Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.40, PricePeriod.HOUR, None, (), free)
+    known = Offer(2, "b", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, free, free)
+    node = Offer(3, "c", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 200, PricePeriod.MONTH, None, (), free)
+    moved = quote([unknown, known, node], Workload(100, egress_gb=100), Assumptions(virt_tax={}), 1000)
+    assert moved.options[0].offer.offer_id == 2 and moved.options[0].total == pytest.approx(250)
+    assert moved.cheaper_looking is not None
+    assert (moved.cheaper_looking.offer.offer_id, moved.cheaper_looking.total) == (3, pytest.approx(200))
+    dear = Offer(4, "d", Tenancy.VIRTUALIZED, Billing.SPOT, 1, 3.00, PricePeriod.HOUR, None, (), free)
+    dearer = quote([known, dear], Workload(100, egress_gb=100), Assumptions(virt_tax={}), 1000)
+    assert dearer.cheaper_looking is None, "300 without its egress is not below 250"
+
+
 def test_a_sawtooth_of_crossings_is_listed_up_to_a_limit_and_flagged():
     """On demand 2.50 vs a 1,800 one-GPU node: k nodes win from 2.50 H = 1,800 k (H = 720 k) until
     730 k, where node k + 1 costs 1,800 (k + 1) > 1,825 k while k < 72. So 720, 730, 1,440, 1,460,
     2,160, ...: up to 20,000 h far more than the 12 listed."""
-    free = (EgressTier(0, None, 0.0),)
+    free = (Tier(0, None, 0.0),)
     offers = [
-        Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, free, 0.0),
-        Offer(2, "b", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 1800, PricePeriod.MONTH, None, free, 0.0),
+        Offer(1, "a", Tenancy.VIRTUALIZED, Billing.ON_DEMAND, 1, 2.50, PricePeriod.HOUR, None, free, free),
+        Offer(2, "b", Tenancy.BARE_METAL, Billing.MONTHLY, 1, 1800, PricePeriod.MONTH, None, free, free),
     ]
     pair = quote(offers, Workload(400), Assumptions(virt_tax={}), hours_max=20_000).break_evens[0]
     assert len(pair.crossings) == 12 and pair.more

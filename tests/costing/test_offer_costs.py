@@ -1,16 +1,16 @@
 import pytest
 
-from app.costing.egress import EgressTier
 from app.costing.quote import cost_offer
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
+from app.costing.tiers import Tier
 
 NO_TAX = Assumptions(virt_tax={})
-FREE_EGRESS = (EgressTier(0, None, 0.0),)
+FREE_EGRESS = (Tier(0, None, 0.0),)
 
 
 def offer(price, billing=Billing.ON_DEMAND, tenancy=Tenancy.VIRTUALIZED, period=PricePeriod.HOUR, gpus=1, **kw):
     kw.setdefault("egress_tiers", FREE_EGRESS)
-    kw.setdefault("storage_usd_per_gb_month", 0.0)
+    kw.setdefault("storage_tiers", (Tier(0, None, 0.0),))
     return Offer(1, "acme", tenancy, billing, gpus, price, period, **kw)
 
 
@@ -85,8 +85,8 @@ def test_serverless_bills_cold_starts_on_top_of_useful_hours():
 def test_total_adds_egress_and_storage_and_effective_price_divides_by_useful_hours():
     """400 h x 2.50 = 1,000; 140 GB out with 100 free then 0.09 = 3.60; 500 GB x 0.07 = 35.00.
     Total 1,038.60; per useful GPU-hour 1,038.60 / 400 = 2.5965."""
-    tiers = (EgressTier(0, 100, 0.0), EgressTier(100, None, 0.09))
-    on_demand = offer(2.50, egress_tiers=tiers, storage_usd_per_gb_month=0.07)
+    tiers = (Tier(0, 100, 0.0), Tier(100, None, 0.09))
+    on_demand = offer(2.50, egress_tiers=tiers, storage_tiers=(Tier(0, None, 0.07),))
     cost = cost_offer(on_demand, Workload(400, checkpoint_gb=140, checkpoints_out=1, stored_gb=500), NO_TAX)
     assert (cost.compute, cost.egress, cost.storage) == pytest.approx((1000, 3.60, 35.00))
     assert cost.total == pytest.approx(1038.60)
@@ -94,13 +94,30 @@ def test_total_adds_egress_and_storage_and_effective_price_divides_by_useful_hou
 
 
 def test_unpublished_egress_is_unknown_not_free():
-    cost = cost_offer(offer(2.5, egress_tiers=None), Workload(10, egress_gb=1), NO_TAX)
+    cost = cost_offer(offer(2.5, egress_tiers=()), Workload(10, egress_gb=1), NO_TAX)
     assert cost.egress is None and not cost.complete
     assert cost.total == pytest.approx(25)
 
 
+def test_an_assumed_price_fills_in_unpublished_egress_and_storage_and_says_so():
+    """140 GB out at an assumed 0.05 USD/GB = 7.00; 500 GB kept at an assumed 0.10 USD/GB-month =
+    50.00; 10 h x 2.50 = 25.00: total 82.00 USD, both marked as assumed."""
+    assumed = Assumptions(virt_tax={}, assumed_egress_usd_per_gb=0.05, assumed_storage_usd_per_gb_month=0.10)
+    unpublished = offer(2.5, egress_tiers=(), storage_tiers=())
+    cost = cost_offer(unpublished, Workload(10, egress_gb=140, stored_gb=500), assumed)
+    assert (cost.egress, cost.storage, cost.total) == pytest.approx((7.00, 50.00, 82.00))
+    assert cost.complete and cost.assumed == ("egress", "storage")
+
+
+def test_an_assumed_price_leaves_published_prices_alone():
+    """Free published egress stays free at any assumption: 10 h x 2.50 = 25.00 USD, nothing assumed."""
+    assumed = Assumptions(virt_tax={}, assumed_egress_usd_per_gb=0.05, assumed_storage_usd_per_gb_month=0.10)
+    cost = cost_offer(offer(2.5), Workload(10, egress_gb=140, stored_gb=500), assumed)
+    assert (cost.total, cost.assumed) == (pytest.approx(25.00), ())
+
+
 def test_no_egress_needs_no_egress_price():
-    assert cost_offer(offer(2.5, egress_tiers=None), Workload(10), NO_TAX).complete
+    assert cost_offer(offer(2.5, egress_tiers=()), Workload(10), NO_TAX).complete
 
 
 def test_effective_price_is_undefined_at_zero_hours():
@@ -110,7 +127,7 @@ def test_effective_price_is_undefined_at_zero_hours():
 def test_horizon_bills_a_commitment_for_all_its_months():
     """A 36-month commitment of 1 GPU at 2.24/h quoted over 12 months still costs 36 x 730 x 2.24
     = 58,867.20 USD of compute; egress 3.60 a month for 12 months adds 43.20: 58,910.40."""
-    tiers = (EgressTier(0, 100, 0.0), EgressTier(100, None, 0.09))
+    tiers = (Tier(0, 100, 0.0), Tier(100, None, 0.09))
     reserved = offer(2.24, Billing.COMMITTED, min_commitment_months=36, egress_tiers=tiers)
     cost = cost_offer(reserved, Workload(100, checkpoint_gb=140, checkpoints_out=1, months=12), NO_TAX)
     assert cost.horizon_total == pytest.approx(58_910.40)

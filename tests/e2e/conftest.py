@@ -15,7 +15,7 @@ import uvicorn
 from playwright.sync_api import Browser, Page, sync_playwright
 from sqlmodel import Session
 
-from app.catalog.seed import seed_if_empty
+from app.catalog.updates import load_shipped_catalog
 from app.db import make_engine, migrate
 from app.main import create_app
 
@@ -44,7 +44,7 @@ def new_database(tmp_path_factory: pytest.TempPathFactory) -> Callable[[], str]:
     migrate(f"sqlite:///{seeded}")
     engine = make_engine(f"sqlite:///{seeded}")
     with Session(engine) as session:
-        seed_if_empty(session)
+        load_shipped_catalog(session)
     engine.dispose()
 
     def copy() -> str:

@@ -25,7 +25,7 @@ def post_tiers(client, provider_id, tiers, **extra):
     form = html(client.get(f"/admin/providers/{provider_id}"))
     data = {"csrf_token": form.select_one("input[name=csrf_token]")["value"], "tiers": tiers,
             "based_on": form.select_one("input[name=based_on]")["value"], "source": "https://example.test/egress",
-            "as_of": "2026-11-20", "note": "new tiers", **extra}  # fmt: skip
+            "as_of": "2026-11-20", "source_kind": "official", "note": "new tiers", **extra}  # fmt: skip
     return client.post(f"/admin/providers/{provider_id}/egress", data=data, follow_redirects=False)
 
 
@@ -42,8 +42,8 @@ def test_new_egress_tiers_change_quotes_from_a_new_version_on(signed_in, session
     [
         ("0,50,0\n60,,0.10", "tier starting at 60.0 GB should start at 50.0 GB"),
         ("0,50,0\n40,,0.10", "tier starting at 40.0 GB should start at 50.0 GB"),
-        ("0,50,0\n50,,-0.10", "egress prices cannot be negative"),
-        ("0,50,0", "the last egress tier must be open-ended"),
+        ("0,50,0\n50,,-0.10", "prices cannot be negative"),
+        ("0,,0\n50,,0.10", "only the last tier may be open-ended"),
         ("0,50", "line 1: write from_gb,to_gb,usd_per_gb"),
     ],
 )
@@ -60,21 +60,54 @@ def test_an_egress_edit_based_on_an_old_table_is_refused(signed_in, session):
     assert post_tiers(signed_in, cloud_id(session), "0,10,0\n10,,0.05").status_code == 303
     data = {"csrf_token": stale_form.select_one("input[name=csrf_token]")["value"], "tiers": "0,,0",
             "based_on": stale_form.select_one("input[name=based_on]")["value"], "source": "https://example.test/e",
-            "as_of": "2026-11-21", "note": "free now"}  # fmt: skip
+            "as_of": "2026-11-21", "source_kind": "official", "note": "free now"}  # fmt: skip
     response = signed_in.post(f"/admin/providers/{cloud_id(session)}/egress", data=data)
     assert response.status_code == 409 and "Someone changed this after you opened" in html(response).get_text()
     assert html(response).select_one("#tiers").get_text() == "0,,0", "the typed table is kept"
 
 
-def test_a_storage_price_is_priced_into_quotes(signed_in, session):
+STORAGE = {"kind": "block_volume", "product": "SSD volume", "source": "https://example.test/s", "as_of": "2026-11-20",
+           "source_kind": "transcription", "quote": "$0.02 per GB-month", "note": "storage listed"}  # fmt: skip
+
+
+def test_a_storage_price_is_priced_into_quotes_with_its_kind_and_source(signed_in, session):
     """500 GB stored at 0.02 USD/GB-month adds 10.00: on demand at 400 h 1,003.60 -> 1,013.60."""
-    data = {"csrf_token": csrf(signed_in, "/admin/providers"), "price": "0.02", "source": "https://example.test/s",
-            "as_of": "2026-11-20", "note": "storage listed"}  # fmt: skip
-    assert (
-        signed_in.post(f"/admin/providers/{cloud_id(session)}/storage", data=data, follow_redirects=False).status_code
-        == 303
-    )
+    data = STORAGE | {"csrf_token": csrf(signed_in, "/admin/providers"), "tiers": "0,,0.02"}
+    url = f"/admin/providers/{cloud_id(session)}/storage"
+    assert signed_in.post(url, data=data, follow_redirects=False).status_code == 303
     assert totals(soup(signed_in.get(f"/?{QUERY}&stored_gb=500")))["virtualized-on_demand"] == "$1,013.60"
+    (cloud,) = [p for p in signed_in.get("/api/providers").json() if p["slug"] == "cloud"]
+    assert cloud["storage"]["kind"] == "block_volume" and cloud["storage"]["product"] == "SSD volume"
+    assert cloud["storage"]["tiers"][0] | {"usd_per_gb": 0.02} == cloud["storage"]["tiers"][0]
+    assert (cloud["storage"]["tiers"][0]["source_kind"], cloud["storage"]["tiers"][0]["quote"]) == (
+        "transcription",
+        "$0.02 per GB-month",
+    )
+
+
+def test_storage_in_tiers_prices_each_gb_at_its_tier(signed_in, session):
+    """First 1,000 GB free, then 0.05: 1,500 GB stored adds 500 x 0.05 = 25.00: 1,003.60 -> 1,028.60."""
+    data = STORAGE | {"csrf_token": csrf(signed_in, "/admin/providers"), "tiers": "0,1000,0\n1000,,0.05"}
+    assert signed_in.post(f"/admin/providers/{cloud_id(session)}/storage", data=data).status_code == 200
+    assert totals(soup(signed_in.get(f"/?{QUERY}&stored_gb=1500")))["virtualized-on_demand"] == "$1,028.60"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("kind", "object", "must be one of block_volume, shared_filesystem"),
+        ("source_kind", "", "say who published it: the provider, a copy of its page, or a third party"),
+        ("tiers", "0,,-1", "prices cannot be negative"),
+        ("product", "", "must be 1 to 120 characters"),
+    ],
+)
+def test_storage_needs_a_checkpoint_kind_a_publisher_and_sane_tiers(signed_in, session, field, value, message):
+    before = versions(session)
+    data = STORAGE | {"csrf_token": csrf(signed_in, "/admin/providers"), "tiers": "0,,0.02", field: value}
+    response = signed_in.post(f"/admin/providers/{cloud_id(session)}/storage", data=data)
+    assert response.status_code == 422
+    assert html(response).select_one(f"#storage_{field}-error").get_text() == message
+    assert versions(session) == before
 
 
 def test_new_provider_gpu_model_and_offer_appear_in_quotes(signed_in, session):
@@ -136,13 +169,13 @@ def test_the_later_of_two_storage_edits_is_refused(signed_in, session):
         storage = page.select_one("form[action$='/storage']")
         return {"csrf_token": storage.select_one("input[name=csrf_token]")["value"],
                 "based_on": storage.select_one("input[name=based_on]")["value"],
-                "source": "https://example.test/s", "as_of": "2026-11-20", "note": "n"}  # fmt: skip
+                **STORAGE}  # fmt: skip
 
     first, second = form(), form()
     url = f"/admin/providers/{cloud_id(session)}/storage"
-    assert signed_in.post(url, data=first | {"price": "0.02"}, follow_redirects=False).status_code == 303
-    refused = signed_in.post(url, data=second | {"price": "0.03"})
-    assert refused.status_code == 409 and html(refused).select_one("#storage_price")["value"] == "0.03"
+    assert signed_in.post(url, data=first | {"tiers": "0,,0.02"}, follow_redirects=False).status_code == 303
+    refused = signed_in.post(url, data=second | {"tiers": "0,,0.03"})
+    assert refused.status_code == 409 and html(refused).select_one("#storage_tiers").get_text() == "0,,0.03"
     assert totals(soup(signed_in.get(f"/?{QUERY}&stored_gb=500")))["virtualized-on_demand"] == "$1,013.60"
 
 

@@ -3,7 +3,7 @@ each edited as a new version and refused if someone changed it since the form wa
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -12,10 +12,10 @@ from sqlmodel import Session
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
 from app.catalog.changes import StaleRecord, retire_offers_of
-from app.catalog.provider_changes import add_provider, change_headquarters, change_storage_price, replace_egress_tiers
+from app.catalog.provider_changes import add_provider, change_headquarters, replace_egress_tiers, replace_storage
 from app.catalog.queries import provider_by_slug, provider_ids, provider_now
 from app.catalog.rows import decimal_text
-from app.catalog.tables import Provider
+from app.catalog.tables import Provenance, Provider, SourceKind, StorageKind
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
 from app.forms import Errors, FormReader
 from app.pages import admin_page
@@ -23,6 +23,30 @@ from app.pages import admin_page
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
 
 CONFLICT = "Someone changed this after you opened the page; the current values are shown, and yours below."
+SOURCE_KINDS = [
+    (SourceKind.OFFICIAL, "the provider's own page or filing"),
+    (SourceKind.TRANSCRIPTION, "a copy of the provider's page"),
+    (SourceKind.THIRD_PARTY, "someone else's data or model"),
+]
+STORAGE_KINDS = [
+    (StorageKind.BLOCK_VOLUME, "block volume"),
+    (StorageKind.SHARED_FILESYSTEM, "network volume / shared filesystem"),
+]
+
+
+def _tiers_text(tiers: list[Any], price: str) -> str:
+    return "\n".join(",".join("" if v is None else decimal_text(v) for v in (t.from_gb, t.to_gb, getattr(t, price)))
+                     for t in tiers)  # fmt: skip
+
+
+def _provenance(form: FormReader, prefix: str, source: str, as_of: str, source_kind: str, quote: str) -> Provenance:
+    """Where the admin read a fact: every form that changes one asks the same."""
+    return Provenance(
+        source=form.read(f"{prefix}source", check.web_address, source) or "",
+        as_of=form.read(f"{prefix}as_of", check.past_day, as_of),
+        source_kind=form.read(f"{prefix}source_kind", check.publisher, source_kind) or "",
+        quote=form.read(f"{prefix}quote", lambda v: check.text(v, 2000, required=False), quote) or "",
+    )
 
 
 def _provider_page(
@@ -30,10 +54,15 @@ def _provider_page(
     errors: Errors | None = None, values: dict[str, str] | None = None,
 ) -> Response:  # fmt: skip
     now = provider_now(session, provider)
-    tiers_text = "\n".join(
-        ",".join("" if v is None else decimal_text(v) for v in (t.from_gb, t.to_gb, t.usd_per_gb)) for t in now["tiers"]
-    )
-    context = now | {"provider": provider, "tiers_text": tiers_text, "errors": errors or {}, "values": values or {}}
+    context = now | {
+        "provider": provider,
+        "tiers_text": _tiers_text(now["tiers"], "usd_per_gb"),
+        "storage_text": _tiers_text(now["storage"], "usd_per_gb_month"),
+        "source_kinds": SOURCE_KINDS,
+        "storage_kinds": STORAGE_KINDS,
+        "errors": errors or {},
+        "values": values or {},
+    }
     return admin_page(request, admin, "provider", status, **context)
 
 
@@ -79,19 +108,21 @@ def provider(request: Request, admin: Admin, session: SessionDep, provider_id: R
 @router.post("/providers/{provider_id}/headquarters", response_class=HTMLResponse)
 def save_headquarters(
     request: Request, admin: Admin, session: SessionDep, provider_id: RecordId,
-    hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "",
-    based_on: Annotated[int, Form()] = 0,
+    hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "",
+    hq_as_of: Annotated[str, Form()] = "", hq_source_kind: Annotated[str, Form()] = "",
+    hq_quote: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
     p = _provider(session, provider_id)
-    values = {"hq_country": hq_country, "hq_source": hq_source, "hq_note": note}
+    values = {"hq_country": hq_country, "hq_source": hq_source, "hq_as_of": hq_as_of,
+              "hq_source_kind": hq_source_kind, "hq_quote": hq_quote, "hq_note": note}  # fmt: skip
     form = FormReader()
     country = form.read("hq_country", check.country, hq_country)
-    form.read("hq_source", check.web_address, hq_source)
+    provenance = _provenance(form, "hq_", hq_source, hq_as_of, hq_source_kind, hq_quote)
     why = form.read("hq_note", check.change_note, note)
     if form.errors:
         return _provider_page(request, admin, session, p, 422, form.errors, values)
     try:
-        change_headquarters(session, provider_id, country, hq_source, why, admin.username, based_on)
+        change_headquarters(session, provider_id, country, provenance, why, admin.username, based_on)
     except StaleRecord:
         return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
@@ -101,20 +132,21 @@ def save_headquarters(
 def save_egress(
     request: Request, admin: Admin, session: SessionDep, provider_id: RecordId,
     tiers: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
+    source_kind: Annotated[str, Form()] = "", quote: Annotated[str, Form()] = "",
     note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
     """The whole tier table at once; empty means the provider publishes no egress price."""
     p = _provider(session, provider_id)
-    values = {"tiers": tiers, "source": source, "as_of": as_of, "note": note}
+    values = {"tiers": tiers, "source": source, "as_of": as_of, "source_kind": source_kind, "quote": quote,
+              "note": note}  # fmt: skip
     form = FormReader()
     parsed = form.read("tiers", check.parse_tiers, tiers) if tiers.strip() else []
-    form.read("source", check.web_address, source)
-    day = form.read("as_of", check.past_day, as_of)
+    provenance = _provenance(form, "", source, as_of, source_kind, quote)
     why = form.read("note", check.change_note, note)
     if form.errors:
         return _provider_page(request, admin, session, p, 422, form.errors, values)
     try:
-        replace_egress_tiers(session, provider_id, parsed, source, day, why, admin.username, based_on)
+        replace_egress_tiers(session, provider_id, parsed, provenance, why, admin.username, based_on)
     except StaleRecord:
         return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
@@ -123,20 +155,27 @@ def save_egress(
 @router.post("/providers/{provider_id}/storage", response_class=HTMLResponse)
 def save_storage(
     request: Request, admin: Admin, session: SessionDep, provider_id: RecordId,
-    price: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
+    kind: Annotated[str, Form()] = "", product: Annotated[str, Form()] = "", tiers: Annotated[str, Form()] = "",
+    source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
+    source_kind: Annotated[str, Form()] = "", quote: Annotated[str, Form()] = "",
     note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
+    """The storage GPU users keep checkpoints on, as tiers per GB-month; empty means none is published."""
     p = _provider(session, provider_id)
-    values = {"storage_price": price, "storage_source": source, "storage_as_of": as_of, "storage_note": note}
+    values = {"storage_kind": kind, "storage_product": product, "storage_tiers": tiers, "storage_source": source,
+              "storage_as_of": as_of, "storage_source_kind": source_kind, "storage_quote": quote,
+              "storage_note": note}  # fmt: skip
     form = FormReader()
-    amount = form.read("storage_price", check.optional_price, price)
-    form.read("storage_source", check.web_address, source)
-    day = form.read("storage_as_of", check.past_day, as_of)
+    parsed = form.read("storage_tiers", check.parse_tiers, tiers) if tiers.strip() else []
+    storage_kind = form.read("storage_kind", lambda v: check.one_of(v, StorageKind), kind)
+    name = form.read("storage_product", lambda v: check.text(v, 120), product)
+    provenance = _provenance(form, "storage_", source, as_of, source_kind, quote)
     why = form.read("storage_note", check.change_note, note)
     if form.errors:
         return _provider_page(request, admin, session, p, 422, form.errors, values)
     try:
-        change_storage_price(session, provider_id, amount, source, day, why, admin.username, based_on)
+        replace_storage(session, provider_id, storage_kind or "", name or "", parsed, provenance, why, admin.username,
+                        based_on)  # fmt: skip
     except StaleRecord:
         return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)

@@ -1,0 +1,103 @@
+"""A provider's facts at one catalog version: headquarters, egress tiers and checkpoint storage,
+each with where it came from."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from functools import cached_property
+
+from sqlmodel import Session, col, select
+
+from app.catalog.rows import priced_tiers
+from app.catalog.tables import EgressTierVersion, Provider, ProviderHeadquarters, StoragePrice, valid_at
+from app.costing import tiers
+
+
+@dataclass(frozen=True)
+class TierRecord:
+    """A tier with where it came from: egress per GB, or storage per GB-month."""
+
+    tier: tiers.Tier
+    source: str
+    as_of: date | None
+    source_kind: str
+    quote: str
+    notes: str
+
+
+@dataclass(frozen=True)
+class StorageRecord:
+    """The storage a provider's GPU users keep checkpoints on: one product of one kind, in tiers."""
+
+    kind: str
+    product: str
+    tiers: tuple[TierRecord, ...]
+
+
+@dataclass(frozen=True)
+class HeadquartersRecord:
+    country: str | None
+    source: str | None
+    as_of: date | None
+    source_kind: str
+    quote: str
+    notes: str
+
+
+@dataclass(frozen=True)
+class ProviderRecord:
+    slug: str
+    name: str
+    notes: str
+    headquarters: HeadquartersRecord | None
+    egress_tiers: tuple[TierRecord, ...]
+    storage: StorageRecord | None
+
+    @property
+    def hq_country(self) -> str | None:
+        return None if self.headquarters is None else self.headquarters.country
+
+    @cached_property
+    def egress_table(self) -> tuple[tiers.Tier, ...]:
+        """The tiers as the cost model reads them; none where no egress price is published."""
+        return tuple(t.tier for t in self.egress_tiers)
+
+    @cached_property
+    def storage_table(self) -> tuple[tiers.Tier, ...]:
+        return () if self.storage is None else tuple(t.tier for t in self.storage.tiers)
+
+
+def _tier(row: EgressTierVersion | StoragePrice, usd: Decimal) -> TierRecord:
+    tier = priced_tiers([(row.from_gb, row.to_gb, usd)])[0]
+    return TierRecord(tier, row.source, row.as_of, row.source_kind, row.quote, row.notes)
+
+
+def providers_at(session: Session, version: int) -> dict[int, ProviderRecord]:
+    egress_tiers = defaultdict(list)
+    for e in session.exec(
+        select(EgressTierVersion).where(valid_at(EgressTierVersion, version)).order_by(col(EgressTierVersion.from_gb))
+    ):
+        egress_tiers[e.provider_id].append(_tier(e, e.usd_per_gb))
+    storage_rows = defaultdict(list)
+    for s in session.exec(
+        select(StoragePrice).where(valid_at(StoragePrice, version)).order_by(col(StoragePrice.from_gb))
+    ):
+        storage_rows[s.provider_id].append(s)
+    hq = {
+        h.provider_id: HeadquartersRecord(h.country, h.source, h.as_of, h.source_kind, h.quote, h.notes)
+        for h in session.exec(select(ProviderHeadquarters).where(valid_at(ProviderHeadquarters, version)))
+    }
+    providers: dict[int, ProviderRecord] = {}
+    for p in session.exec(select(Provider)):
+        assert p.id is not None
+        rows = storage_rows[p.id]
+        storage = (
+            StorageRecord(rows[0].kind, rows[0].product, tuple(_tier(r, r.usd_per_gb_month) for r in rows))
+            if rows
+            else None
+        )
+        providers[p.id] = ProviderRecord(p.slug, p.name, p.notes, hq.get(p.id), tuple(egress_tiers[p.id]), storage)
+    return providers

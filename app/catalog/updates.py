@@ -1,0 +1,121 @@
+"""Data updates shipped with the code after the first catalog (seed.py), each applied once to each
+database as a catalog version of its own: saved scenarios keep the facts they were quoted with.
+
+An update is a file in seed_data/ and the function that applies it; ShippedUpdate records which
+ones a database has, and its primary key stops two starting workers from applying one twice.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from app.catalog.changes import new_version
+from app.catalog.rows import Tier, priced_tiers
+from app.catalog.seed import rows_of, seed_if_empty, shipped_day
+from app.catalog.tables import (
+    EgressTierVersion,
+    Provenance,
+    Provider,
+    ProviderHeadquarters,
+    ProviderTable,
+    ShippedUpdate,
+    StoragePrice,
+)
+from app.costing.tiers import check_tiers
+
+
+def _tiers(lines: list[dict[str, str]]) -> list[Tier]:
+    tiers = [(Decimal(r["from_gb"]), Decimal(r["to_gb"]) if r["to_gb"] else None, Decimal(r["usd"])) for r in lines]
+    check_tiers(priced_tiers(tiers))
+    return tiers
+
+
+def _provenance(row: dict[str, str]) -> dict[str, Any]:
+    fields = Provenance(
+        source=row["source"],
+        as_of=shipped_day(row["as_of"]),
+        source_kind=row["source_kind"],
+        quote=row["quote"],
+        notes=row["notes"],
+    )
+    return fields.model_dump()
+
+
+def provider_facts_2026_11(session: Session, version: int) -> None:
+    """Published egress tiers, checkpoint storage and headquarters (egress_storage_hq.csv, read into
+    provider_facts_2026_11.csv; see seed_data/README.md). Each fact in the file replaces that
+    provider's current one; facts the file does not hold stay as they were."""
+    facts: dict[tuple[str, str], list[dict[str, str]]] = defaultdict(list)
+    for row in rows_of("provider_facts_2026_11.csv"):
+        facts[row["provider"], row["fact"]].append(row)
+    ids = {p.slug: p.id for p in session.exec(select(Provider)) if p.id is not None}
+    tables: dict[str, ProviderTable] = {
+        "egress": EgressTierVersion,
+        "storage": StoragePrice,
+        "headquarters": ProviderHeadquarters,
+    }
+    for (slug, fact), lines in facts.items():
+        table = tables[fact]
+        provider_id = ids[slug]
+        session.execute(
+            update(table)
+            .where(col(table.provider_id) == provider_id, col(table.valid_to).is_(None))
+            .values(valid_to=version)
+        )
+        if fact == "headquarters":
+            (row,) = lines
+            session.add(
+                ProviderHeadquarters(
+                    provider_id=provider_id, country=row["country"] or None, valid_from=version,
+                    **_provenance(row) | {"source": row["source"] or None},
+                )
+            )  # fmt: skip
+            continue
+        for (from_gb, to_gb, usd), row in zip(_tiers(lines), lines, strict=True):
+            if fact == "egress":
+                session.add(EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd,
+                                              valid_from=version, **_provenance(row)))  # fmt: skip
+            else:
+                session.add(StoragePrice(provider_id=provider_id, kind=row["kind"], product=row["product"],
+                                         from_gb=from_gb, to_gb=to_gb, usd_per_gb_month=usd, valid_from=version,
+                                         **_provenance(row)))  # fmt: skip
+
+
+SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
+    (
+        "provider-facts-2026-11",
+        "Published egress, checkpoint storage and headquarters with quotes and sources "
+        "(seed_data/provider_facts_2026_11.csv): IBM tiers in TB, DigitalOcean 0.01 USD/GiB, OCI 10 TB free",
+        provider_facts_2026_11,
+    ),
+]
+"""In the order they were shipped; never edit one that has shipped: add another."""
+
+
+def apply_shipped_updates(session: Session) -> None:
+    done = set(session.exec(select(ShippedUpdate.name)))
+    for name, note, apply in SHIPPED_UPDATES:
+        if name in done:
+            continue
+        version = new_version(session, note, record=f"shipped update {name}")
+        session.add(ShippedUpdate(name=name, catalog_version=version))
+        try:
+            session.flush()
+        except IntegrityError:
+            session.rollback()
+            return
+        apply(session, version)
+        session.commit()
+
+
+def load_shipped_catalog(session: Session) -> None:
+    """The shipped catalog and every update since, on a new database or one that lags behind."""
+    seed_if_empty(session)
+    apply_shipped_updates(session)
