@@ -40,7 +40,12 @@ class OfferCost:
 
     @property
     def complete(self) -> bool:
-        return self.egress is not None and self.storage is not None
+        return not self.unpublished
+
+    @property
+    def unpublished(self) -> tuple[str, ...]:
+        """The costs left out of the total: no published price, and none assumed."""
+        return tuple(name for name, usd in (("egress", self.egress), ("storage", self.storage)) if usd is None)
 
     @property
     def idle_gpus(self) -> bool:

@@ -37,6 +37,12 @@ class QuoteParams(BaseModel):
     virt_tax_serverless: float = Field(0, ge=0, le=50, description="throughput lost on serverless, percent")
     invocations: int = Field(1000, ge=0, le=100_000_000, description="serverless invocations per month")
     cold_start_s: float = Field(20, ge=0, le=3600, description="cold-start seconds per invocation")
+    assumed_egress_usd_per_gb: float | None = Field(
+        None, ge=0, le=10, description="USD per GB you assume for egress no price is published for (none: unknown)"
+    )
+    assumed_storage_usd_per_gb_month: float | None = Field(
+        None, ge=0, le=10, description="USD per GB-month you assume for storage a provider publishes no price for"
+    )
     catalog_version: int | None = Field(
         None, ge=1, le=VERSION_MAX, description="catalog version to quote at (default: newest)"
     )
@@ -61,6 +67,8 @@ class QuoteParams(BaseModel):
             },
             invocations=self.invocations,
             cold_start_s=self.cold_start_s,
+            assumed_egress_usd_per_gb=self.assumed_egress_usd_per_gb,
+            assumed_storage_usd_per_gb_month=self.assumed_storage_usd_per_gb_month,
         )
 
 
@@ -79,7 +87,13 @@ _MESSAGES = {
 }
 
 
-_MAY_BE_EMPTY = {"region", "tenancy", "catalog_version"}
+_MAY_BE_EMPTY = {
+    "region",
+    "tenancy",
+    "catalog_version",
+    "assumed_egress_usd_per_gb",
+    "assumed_storage_usd_per_gb_month",
+}
 
 
 def _number(value: object) -> object:

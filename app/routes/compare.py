@@ -36,11 +36,15 @@ INPUT_LABELS = {
     "virt_tax_serverless": "Throughput lost on serverless, %",
     "invocations": "Serverless invocations per month",
     "cold_start_s": "Cold start, seconds",
+    "assumed_egress_usd_per_gb": "Assumed egress where unpublished, USD/GB",
+    "assumed_storage_usd_per_gb_month": "Assumed storage where unpublished, USD/GB-month",
     "catalog_version": "Catalog version (prices)",
 }
 
 
 def _shown(value: Any) -> str:
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):

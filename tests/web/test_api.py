@@ -1,7 +1,7 @@
 import csv
 import io
 
-from tests.factories import hand_checked_catalog
+from tests.factories import hand_checked_catalog, make_offer, make_provider
 from tests.web.helpers import QUERY, soup, totals
 
 
@@ -67,6 +67,20 @@ def test_providers_come_with_egress_tiers_and_storage_price(client, session):
         (0.0, 100.0, 0.0),
         (100.0, None, 0.09),
     ]
+    assert cloud["storage"] is None and cloud["headquarters"]["country"] == "US"
+
+
+def test_quote_names_the_offer_that_only_looks_cheaper_for_an_unpublished_cost(client, session):
+    """Cheap's 2.00/h without a published egress price: 400 x 2.00 = 800.00 looks below Cloud's 1,003.60."""
+    hand_checked_catalog(session)
+    make_offer(session, make_provider(session, "cheap"), "2.00", region="eu-west")
+    body = client.get(f"/api/quote?{QUERY}").json()
+    assert (body["options"][0]["provider"], body["options"][0]["total"]) == ("Cloud", 1003.60)
+    looks = body["cheaper_looking"]
+    assert (looks["provider"], looks["total"], looks["egress"], looks["complete"]) == ("Cheap", 800.00, None, False)
+    assumed = client.get(f"/api/quote?{QUERY}&assumed_egress_usd_per_gb=0.05").json()
+    assert (assumed["options"][0]["total"], assumed["options"][0]["assumed"]) == (807.00, ["egress"])
+    assert assumed["cheaper_looking"] is None
 
 
 def test_openapi_docs_are_served(client):

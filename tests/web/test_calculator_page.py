@@ -171,3 +171,37 @@ def test_spot_says_it_can_be_interrupted_and_can_be_left_out(client, session):
     assert marked == ["virtualized-spot"]
     hidden = soup(client.get(f"/?{QUERY}&hide_spot=on"))
     assert "virtualized-spot" not in totals(hidden) and hidden.select_one("input[name=hide_spot]").has_attr("checked")
+
+
+def test_headline_names_the_cheapest_fully_priced_and_beside_it_one_that_only_looks_cheaper(client, session):
+    """Cheap publishes no egress: 400 h x 2.00 = 800.00 before 140 GB out. Cloud's on demand,
+    1,003.60 with its egress, is the answer; 800.00 is named as looking cheaper."""
+    hand_checked_catalog(session)
+    make_offer(session, make_provider(session, "cheap"), "2.00", region="eu-west")
+    page = soup(client.get(f"/?{QUERY}"))
+    headline = " ".join(page.select_one(".headline").get_text().split())
+    assert "the cheapest fully priced is Virtualized, on demand: $1,003.60 a month (Cloud)." in headline
+    looks = " ".join(page.select_one(".looks-cheaper").get_text().split())
+    assert "Virtualized, on demand at Cheap, $800.00 before its egress, which Cheap does not publish." in looks
+
+
+def test_an_assumed_egress_price_fills_in_the_unpublished_one_and_is_saved_in_the_link(client, session):
+    """At an assumed 0.05 USD/GB, Cheap's 140 GB out cost 7.00: 800 + 7 = 807.00, now the cheapest
+    fully priced, marked as assumed; the URL keeps the assumption."""
+    hand_checked_catalog(session)
+    make_offer(session, make_provider(session, "cheap"), "2.00", region="eu-west")
+    response = client.get(f"/?{QUERY}&assumed_egress_usd_per_gb=0.05")
+    page = soup(response)
+    assert totals(page)["virtualized-on_demand"] == "$807.00"
+    assert "(Cheap), with egress at the price you assumed." in " ".join(page.select_one(".headline").get_text().split())
+    assert page.select_one(".looks-cheaper") is None
+    row = page.select_one('tr[data-option="virtualized-on_demand"]')
+    assert row.select("td.num")[1].get_text(" ", strip=True) == "$7.00 assumed"
+    assert page.select_one("#assumed_egress_usd_per_gb")["value"] == "0.05"
+    assert soup(client.get(f"/?{QUERY}")).select_one("#assumed_egress_usd_per_gb")["value"] == ""
+
+
+def test_an_assumed_price_must_be_a_price(client, session):
+    hand_checked_catalog(session)
+    page = soup(client.get(f"/?{QUERY}&assumed_storage_usd_per_gb_month=-1"))
+    assert page.select_one("#assumed_storage_usd_per_gb_month-error").get_text() == "must be at least 0"

@@ -283,3 +283,19 @@ def test_a_change_of_the_arithmetic_itself_is_not_hidden(client, session):
     session.commit()
     warning = soup(client.get(link)).select_one("section.scenario .problem").get_text()
     assert "arithmetic has changed" in warning and "virtualized/on_demand: $1,003.59 a month" in warning
+
+
+def test_a_saved_scenario_keeps_the_assumed_prices(client, session):
+    """Saved with an assumed 0.05 USD/GB for unpublished egress and 0.10 USD/GB-month for storage:
+    the link shows them among the inputs, and the API returns them."""
+    hand_checked_catalog(session)
+    query = f"{QUERY}&assumed_egress_usd_per_gb=0.05&assumed_storage_usd_per_gb_month=0.10"
+    location = save_via_page(client, query=query).headers["location"]
+    page = soup(client.get(location))
+    assert page.select_one("#assumed_egress_usd_per_gb")["value"] == "0.05"
+    assert page.select_one("#assumed_storage_usd_per_gb_month")["value"] == "0.1"
+    saved = client.get(f"/api/scenarios/{location.removeprefix('/s/')}").json()
+    assert (saved["params"]["assumed_egress_usd_per_gb"], saved["params"]["assumed_storage_usd_per_gb_month"]) == (
+        0.05,
+        0.10,
+    )
