@@ -7,8 +7,12 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
+from sqlmodel import Session
 
 from app.admin.tables import AdminUser
+from app.catalog.imports import save_pending_import
+from app.catalog.plans import ImportPlan
+from app.catalog.queries import offer_prices
 from app.catalog.snapshot import Catalogs
 from app.charts import cost_chart
 from app.quoting.build import build_quote
@@ -78,3 +82,19 @@ def admin_page(request: Request, admin: AdminUser, name: str, status: int = 200,
     response = templates.TemplateResponse(request, f"admin/{name}.html", context, status_code=status)
     remember_csrf(request, response, token)
     return response
+
+
+PREVIEW_ROWS = 500
+"""An import preview lists this many new and changed offers; the counts cover all."""
+
+
+def import_preview_page(
+    request: Request, admin: AdminUser, session: Session, plan: ImportPlan, version: int, **context: Any
+) -> Response:
+    """What an import or a refresh would change; a plan that can be applied waits for its admin."""
+    pending = None
+    if not plan.problems and (plan.add or plan.change):
+        pending = save_pending_import(session, plan, version, admin.username)
+    current_prices = offer_prices(session, [row_id for row_id, _ in plan.change[:PREVIEW_ROWS]])
+    context |= {"plan": plan, "pending": pending, "current_prices": current_prices, "shown": PREVIEW_ROWS}
+    return admin_page(request, admin, "import_preview", **context)

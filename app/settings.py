@@ -27,6 +27,11 @@ class Settings(BaseSettings):
     password_hash_memory_kib: int = 65_536
     password_hash_parallelism: int = 4
     """argon2id's cost (its library's defaults): what a stolen hash costs to guess. Tests lower it."""
+    skypilot_catalog_url: str = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master"
+    """Where price refresh reads SkyPilot's catalogs/v8/<cloud>/vms.csv (a mirror may stand in)."""
+    azure_prices_url: str = "https://prices.azure.com/api/retail/prices"
+    oci_prices_url: str = "https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/?currencyCode=USD"
+    refresh_timeout_s: float = 30.0
     saves_per_client_per_10_min: int = 20
     saves_per_hour: int = 2000
     """Saved scenarios are kept for ever, so their growth is bounded per client and in all."""

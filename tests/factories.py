@@ -91,13 +91,15 @@ def make_offer(
     region_country: str | None = "US",
     min_commitment_months: int | None = None,
     source_url: str = "https://example.test/price",
+    product: str | None = None,
 ) -> OfferVersion:
     version = make_version(session)
+    product = product or f"{tenancy} {billing} {price}"
     offer = OfferVersion(
-        key=offer_key(provider.slug, f"{tenancy} {billing} {price}", gpu, region, billing),
+        key=offer_key(provider.slug, product, gpu, region, billing),
         provider_id=provider.id,
         gpu_model_id=make_gpu(session, gpu).id,
-        product=f"{tenancy} {billing} {price}",
+        product=product,
         tenancy=tenancy,
         billing=billing,
         gpus_per_unit=gpus_per_unit,

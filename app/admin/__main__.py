@@ -4,6 +4,8 @@
 password is asked for twice, or read from standard input with --password-stdin.
 `python -m app.admin load-catalog FILE`: load a JSON export into a database that has no catalog yet
 (run it before the first start, which would otherwise load the shipped catalog).
+`python -m app.admin refresh SOURCE [--apply]`: fetch a public price source and print what it would
+change; with --apply, apply it as one catalog version (not if any row is malformed).
 """
 
 import argparse
@@ -14,8 +16,13 @@ import sys
 from sqlmodel import Session
 
 from app.admin.accounts import create_admin
-from app.catalog.imports import load_catalog
+from app.catalog.changes import StaleRecord
+from app.catalog.imports import apply_import, load_catalog
+from app.catalog.snapshot import catalogs_for
+from app.catalog.updates import load_shipped_catalog
 from app.db import make_engine, migrate
+from app.refresh.fetch import RefreshFailed
+from app.refresh.sources import SOURCES, http_client, plan_refresh
 from app.settings import settings
 
 
@@ -27,7 +34,13 @@ def main(argv: list[str] | None = None) -> int:
     create.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
     load = commands.add_parser("load-catalog", help="load a JSON export into a database without a catalog")
     load.add_argument("file")
+    refresh = commands.add_parser("refresh", help="refresh prices from a public source")
+    refresh.add_argument("source", choices=sorted(SOURCES))
+    refresh.add_argument("--apply", action="store_true", help="apply the prices as one catalog version")
     args = parser.parse_args(argv)
+
+    if args.command == "refresh":
+        return _refresh(args.source, args.apply)
 
     if args.command == "load-catalog":
         migrate(settings.database_url)
@@ -55,6 +68,38 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Not created: {e}.", file=sys.stderr)
             return 1
     print(f"Admin {args.username} created.")
+    return 0
+
+
+def _refresh(source: str, apply: bool) -> int:
+    migrate(settings.database_url)
+    engine = make_engine(settings.database_url)
+    with Session(engine) as session, http_client() as client:
+        load_shipped_catalog(session)
+        version = catalogs_for(engine).newest()
+        try:
+            plan = plan_refresh(session, version, source, client)
+        except RefreshFailed as e:
+            print(f"Nothing was changed: {e}.", file=sys.stderr)
+            return 1
+        print(f"{SOURCES[source].title}: {plan.rows} prices read, {len(plan.add)} new, {len(plan.change)} changed, "
+              f"{plan.unchanged} unchanged, {len(plan.problems)} malformed.")  # fmt: skip
+        for line in plan.left_out:
+            print(f"  {line}")
+        for where, reason in plan.problems:
+            print(f"  {where}: {reason}", file=sys.stderr)
+        if plan.problems:
+            print("Nothing was changed: the source has malformed rows.", file=sys.stderr)
+            return 1
+        if not apply or not (plan.add or plan.change):
+            print("Nothing applied." if apply else "Preview only: add --apply to apply it.")
+            return 0
+        try:
+            applied = apply_import(session, plan, f"refresh from {SOURCES[source].title}", "command line")
+        except (ValueError, StaleRecord) as e:
+            print(f"Nothing was changed: {e}.", file=sys.stderr)
+            return 1
+    print(f"Applied as catalog version {applied}.")
     return 0
 
 

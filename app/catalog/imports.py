@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -15,8 +13,8 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
-from app.catalog.exports import current_offers
-from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, VERSIONED_FIELDS, OfferRow, check_offer_fields, offer_key
+from app.catalog.plans import ImportPlan, OfferPlanner
+from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, OfferRow, check_offer_fields, offer_key
 from app.catalog.tables import (
     CatalogVersion,
     EgressTierVersion,
@@ -31,31 +29,6 @@ from app.costing.terms import Billing, PricePeriod
 from app.db import rows_touched
 
 SKYPILOT_COLUMNS = ["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region"]
-
-
-@dataclass
-class ImportPlan:
-    """What an import would do: new offers, changed offers (current row id, new row), the rest."""
-
-    add: list[OfferRow] = field(default_factory=list)
-    change: list[tuple[int, OfferRow]] = field(default_factory=list)
-    unchanged: int = 0
-    problems: list[tuple[int, str]] = field(default_factory=list)
-    rows: int = 0
-
-    def dump(self) -> str:
-        return json.dumps(
-            {"add": [r.model_dump(mode="json") for r in self.add],
-             "change": [[i, r.model_dump(mode="json")] for i, r in self.change]}
-        )  # fmt: skip
-
-    @classmethod
-    def load(cls, text: str) -> ImportPlan:
-        data = json.loads(text)
-        return cls(
-            add=[OfferRow.model_validate(r) for r in data["add"]],
-            change=[(i, OfferRow.model_validate(r)) for i, r in data["change"]],
-        )
 
 
 def _checked(name: str, value: Any) -> Any:
@@ -119,11 +92,7 @@ def plan_import(
     if skypilot and not (provider and source_url and as_of):
         plan.problems.append((1, "a SkyPilot file needs the provider, the source address and the as-of date"))
         return plan
-    known_gpus = set(session.exec(select(GpuModel.name)).all())
-    known_providers = set(session.exec(select(Provider.slug)).all())
-    current = {row.key: (offer.id, row) for offer, row in current_offers(session, version) if offer.id is not None}
-    countries = {(r.provider, r.region): r.region_country for _, r in current.values()}
-    seen: set[str] = set()
+    planner = OfferPlanner(session, version, plan)
     lines = enumerate(reader, start=2)
     while True:
         try:
@@ -144,23 +113,7 @@ def plan_import(
             plan.problems.append((line_no, str(e)))
             continue
         for row in found:
-            if row.gpu not in known_gpus:
-                plan.problems.append((line_no, f"unknown GPU model {row.gpu!r}"))
-            elif row.provider not in known_providers:
-                plan.problems.append((line_no, f"unknown provider {row.provider!r}"))
-            elif row.key in seen:
-                plan.problems.append((line_no, f"offer {row.key} appears twice"))
-            else:
-                seen.add(row.key)
-                if row.region_country is None:
-                    row = row.model_copy(update={"region_country": countries.get((row.provider, row.region))})
-                now = current.get(row.key)
-                if now is None:
-                    plan.add.append(row)
-                elif any(getattr(now[1], f) != getattr(row, f) for f in VERSIONED_FIELDS):
-                    plan.change.append((now[0], row))
-                else:
-                    plan.unchanged += 1
+            planner.add(line_no, row)
     return plan
 
 

@@ -11,18 +11,16 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.catalog import rows as check
 from app.catalog.changes import StaleRecord
 from app.catalog.exports import export_catalog, export_offers_csv
-from app.catalog.imports import apply_import, claim_pending_import, plan_import, save_pending_import
-from app.catalog.queries import offer_prices, pending_import
+from app.catalog.imports import apply_import, claim_pending_import, plan_import
+from app.catalog.queries import pending_import
 from app.costing.terms import Tenancy
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
 from app.forms import FormReader
-from app.pages import admin_page
+from app.pages import admin_page, import_preview_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
 
 MAX_IMPORT_BYTES = 8 * 1024 * 1024
-SHOWN_ROWS = 500
-"""The preview lists this many new and changed offers; the counts cover all."""
 PREVIEW_FIELDS = {
     "source_url": "The source (the file's address) ",
     "tenancy": "The tenancy ",
@@ -61,13 +59,7 @@ def preview_import(
         problem = " ".join(f"{PREVIEW_FIELDS.get(key, '')}{message}." for key, message in form.errors.items())
         return admin_page(request, admin, "import", 422, catalog=catalog, problem=problem, values=values)
     plan = plan_import(session, text, catalog.version, provider, tenancy, source_url, day)
-    pending = None
-    if not plan.problems and (plan.add or plan.change):
-        pending = save_pending_import(session, plan, catalog.version, admin.username)
-    current_prices = offer_prices(session, [row_id for row_id, _ in plan.change[:SHOWN_ROWS]])
-    return admin_page(
-        request, admin, "import_preview", plan=plan, pending=pending, current_prices=current_prices, shown=SHOWN_ROWS
-    )
+    return import_preview_page(request, admin, session, plan, catalog.version)
 
 
 @router.post("/import/{pending_id}/apply")

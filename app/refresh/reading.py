@@ -1,0 +1,80 @@
+"""What every source's reader shares: the rows it read, the rows it could not read, what it leaves
+out and why, and the rules that keep a refresh to the offers the catalog is about."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from app.catalog.rows import OFFER_CHECKS, OfferRow, offer_key
+from app.costing.terms import Billing, PricePeriod, Tenancy
+
+REGIONS_FOR_A_NEW_PRODUCT = 3
+"""A product new to the catalog comes in at its cheapest regions, as the shipped catalog did."""
+
+
+@dataclass
+class SourceRows:
+    rows: list[tuple[str, OfferRow]] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    left_out: Counter[str] = field(default_factory=Counter)
+
+
+def price(text: object, where: str) -> Decimal:
+    """A published price read with the catalog's own check; the message names the field."""
+    try:
+        checked = OFFER_CHECKS["price_usd"](str(text).strip())
+    except ValueError as e:
+        raise ValueError(f"{where} {e}") from None
+    assert isinstance(checked, Decimal)
+    return checked
+
+
+def hourly_row(
+    provider: str, product: str, gpu: str, gpus: int, region: str, billing: Billing, usd: Decimal,
+    source_url: str, today: date, tenancy: Tenancy = Tenancy.VIRTUALIZED, notes: str = "",
+) -> OfferRow:  # fmt: skip
+    return OfferRow(
+        key=offer_key(provider, product, gpu, region, billing), provider=provider, gpu=gpu, product=product,
+        tenancy=tenancy, billing=billing, gpus_per_unit=gpus, price_usd=usd, price_period=PricePeriod.HOUR,
+        region=region, source_url=source_url, as_of=today, notes=notes,
+    )  # fmt: skip
+
+
+def keep(read: SourceRows, found: list[tuple[str, OfferRow]], current: dict[str, OfferRow]) -> None:
+    """Offers the catalog holds are refreshed; a product new to it comes in at its cheapest
+    regions; a new region of a product the catalog has is left out. One price per offer: where a
+    source lists several (availability zones), the lowest; a spot price equal to the on-demand one
+    is not a spot price."""
+    lowest: dict[str, tuple[str, OfferRow]] = {}
+    for where, row in found:
+        if row.key in lowest:
+            read.left_out["a second price for the same offer (another zone): the lowest kept"] += 1
+            if row.price_usd >= lowest[row.key][1].price_usd:
+                continue
+        lowest[row.key] = where, row
+    on_demand = {_unit(r): r.price_usd for _, r in lowest.values() if r.billing == Billing.ON_DEMAND}
+    products = {(r.provider, r.product) for r in current.values()}
+    new: dict[tuple[str, str, str], list[tuple[str, OfferRow]]] = defaultdict(list)
+    for where, row in lowest.values():
+        if row.billing == Billing.SPOT and on_demand.get(_unit(row)) == row.price_usd:
+            read.left_out["a spot price equal to the on-demand price"] += 1
+        elif row.key in current:
+            read.rows.append((where, row))
+        elif (row.provider, row.product) in products:
+            read.left_out["a region the catalog does not list for this product"] += 1
+        else:
+            new[row.provider, row.product, row.billing].append((where, row))
+    for offers in new.values():
+        offers.sort(key=lambda found: (found[1].price_usd, found[1].region))
+        read.rows += offers[:REGIONS_FOR_A_NEW_PRODUCT]
+        if len(offers) > REGIONS_FOR_A_NEW_PRODUCT:
+            read.left_out[f"regions of a new product past its {REGIONS_FOR_A_NEW_PRODUCT} cheapest"] += (
+                len(offers) - REGIONS_FOR_A_NEW_PRODUCT
+            )
+
+
+def _unit(row: OfferRow) -> tuple[str, str, str]:
+    return row.provider, row.product, row.region

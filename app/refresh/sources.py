@@ -1,0 +1,77 @@
+"""The sources a refresh can read, by name, and a refresh planned as an import of what was read."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+
+import httpx
+from sqlmodel import Session, select
+
+from app.catalog.exports import current_offers
+from app.catalog.plans import ImportPlan, OfferPlanner
+from app.catalog.rows import OfferRow
+from app.catalog.tables import GpuModel
+from app.refresh.azure import read_azure
+from app.refresh.fetch import Fetcher
+from app.refresh.oci import read_oci
+from app.refresh.reading import SourceRows
+from app.refresh.skypilot import CLOUDS, read_cloud
+from app.settings import settings
+
+Reader = Callable[[Fetcher, date, dict[str, OfferRow], set[str]], SourceRows]
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    title: str
+    read: Reader
+
+
+def _skypilot(cloud: str) -> Source:
+    def read(fetch: Fetcher, today: date, current: dict[str, OfferRow], gpus: set[str]) -> SourceRows:
+        return read_cloud(fetch, settings.skypilot_catalog_url, cloud, today, current, gpus)
+
+    return Source(f"skypilot:{cloud}", f"SkyPilot catalog, {cloud} (catalogs/v8/{cloud}/vms.csv)", read)
+
+
+SOURCES = {
+    source.name: source
+    for source in [
+        *(_skypilot(cloud) for cloud in CLOUDS),
+        Source(
+            "azure",
+            "Azure Retail Prices API (GPU VM series)",
+            lambda fetch, today, current, _: read_azure(fetch, settings.azure_prices_url, today, current),
+        ),
+        Source(
+            "oci",
+            "Oracle Cloud price list (GPU per hour)",
+            lambda fetch, today, current, _: read_oci(fetch, settings.oci_prices_url, today, current),
+        ),
+    ]
+}
+
+
+def http_client() -> httpx.Client:
+    """Public sources only: no credentials, a bounded wait, redirects followed (GitHub's raw files)."""
+    return httpx.Client(timeout=settings.refresh_timeout_s, follow_redirects=True,
+                        headers={"User-Agent": "gpucost-refresh"})  # fmt: skip
+
+
+def plan_refresh(session: Session, version: int, name: str, client: httpx.Client) -> ImportPlan:
+    """Fetch `name` and plan its prices against catalog `version`, dated today. RefreshFailed if the
+    source cannot be read whole; then nothing is planned."""
+    current = {row.key: row for _, row in current_offers(session, version)}
+    gpus = set(session.exec(select(GpuModel.name)).all())
+    read = SOURCES[name].read(Fetcher(client), date.today(), current, gpus)
+    plan = ImportPlan(problems=list(read.problems))
+    planner = OfferPlanner(session, version, plan)
+    for where, row in read.rows:
+        plan.rows += 1
+        planner.add(where, row)
+    by_count = sorted(read.left_out.items(), key=lambda reason_count: (-reason_count[1], reason_count[0]))
+    plan.left_out = [f"{count} left out: {reason}" for reason, count in by_count]
+    return plan

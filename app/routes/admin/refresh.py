@@ -1,0 +1,46 @@
+"""Admin price refresh from public sources: fetched, previewed like an import, applied from the
+import's own preview (one catalog version, or nothing)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+import httpx
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, Response
+
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, SessionDep
+from app.pages import admin_page, import_preview_page
+from app.refresh.fetch import RefreshFailed
+from app.refresh.sources import SOURCES, http_client, plan_refresh
+
+router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
+
+
+def refresh_client() -> Iterator[httpx.Client]:
+    with http_client() as client:
+        yield client
+
+
+@router.get("/refresh", response_class=HTMLResponse)
+def refresh_form(request: Request, admin: Admin) -> Response:
+    return admin_page(request, admin, "refresh", sources=SOURCES, problem="", chosen="")
+
+
+@router.post("/refresh", response_class=HTMLResponse)
+def preview_refresh(
+    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep,
+    client: Annotated[httpx.Client, Depends(refresh_client)], source: Annotated[str, Form()] = "",
+) -> Response:  # fmt: skip
+    """Fetch the source and show what it would change; nothing is applied yet."""
+    if source not in SOURCES:
+        return admin_page(request, admin, "refresh", 422, sources=SOURCES, problem="Choose a source.", chosen="")
+    version = catalogs.current().version
+    try:
+        plan = plan_refresh(session, version, source, client)
+    except RefreshFailed as e:
+        problem = f"Nothing was changed: {e}."
+        return admin_page(request, admin, "refresh", 502, sources=SOURCES, problem=problem, chosen=source)
+    title = SOURCES[source].title
+    return import_preview_page(request, admin, session, plan, version, title=title, note=f"refresh from {title}")

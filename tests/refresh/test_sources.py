@@ -1,0 +1,121 @@
+"""Refresh from each public source, answered from recorded responses: what it would change, what
+it leaves out and why, and that a failed or malformed answer plans nothing."""
+
+import re
+from datetime import date
+from decimal import Decimal
+
+import httpx
+import pytest
+
+from app.refresh.azure import first_page
+from app.refresh.fetch import RefreshFailed
+from app.refresh.sources import plan_refresh
+from app.settings import settings
+from tests.refresh.conftest import LAMBDA_URL, answering, recorded
+
+AZURE = "https://prices.azure.test/api/retail/prices"
+AZURE_PAGE_2 = "https://prices.azure.test/api/retail/prices?$filter=gpu&$skip=100"
+OCI = "https://oracle.test/products/?currencyCode=USD"
+
+
+@pytest.fixture(autouse=True)
+def test_addresses(monkeypatch):
+    monkeypatch.setattr(settings, "azure_prices_url", AZURE)
+    monkeypatch.setattr(settings, "oci_prices_url", OCI)
+
+
+def azure_routes(**overrides):
+    return {str(httpx.URL(first_page(AZURE))): recorded("azure_page1.json"),
+            AZURE_PAGE_2: recorded("azure_page2.json"), **overrides}  # fmt: skip
+
+
+def changed(plan):
+    return {row.key: (row.price_usd, row.as_of, row.source_url) for _, row in plan.change}
+
+
+def test_skypilot_refresh_reprices_the_catalogs_offers_dated_today_with_the_files_address(session, sources_catalog):
+    """Lambda's 8x H100 in us-east-1: 23.92 -> 31.92 per hour; 8x V100 keeps 6.32 but is dated today.
+    B200 is new to the catalog: it comes in at its 3 cheapest regions (all 6.99, so by name)."""
+    plan = plan_refresh(session, 1, "skypilot:lambda", answering({LAMBDA_URL: recorded("skypilot_lambda_vms.csv")}))
+    assert plan.problems == []
+    assert changed(plan) == {
+        "lambda:gpu_8x_h100_sxm5:H100:us-east-1:on_demand": (Decimal("31.92"), date.today(), LAMBDA_URL),
+        "lambda:gpu_8x_v100:V100:us-east-1:on_demand": (Decimal("6.32"), date.today(), LAMBDA_URL),
+    }
+    assert sorted(row.region for row in plan.add) == ["asia-south-1", "europe-central-1", "us-east-1"]
+    assert {row.price_usd for row in plan.add} == {Decimal("6.99")}
+    assert plan.left_out == [
+        "2 left out: a region the catalog does not list for this product",
+        "1 left out: GPU A6000 is not in the catalog",
+        "1 left out: GPU GH200 is not in the catalog",
+        "1 left out: no GPU",
+        "1 left out: regions of a new product past its 3 cheapest",
+    ]
+
+
+def test_azure_refresh_follows_next_page_links_and_keeps_linux_pay_as_you_go_and_spot(session, sources_catalog):
+    """Page 1: NC24ads A100 v4 eastus 3.673 on demand, 0.90 spot (Windows and low priority left out);
+    page 2: westeurope, a region the catalog does not list, and an H100 size it does not have."""
+    plan = plan_refresh(session, 1, "azure", answering(azure_routes()))
+    first = str(httpx.URL(first_page(AZURE)))
+    assert changed(plan) == {
+        "azure:Standard_NC24ads_A100_v4:A100-80GB:eastus:on_demand": (Decimal("3.673"), date.today(), first),
+        "azure:Standard_NC24ads_A100_v4:A100-80GB:eastus:spot": (Decimal("0.9"), date.today(), first),
+    }
+    assert plan.add == [] and plan.problems == []
+    assert plan.left_out == [
+        "2 left out: Windows or low-priority prices",
+        "1 left out: a machine size the catalog does not have",
+        "1 left out: a region the catalog does not list for this product",
+    ]
+
+
+def test_oci_refresh_prices_each_shape_at_its_gpus_times_the_gpu_hour_price(session, sources_catalog):
+    """H100 at 10.00 per GPU-hour: BM.GPU.H100.8 = 8 x 10 = 80.00 an hour in both regions; A10 at
+    2.00: VM.GPU.A10.1 = 2.00. The block-volume part is not a GPU price."""
+    plan = plan_refresh(session, 1, "oci", answering({OCI: recorded("oci_products.json")}))
+    assert {key: price for key, (price, _, _) in changed(plan).items()} == {
+        "oci:BM.GPU.H100.8:H100:us-ashburn-1:on_demand": Decimal(80),
+        "oci:BM.GPU.H100.8:H100:eu-frankfurt-1:on_demand": Decimal(80),
+        "oci:VM.GPU.A10.1:A10:us-ashburn-1:on_demand": Decimal(2),
+    }
+    assert plan.left_out == ["1 left out: not a GPU-hour price"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (httpx.ReadTimeout("slow"), "did not answer in time"),
+        (httpx.ConnectError("refused"), "could not be reached (ConnectError)"),
+        (httpx.Response(503), "answered HTTP 503"),
+        (httpx.Response(200, text="<html>rate limited</html>"), "did not send JSON"),
+        (httpx.Response(200, json={"items": "none"}), "is not Oracle's price list"),
+    ],
+    ids=["timeout", "network error", "HTTP error", "not JSON", "not a price list"],
+)
+def test_a_source_that_cannot_be_read_whole_plans_nothing_and_says_why(session, sources_catalog, answer, reason):
+    with pytest.raises(RefreshFailed, match=re.escape(reason)):
+        plan_refresh(session, 1, "oci", answering({OCI: answer}))
+
+
+def test_an_azure_page_that_fails_part_way_fails_the_whole_refresh(session, sources_catalog):
+    client = answering(azure_routes(**{AZURE_PAGE_2: httpx.Response(500)}))
+    with pytest.raises(RefreshFailed, match=r"\$skip=100 answered HTTP 500"):
+        plan_refresh(session, 1, "azure", client)
+
+
+def test_a_skypilot_file_without_its_columns_is_refused(session, sources_catalog):
+    client = answering({LAMBDA_URL: httpx.Response(200, text="name,price\nx,1\n")})
+    with pytest.raises(RefreshFailed, match="is not a SkyPilot catalog: no AcceleratorCount, AcceleratorName"):
+        plan_refresh(session, 1, "skypilot:lambda", client)
+
+
+def test_malformed_rows_are_reported_by_line_and_block_the_apply(session, sources_catalog):
+    bad = "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,-1,us-south-1,,\ngpu_2x_h100,H100,two,1,1,2.5,us-east-1,,\n"
+    text = recorded("skypilot_lambda_vms.csv").text + bad
+    plan = plan_refresh(session, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
+    assert plan.problems == [
+        ("line 13", "Price must be a price of 0 or more"),
+        ("line 14", "AcceleratorCount must be a whole number from 1 to 1,024"),
+    ]
