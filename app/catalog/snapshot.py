@@ -49,6 +49,8 @@ class CatalogSnapshot:
     offers_by_gpu: dict[str, list[OfferRecord]]
     regions: list[str]
     offers_by_id: dict[int, OfferRecord]
+    undated: int
+    """Prices whose source states no date: shown "as of unknown", never given a guessed one."""
 
 
 class Catalogs:
@@ -125,6 +127,7 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         offers_by_gpu=dict(by_gpu),
         regions=sorted({o.row.region for o in offers}),
         offers_by_id={o.priced.offer_id: o for o in offers},
+        undated=sum(o.row.as_of is None for o in offers),
     )
 
 

@@ -109,6 +109,8 @@ class BreakEvenOut(BaseModel):
 
 class QuoteOut(BaseModel):
     catalog_version: int
+    catalog_prices: int = Field(description="offers in this catalog version")
+    catalog_prices_undated: int = Field(description="of those, prices whose source states no as-of date")
     params: QuoteParams
     hours_searched_up_to: float
     options: list[OptionOut]
@@ -123,6 +125,8 @@ def quote_out(result: QuoteResult) -> QuoteOut:
     q = result.quote
     return QuoteOut(
         catalog_version=result.catalog.version,
+        catalog_prices=len(result.catalog.offers),
+        catalog_prices_undated=result.catalog.undated,
         params=result.params,
         hours_searched_up_to=q.hours_max,
         options=[OptionOut.of(o, result.catalog) for o in q.options],

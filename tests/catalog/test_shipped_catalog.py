@@ -144,3 +144,9 @@ def test_eu_filter_keeps_only_data_centres_in_member_states(shipped):
 def test_a_gpu_model_ships_with_the_memory_its_first_row_states(shipped):
     """gpu_offers.csv says L40S 48 GiB in 76 rows and 45 in 4, H200 141 before 140: the first holds."""
     assert (shipped.gpus["L40S"], shipped.gpus["H200"], shipped.gpus["H100"]) == (48, 141, 80)
+
+
+def test_undated_shipped_prices_stay_undated(shipped):
+    """SkyPilot's catalog files carry no date: 689 of the 853 shipped prices say "as of unknown"."""
+    assert (len(shipped.offers), shipped.undated) == (853, 689)
+    assert shipped.undated == sum(o.row.as_of is None for o in shipped.offers)

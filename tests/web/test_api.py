@@ -70,6 +70,19 @@ def test_providers_come_with_egress_tiers_and_storage_price(client, session):
     assert cloud["storage"] is None and cloud["headquarters"]["country"] == "US"
 
 
+def test_quote_says_how_many_of_the_catalogs_prices_are_undated(client, session):
+    """The three hand-checked offers are dated; one more without a date makes 1 of 4."""
+    hand_checked_catalog(session)
+    undated = make_offer(session, make_provider(session, "nodate"), "9.00")
+    undated.as_of = None
+    session.add(undated)
+    session.commit()
+    body = client.get(f"/api/quote?{QUERY}").json()
+    assert (body["catalog_prices"], body["catalog_prices_undated"]) == (4, 1)
+    note = soup(client.get(f"/?{QUERY}")).select("#results p.note")[0].get_text()
+    assert note.startswith("1 of the 4 prices in catalog version 1 are undated")
+
+
 def test_quote_names_the_offer_that_only_looks_cheaper_for_an_unpublished_cost(client, session):
     """Cheap's 2.00/h without a published egress price: 400 x 2.00 = 800.00 looks below Cloud's 1,003.60."""
     hand_checked_catalog(session)
