@@ -7,6 +7,7 @@ from itertools import pairwise
 
 from app.costing.breakeven import nice_ceiling
 from app.costing.curves import CostCurve
+from app.costing.money import USD, Currency
 from app.costing.quote import OptionKey, Quote
 from app.lru import Lru
 
@@ -51,43 +52,46 @@ def _ticks(top: float, count: int = 5) -> list[float]:
     return [top * i / count for i in range(count + 1)]
 
 
-def _usd_label(value: float) -> str:
+def _money_label(value: float, symbol: str) -> str:
     if value >= 1_000_000:
-        return f"${value / 1_000_000:g}M"
+        return f"{symbol}{value / 1_000_000:g}M"
     if value >= 1000:
-        return f"${value / 1000:g}k"
-    return f"${value:g}"
+        return f"{symbol}{value / 1000:g}k"
+    return f"{symbol}{value:g}"
 
 
 _drawn: Lru[tuple[object, ...], Chart] = Lru()
 """Charts by their curves and axis, the last 256; the key fixes the drawing, so nothing goes stale."""
 
 
-def cost_chart(quote: Quote, current_hours: float) -> Chart:
+def cost_chart(quote: Quote, current_hours: float, currency: Currency = USD) -> Chart:
     """Monthly total against GPU-hours for each option's offer, with the break-evens marked.
 
     Everything but the current-hours line depends only on the curves and the axis, which stay the
     same while the slider moves within a band: drawn once, remembered (the last 256 charts)."""
-    key = (quote.hours_max, *((o.option, o.curve) for o in quote.options))
+    key = (quote.hours_max, currency, *((o.option, o.curve) for o in quote.options))
     chart = _drawn.get(key)
     if chart is None:
-        drawn = overlay_chart([quote], [current_hours], break_evens=True)
+        drawn = overlay_chart([quote], [current_hours], break_evens=True, currency=currency)
         chart = _drawn.put(key, replace(drawn, key=key))
     x = chart.plot_left + (chart.plot_right - chart.plot_left) * min(current_hours, quote.hours_max) / quote.hours_max
     return replace(chart, current_xs=[round(x, 1)])
 
 
-def overlay_chart(quotes: list[Quote], current_hours: list[float], break_evens: bool = False) -> Chart:
-    """Several quotes' curves on one pair of axes, from 0 to the widest quote's hours_max."""
+def overlay_chart(
+    quotes: list[Quote], current_hours: list[float], break_evens: bool = False, currency: Currency = USD
+) -> Chart:
+    """Several quotes' curves on one pair of axes, from 0 to the widest quote's hours_max; money in
+    `currency` (the curves are USD)."""
     x_max = max(q.hours_max for q in quotes)
-    y_max = nice_ceiling(max([o.curve.at(x_max) for q in quotes for o in q.options] + [1.0]))
+    y_max = nice_ceiling(max([currency.of(o.curve.at(x_max)) for q in quotes for o in q.options] + [1.0]))
     left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
 
     def x(hours: float) -> float:
         return round(left + (right - left) * hours / x_max, 1)
 
     def y(usd: float) -> float:
-        return round(bottom - (bottom - top) * min(usd, y_max) / y_max, 1)
+        return round(bottom - (bottom - top) * min(currency.of(usd), y_max) / y_max, 1)
 
     def path(curve: CostCurve) -> str:
         """Exact corners; steps narrower than a pixel are read once per pixel column instead."""
@@ -120,7 +124,7 @@ def overlay_chart(quotes: list[Quote], current_hours: list[float], break_evens: 
         width=WIDTH,
         height=HEIGHT,
         x_ticks=[(x(h), f"{h:,.0f}") for h in _ticks(x_max)],
-        y_ticks=[(y(v), _usd_label(v)) for v in _ticks(y_max)],
+        y_ticks=[(y(v * currency.usd_per_unit), _money_label(v, currency.symbol)) for v in _ticks(y_max)],
         series=series,
         break_evens=markers,
         current_xs=[x(min(h, x_max)) for h in current_hours],

@@ -4,12 +4,14 @@ from collections.abc import Iterator
 from typing import Annotated
 from urllib.parse import quote
 
+import httpx
 from fastapi import Depends, HTTPException, Path, Query, Request
 from sqlmodel import Session
 
 from app.admin.accounts import session_user
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs, catalogs_for
+from app.refresh.sources import http_client
 from app.security import csrf_ok
 
 
@@ -67,6 +69,15 @@ async def csrf_protect(request: Request) -> None:
 Admin = Annotated[AdminUser, Depends(current_admin)]
 ADMIN_GUARDS = [Depends(current_admin), Depends(csrf_protect)]
 """On every admin router: signed in, and a CSRF token on every change."""
+
+
+def public_sources() -> Iterator[httpx.Client]:
+    """The HTTP client that reads public price sources; the tests answer in its place."""
+    with http_client() as client:
+        yield client
+
+
+PublicSources = Annotated[httpx.Client, Depends(public_sources)]
 
 RecordId = Annotated[int, Path(ge=1, le=2**62)]
 """A record id in a path: larger numbers name no row (and overflow the database's integers)."""

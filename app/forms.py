@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from app.catalog import rows as check
+from app.catalog.tables import Provenance, SourceKind
+
 T = TypeVar("T")
 
 Errors = dict[str, str]
@@ -25,3 +28,20 @@ class FormReader:
         except ValueError as e:
             self.errors[key] = str(e)
             return cast(T, None)
+
+
+SOURCE_KINDS = [
+    (SourceKind.OFFICIAL, "whoever sets it: its own page, file or filing"),
+    (SourceKind.TRANSCRIPTION, "a copy of that page"),
+    (SourceKind.THIRD_PARTY, "someone else's data or model"),
+]
+
+
+def read_provenance(form: FormReader, prefix: str, source: str, as_of: str, source_kind: str, quote: str) -> Provenance:
+    """Where the admin read a fact: every form that changes one asks the same."""
+    return Provenance(
+        source=form.read(f"{prefix}source", check.web_address, source) or "",
+        as_of=form.read(f"{prefix}as_of", check.past_day, as_of),
+        source_kind=form.read(f"{prefix}source_kind", check.publisher, source_kind) or "",
+        quote=form.read(f"{prefix}quote", lambda v: check.text(v, 2000, required=False), quote) or "",
+    )

@@ -15,7 +15,7 @@ from app.catalog.updates import load_shipped_catalog
 from app.db import make_engine, migrate
 from app.errors import http_error, validation_error
 from app.routes import api, calculator, compare, docs, scenarios
-from app.routes.admin import audit, auth, gpus, offers, providers, refresh, transfer
+from app.routes.admin import audit, auth, gpus, offers, providers, rates, refresh, transfer
 from app.security import SecurityHeaders
 from app.settings import ROOT, settings
 
@@ -46,7 +46,21 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-    for area in (calculator, api, scenarios, compare, docs, auth, offers, providers, gpus, transfer, refresh, audit):
+    for area in (
+        calculator,
+        api,
+        scenarios,
+        compare,
+        docs,
+        auth,
+        offers,
+        providers,
+        gpus,
+        transfer,
+        refresh,
+        rates,
+        audit,
+    ):
         app.include_router(area.router)
     app.include_router(scenarios.api_router)
     return app

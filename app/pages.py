@@ -49,7 +49,7 @@ def calculator_page(
         "errors": errors,
         "fields": QuoteParams.model_fields,
         "result": result,
-        "chart": cost_chart(result.quote, result.params.gpu_hours) if result else None,
+        "chart": cost_chart(result.quote, result.params.gpu_hours, result.currency) if result else None,
         "pinned_inputs": result.params.model_copy(update={"catalog_version": result.catalog.version}).model_dump_json()
         if result
         else None,

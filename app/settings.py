@@ -31,6 +31,7 @@ class Settings(BaseSettings):
     """Where price refresh reads SkyPilot's catalogs/v8/<cloud>/vms.csv (a mirror may stand in)."""
     azure_prices_url: str = "https://prices.azure.com/api/retail/prices"
     oci_prices_url: str = "https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/?currencyCode=USD"
+    ecb_rates_url: str = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
     refresh_timeout_s: float = 30.0
     saves_per_client_per_10_min: int = 20
     saves_per_hour: int = 2000

@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from app.catalog.rows import decimal_text
 from app.charts import Chart
-from app.costing.money import cents, rate
+from app.costing.money import USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.lru import Lru
 from app.settings import ROOT
@@ -34,19 +34,24 @@ def option_label(option: tuple[Tenancy, Billing]) -> str:
     return f"{TENANCY_LABELS[tenancy]}, {BILLING_LABELS[billing]}"
 
 
-def usd(value: float | None) -> str:
-    """$1,234.56, −$200.00; None is a price nobody published."""
-    if value is None:
+def money(usd: float | None, currency: Currency = USD) -> str:
+    """USD in the display currency, to the cent: $1,234.56, €1,057.35, −$200.00; None is a price
+    nobody published."""
+    if usd is None:
         return "not published"
-    amount = cents(value)
-    return f"−${-amount:,}" if amount < 0 else f"${amount:,}"
+    return _amount(cents(currency.of(usd)), currency)
 
 
-def usd_change(value: float | None) -> str:
-    """A difference of totals: +$12.00, −$3.50, $0.00; "—" where one side has no offer."""
-    if value is None:
+def _amount(amount: Decimal, currency: Currency) -> str:
+    return f"−{currency.symbol}{-amount:,}" if amount < 0 else f"{currency.symbol}{amount:,}"
+
+
+def money_change(amount: Decimal | None, currency: Currency = USD) -> str:
+    """A difference already in the display currency: +$12.00, −€3.50, $0.00; "—" where one side
+    has no offer."""
+    if amount is None:
         return "—"
-    return f"+{usd(value)}" if cents(value) > 0 else usd(value)
+    return f"+{_amount(amount, currency)}" if amount > 0 else _amount(amount, currency)
 
 
 def web_link(url: str) -> str | None:
@@ -91,17 +96,17 @@ def quantity(value: float) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".")
 
 
-def usd_rate(value: float | None) -> str:
-    return "—" if value is None else f"${rate(value):,}"
+def money_rate(usd: float | None, currency: Currency = USD) -> str:
+    return "—" if usd is None else f"{currency.symbol}{rate(currency.of(usd)):,}"
 
 
 templates = Jinja2Blocks(directory=str(ROOT / "templates"))
 templates.env.trim_blocks = templates.env.lstrip_blocks = True
 templates.env.auto_reload = False  # no stat() of every template on every request; restart to see edits
 templates.env.filters.update(
-    usd=usd,
-    usd_rate=usd_rate,
-    usd_change=usd_change,
+    money=money,
+    money_rate=money_rate,
+    money_change=money_change,
     usd_published=usd_published,
     option_label=option_label,
     web_link=web_link,

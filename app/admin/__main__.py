@@ -5,7 +5,8 @@ password is asked for twice, or read from standard input with --password-stdin.
 `python -m app.admin load-catalog FILE`: load a JSON export into a database that has no catalog yet
 (run it before the first start, which would otherwise load the shipped catalog).
 `python -m app.admin refresh SOURCE [--apply]`: fetch a public price source and print what it would
-change; with --apply, apply it as one catalog version (not if any row is malformed).
+change; with --apply, apply it as one catalog version (not if any row is malformed). SOURCE `ecb`
+is the ECB's euro reference rate, which --apply saves as the EUR exchange rate.
 """
 
 import argparse
@@ -13,15 +14,19 @@ import getpass
 import json
 import sys
 
+import httpx
 from sqlmodel import Session
 
 from app.admin.accounts import create_admin
 from app.catalog.changes import StaleRecord
 from app.catalog.imports import apply_import, load_catalog
+from app.catalog.rate_changes import change_rate
 from app.catalog.snapshot import catalogs_for
+from app.catalog.tables import Provenance
 from app.catalog.updates import load_shipped_catalog
 from app.db import make_engine, migrate
-from app.refresh.fetch import RefreshFailed
+from app.refresh.ecb import read_ecb
+from app.refresh.fetch import Fetcher, RefreshFailed
 from app.refresh.sources import SOURCES, http_client, plan_refresh
 from app.settings import settings
 
@@ -35,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     load = commands.add_parser("load-catalog", help="load a JSON export into a database without a catalog")
     load.add_argument("file")
     refresh = commands.add_parser("refresh", help="refresh prices from a public source")
-    refresh.add_argument("source", choices=sorted(SOURCES))
+    refresh.add_argument("source", choices=[*sorted(SOURCES), "ecb"])
     refresh.add_argument("--apply", action="store_true", help="apply the prices as one catalog version")
     args = parser.parse_args(argv)
 
@@ -76,6 +81,8 @@ def _refresh(source: str, apply: bool) -> int:
     engine = make_engine(settings.database_url)
     with Session(engine) as session, http_client() as client:
         load_shipped_catalog(session)
+        if source == "ecb":
+            return _refresh_rate(session, client, apply)
         version = catalogs_for(engine).newest()
         try:
             plan = plan_refresh(session, version, source, client)
@@ -100,6 +107,23 @@ def _refresh(source: str, apply: bool) -> int:
             print(f"Nothing was changed: {e}.", file=sys.stderr)
             return 1
     print(f"Applied as catalog version {applied}.")
+    return 0
+
+
+def _refresh_rate(session: Session, client: httpx.Client, apply: bool) -> int:
+    try:
+        found = read_ecb(Fetcher(client), settings.ecb_rates_url)
+    except RefreshFailed as e:
+        print(f"Nothing was changed: {e}.", file=sys.stderr)
+        return 1
+    print(f"ECB reference rate of {found.as_of}: 1 EUR = {found.usd_per_eur} USD.")
+    if not apply:
+        print("Preview only: add --apply to apply it.")
+        return 0
+    read = Provenance(source=found.url, as_of=found.as_of, source_kind="official", quote=found.quote)
+    version = change_rate(session, "EUR", found.usd_per_eur, read, f"ECB euro reference rate of {found.as_of}",
+                          "command line")  # fmt: skip
+    print(f"Applied as catalog version {version}.")
     return 0
 
 

@@ -167,6 +167,14 @@ def one_of(value: str, allowed: type[StrEnum]) -> str:
     return value
 
 
+def exchange_rate(text: str) -> Decimal:
+    """USD for one unit of a display currency, as the ECB quotes it (1 EUR = 1.1664 USD)."""
+    amount = price(text)
+    if not Decimal("0.01") <= amount <= Decimal(100):
+        raise ValueError("must be USD for one unit, between 0.01 and 100 (e.g. 1.1664)")
+    return amount
+
+
 def publisher(value: str) -> str:
     """Who published a fact an admin enters: always stated (only shipped rows may leave it empty)."""
     if value not in ("official", "transcription", "third_party"):

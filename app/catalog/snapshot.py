@@ -17,6 +17,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
 from app.catalog.provider_facts import ProviderRecord, providers_at
+from app.catalog.rates import RateRecord, rates_at
 from app.catalog.rows import OfferRow
 from app.catalog.tables import (
     CatalogVersion,
@@ -51,6 +52,8 @@ class CatalogSnapshot:
     offers_by_id: dict[int, OfferRecord]
     undated: int
     """Prices whose source states no date: shown "as of unknown", never given a guessed one."""
+    rates: dict[str, RateRecord]
+    """USD per unit of each display currency that has a rate at this version."""
 
 
 class Catalogs:
@@ -128,6 +131,7 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         regions=sorted({o.row.region for o in offers}),
         offers_by_id={o.priced.offer_id: o for o in offers},
         undated=sum(o.row.as_of is None for o in offers),
+        rates=rates_at(session, version),
     )
 
 

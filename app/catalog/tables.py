@@ -123,6 +123,16 @@ class StoragePrice(Provenance, table=True):
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
+# What one unit of a display currency costs in USD, in one range of catalog versions: prices stay in
+# the currency they were published in and are converted only for display, at the version's rate.
+class ExchangeRate(Provenance, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    currency: str = Field(index=True)
+    usd_per_unit: Decimal = Field(sa_column=_numeric())
+    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
+    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
+
+
 # A data update shipped with the code, applied once to each database as a catalog version of its own.
 class ShippedUpdate(SQLModel, table=True):
     name: str = Field(primary_key=True)
@@ -172,7 +182,7 @@ class OfferVersion(OfferBase, table=True):
 ProviderTable = type[ProviderHeadquarters] | type[EgressTierVersion] | type[StoragePrice]
 PROVIDER_TABLES: tuple[ProviderTable, ...] = (ProviderHeadquarters, EgressTierVersion, StoragePrice)
 """A provider's versioned facts: each is edited, and checked for concurrent edits, on its own."""
-Versioned = type[OfferVersion] | ProviderTable
+Versioned = type[OfferVersion] | ProviderTable | type[ExchangeRate]
 
 
 def valid_at(table: Versioned, version: int) -> ColumnElement[bool]:

@@ -1,5 +1,6 @@
 """Rounding of what the user reads: once, here, half away from zero as invoices do."""
 
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 CENT = Decimal("0.01")
@@ -14,3 +15,19 @@ def cents(usd: float) -> Decimal:
 def rate(usd: float) -> Decimal:
     """A per-hour rate to 1/100 of a cent, where a cent would hide the difference between offers."""
     return Decimal(repr(usd)).quantize(TENTH_OF_A_CENT, rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class Currency:
+    """A display currency: prices stay in USD as published and are converted only to be read."""
+
+    code: str
+    symbol: str
+    usd_per_unit: float = 1.0
+
+    def of(self, usd: float) -> float:
+        return usd / self.usd_per_unit
+
+
+USD = Currency("USD", "$")
+SYMBOLS = {"USD": "$", "EUR": "€"}

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from app.catalog.rates import RateRecord
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord, select_offers
 from app.costing.breakeven import hours_searched
+from app.costing.money import SYMBOLS, USD, Currency
 from app.costing.quote import OfferCost, PricedOffer, Quote, price_offers, quote_priced
 from app.lru import Lru
 from app.quoting.params import FieldErrors, QuoteParams
@@ -17,6 +19,9 @@ class QuoteResult:
     params: QuoteParams
     catalog: CatalogSnapshot
     quote: Quote
+    currency: Currency = USD
+    rate: RateRecord | None = None
+    """Where the display currency's rate came from; None for USD, the currency prices are in."""
 
     @cached_property
     def options(self) -> list[tuple[OfferCost, OfferRecord]]:
@@ -36,7 +41,7 @@ def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[Priced
     reads them at the new H. The snapshot itself must match: another database may have a version
     of the same number.
     """
-    key = catalog.version, params.model_dump_json(exclude={"gpu_hours", "catalog_version"})
+    key = catalog.version, params.model_dump_json(exclude={"gpu_hours", "catalog_version", "currency"})
     hit = _priced.get(key)
     if hit is not None and hit[0] is catalog:
         return hit[1]
@@ -59,5 +64,11 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
         return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
     if params.gpu not in catalog.gpus:
         return {"gpu": "is not a GPU model in the catalog"}
+    rate = catalog.rates.get(params.currency)
+    if params.currency != USD.code and rate is None:
+        return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}
     result = quote_priced(_priced_offers(catalog, params), params.workload(), hours_searched(params.gpu_hours))
-    return QuoteResult(params, catalog, result)
+    if rate is None:
+        return QuoteResult(params, catalog, result)
+    currency = Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit))
+    return QuoteResult(params, catalog, result, currency, rate)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -42,6 +42,9 @@ class QuoteParams(BaseModel):
     )
     assumed_storage_usd_per_gb_month: float | None = Field(
         None, ge=0, le=10, description="USD per GB-month you assume for storage a provider publishes no price for"
+    )
+    currency: Literal["USD", "EUR"] = Field(
+        "USD", description="display currency; EUR converts at the catalog version's exchange rate"
     )
     catalog_version: int | None = Field(
         None, ge=1, le=VERSION_MAX, description="catalog version to quote at (default: newest)"
@@ -84,6 +87,7 @@ _MESSAGES = {
     "bool_parsing": "must be on or off",
     "enum": "must be one of bare_metal, virtualized, serverless",
     "string_too_long": "is too long",
+    "literal_error": "must be one of {expected}",
 }
 
 

@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from datetime import date
 
 from pydantic import BaseModel, Field
 from sqlmodel.main import SQLModelConfig
 
-from app.catalog.provider_facts import ProviderRecord, TierRecord
 from app.catalog.rows import OFFER_COLUMNS, OfferRow
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord, select_offers
-from app.costing.money import cents, rate
+from app.costing.money import Currency, cents, rate
 from app.costing.quote import OfferCost, OptionKey
 from app.costing.terms import Billing, Tenancy
 from app.quoting.build import QuoteResult
 from app.quoting.params import VERSION_MAX, QuoteParams
 
 
-def _money(value: float | None) -> float | None:
-    return None if value is None else float(cents(value))
+def _money(usd: float | None, currency: Currency) -> float | None:
+    """USD in the display currency, rounded to the cent once."""
+    return None if usd is None else float(cents(currency.of(usd)))
+
+
+def _money_rate(usd: float | None, currency: Currency) -> float | None:
+    return None if usd is None else float(rate(currency.of(usd)))
 
 
 def option_name(option: OptionKey) -> str:
@@ -76,23 +79,31 @@ class OptionOut(BaseModel):
     offer: OfferOut
 
     @classmethod
-    def of(cls, o: OfferCost, catalog: CatalogSnapshot) -> OptionOut:
+    def of(cls, o: OfferCost, catalog: CatalogSnapshot, currency: Currency) -> OptionOut:
         return cls(
             option=option_name(o.option),
             offer_id=o.offer.offer_id,
             provider=o.offer.provider,
             tenancy=o.offer.tenancy,
             billing=o.offer.billing,
-            compute=float(cents(o.compute)),
-            egress=_money(o.egress),
-            storage=_money(o.storage),
-            total=float(cents(o.total)),
-            horizon_total=float(cents(o.horizon_total)),
-            effective_per_gpu_hour=_money_rate(o.effective_per_gpu_hour),
+            compute=float(cents(currency.of(o.compute))),
+            egress=_money(o.egress, currency),
+            storage=_money(o.storage, currency),
+            total=float(cents(currency.of(o.total))),
+            horizon_total=float(cents(currency.of(o.horizon_total))),
+            effective_per_gpu_hour=_money_rate(o.effective_per_gpu_hour, currency),
             complete=o.complete,
             assumed=list(o.assumed),
             offer=OfferOut.of(catalog.offers_by_id[o.offer.offer_id]),
         )
+
+
+class ExchangeRateOut(BaseModel):
+    currency: str
+    usd_per_unit: float = Field(description="USD for one unit of the display currency")
+    source: str
+    as_of: date | None
+    source_kind: str
 
 
 class CrossingOut(BaseModel):
@@ -109,6 +120,8 @@ class BreakEvenOut(BaseModel):
 
 class QuoteOut(BaseModel):
     catalog_version: int
+    currency: str = Field(description="of every money figure below; offers' own prices stay in USD as published")
+    exchange_rate: ExchangeRateOut | None = Field(description="the rate used, where the currency is not USD")
     catalog_prices: int = Field(description="offers in this catalog version")
     catalog_prices_undated: int = Field(description="of those, prices whose source states no as-of date")
     params: QuoteParams
@@ -125,12 +138,24 @@ def quote_out(result: QuoteResult) -> QuoteOut:
     q = result.quote
     return QuoteOut(
         catalog_version=result.catalog.version,
+        currency=result.currency.code,
+        exchange_rate=None
+        if result.rate is None
+        else ExchangeRateOut(
+            currency=result.rate.currency,
+            usd_per_unit=float(result.rate.usd_per_unit),
+            source=result.rate.source,
+            as_of=result.rate.as_of,
+            source_kind=result.rate.source_kind,
+        ),
         catalog_prices=len(result.catalog.offers),
         catalog_prices_undated=result.catalog.undated,
         params=result.params,
         hours_searched_up_to=q.hours_max,
-        options=[OptionOut.of(o, result.catalog) for o in q.options],
-        cheaper_looking=None if q.cheaper_looking is None else OptionOut.of(q.cheaper_looking, result.catalog),
+        options=[OptionOut.of(o, result.catalog, result.currency) for o in q.options],
+        cheaper_looking=None
+        if q.cheaper_looking is None
+        else OptionOut.of(q.cheaper_looking, result.catalog, result.currency),
         break_evens=[
             BreakEvenOut(
                 a=option_name(be.a),
@@ -144,10 +169,6 @@ def quote_out(result: QuoteResult) -> QuoteOut:
             for be in q.break_evens
         ],
     )
-
-
-def _money_rate(value: float | None) -> float | None:
-    return None if value is None else float(rate(value))
 
 
 class OfferFilters(BaseModel):
@@ -170,59 +191,3 @@ def offers_matching(catalog: CatalogSnapshot, f: OfferFilters) -> list[OfferOut]
         if (not f.billing or r.priced.billing in f.billing) and (not f.provider or r.provider.slug == f.provider)
     ]
     return [OfferOut.of(r) for r in sorted(records, key=lambda r: r.priced.offer_id)]
-
-
-class Sourced(BaseModel):
-    source: str | None
-    as_of: date | None = Field(description="as the source dates it; null where it states no date")
-    source_kind: str = Field(
-        description="official, transcription (a copy of the provider's page), third_party or empty"
-    )
-    quote: str = Field(description="the source's own words, as read")
-    notes: str
-
-
-class TierOut(Sourced):
-    from_gb: float
-    to_gb: float | None = Field(description="null: no end; past a tier with an end no price is published")
-    usd_per_gb: float = Field(description="per GB of egress, or per GB-month of storage")
-
-    @classmethod
-    def of(cls, t: TierRecord) -> TierOut:
-        return cls(from_gb=t.tier.from_gb, to_gb=t.tier.to_gb, usd_per_gb=t.tier.usd_per_gb, source=t.source,
-                   as_of=t.as_of, source_kind=t.source_kind, quote=t.quote, notes=t.notes)  # fmt: skip
-
-
-class StorageOut(BaseModel):
-    kind: str = Field(description="block_volume or shared_filesystem: where GPU users keep checkpoints")
-    product: str
-    tiers: list[TierOut]
-
-
-class HeadquartersOut(Sourced):
-    country: str | None
-
-
-class ProviderOut(BaseModel):
-    slug: str
-    name: str
-    notes: str
-    headquarters: HeadquartersOut | None
-    egress_tiers: list[TierOut] = Field(description="empty: no published egress price")
-    storage: StorageOut | None = Field(description="null: no published storage price")
-
-    @classmethod
-    def of(cls, p: ProviderRecord) -> ProviderOut:
-        hq = p.headquarters
-        return cls(
-            slug=p.slug,
-            name=p.name,
-            notes=p.notes,
-            headquarters=None if hq is None else HeadquartersOut(**asdict(hq)),
-            egress_tiers=[TierOut.of(t) for t in p.egress_tiers],
-            storage=None
-            if p.storage is None
-            else StorageOut(
-                kind=p.storage.kind, product=p.storage.product, tiers=[TierOut.of(t) for t in p.storage.tiers]
-            ),
-        )

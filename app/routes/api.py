@@ -13,11 +13,11 @@ from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.deps import CatalogsDep
 from app.quoting.build import build_quote
 from app.quoting.params import VERSION_MAX, QuoteParams
+from app.quoting.provider_schemas import ProviderOut
 from app.quoting.schemas import (
     OFFER_OUT_COLUMNS,
     OfferFilters,
     OfferOut,
-    ProviderOut,
     QuoteOut,
     offers_matching,
     quote_out,

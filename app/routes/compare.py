@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.charts import overlay_chart
+from app.costing.money import USD
 from app.costing.quote import OfferCost, OptionKey
 from app.deps import CatalogsDep, SessionDep
 from app.quoting.params import form_values
@@ -38,6 +39,7 @@ INPUT_LABELS = {
     "cold_start_s": "Cold start, seconds",
     "assumed_egress_usd_per_gb": "Assumed egress where unpublished, USD/GB",
     "assumed_storage_usd_per_gb_month": "Assumed storage where unpublished, USD/GB-month",
+    "currency": "Money shown in",
     "catalog_version": "Catalog version (prices)",
 }
 
@@ -82,11 +84,14 @@ def compare(request: Request, session: SessionDep, catalogs: CatalogsDep, s: str
     for column, result in enumerate(results):
         for cost in result.quote.options:
             options.setdefault(cost.option, [None] * len(results))[column] = cost
+    # One axis needs one currency: where the scenarios differ, it is USD, the prices' own.
+    currencies = {r.currency for r in results}
+    shared = currencies.pop() if len(currencies) == 1 else USD
     context = {
         "scenarios": scenarios,
         "results": results,
         "inputs": inputs,
         "options": options,
-        "chart": overlay_chart([r.quote for r in results], [r.params.gpu_hours for r in results]),
+        "chart": overlay_chart([r.quote for r in results], [r.params.gpu_hours for r in results], currency=shared),
     }
     return templates.TemplateResponse(request, "compare.html", context)

@@ -132,7 +132,7 @@ def export_csv(slug: str, request: Request, session: SessionDep, catalogs: Catal
     quote = quote_out(saved_quote(catalogs, scenario))
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([column.replace("usd", quote.currency.lower()) for column in CSV_COLUMNS])
     for o in quote.options:
         writer.writerow(
             [option_label((o.tenancy, o.billing)), o.offer.provider_name, o.offer.product, o.offer.region, o.compute,

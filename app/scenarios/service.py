@@ -10,9 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from app.catalog.snapshot import Catalogs
+from app.costing.money import cents
 from app.quoting.build import QuoteResult, build_quote
 from app.quoting.params import VERSION_MAX, QuoteParams
-from app.quoting.schemas import QuoteOut, quote_out
+from app.quoting.schemas import QuoteOut, option_name, quote_out
 from app.scenarios.store import save_scenario, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
 from app.scenarios.today import ThenAndNow, then_and_now
@@ -63,8 +64,12 @@ def quote_and_save(session: Session, catalogs: Catalogs, scenario: ScenarioIn, c
 
 
 def totals_of(result: QuoteResult) -> list[dict[str, Any]]:
-    """What the link promises: each option's offer and total, to the cent."""
-    return [{"option": o.option, "offer_id": o.offer_id, "total": f"{o.total:.2f}"} for o in quote_out(result).options]
+    """What the link promises: each option's offer and total in USD (whatever the display currency),
+    to the cent."""
+    return [
+        {"option": option_name(o.option), "offer_id": o.offer.offer_id, "total": f"{cents(o.total):.2f}"}
+        for o in result.quote.options
+    ]
 
 
 def saved_quote(catalogs: Catalogs, scenario: Scenario) -> QuoteResult:
@@ -111,4 +116,6 @@ def as_saved_and_today(catalogs: Catalogs, scenario: Scenario, result: QuoteResu
         "today_rows": then_and_now(saved, now.quote),
         "cheapest": ThenAndNow(saved.options[0].option, saved.options[0], now.quote.options[0]) if both else None,
         "today_version": now.catalog.version,
+        "today_currency": now.currency,
+        "today_rate": now.rate,
     }

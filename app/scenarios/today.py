@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
-from app.costing.money import cents
+from app.costing.money import USD, Currency, cents
 from app.costing.quote import OfferCost, OptionKey, Quote
 
 
@@ -14,12 +15,12 @@ class ThenAndNow:
     saved: OfferCost | None
     today: OfferCost | None
 
-    @property
-    def difference(self) -> float | None:
-        """USD a month, today less as saved, between the cent-rounded totals the page shows."""
+    def difference(self, saved_in: Currency = USD, today_in: Currency = USD) -> Decimal | None:
+        """A month, today less as saved, between the cent-rounded totals the page shows, each in the
+        display currency at its own version's rate."""
         if self.saved is None or self.today is None:
             return None
-        return float(cents(self.today.total) - cents(self.saved.total))
+        return cents(today_in.of(self.today.total)) - cents(saved_in.of(self.saved.total))
 
 
 def then_and_now(saved: Quote, today: Quote) -> list[ThenAndNow]:

@@ -10,8 +10,9 @@ from sqlmodel import Session, create_engine
 from app.admin.__main__ import main as admin_command
 from app.admin.accounts import create_admin
 from app.catalog.exports import current_offers
+from app.catalog.rates import rates_at
+from app.deps import public_sources
 from app.main import app
-from app.routes.admin.refresh import refresh_client
 from app.settings import settings
 from tests.refresh.conftest import LAMBDA_URL, answering, recorded
 from tests.web.helpers import PASSWORD, csrf, html, signed_in_as, versions
@@ -27,7 +28,7 @@ def signed_in(client, session, sources_catalog):
 
 
 def serve(answer):
-    app.dependency_overrides[refresh_client] = lambda: answering({LAMBDA_URL: answer})
+    app.dependency_overrides[public_sources] = lambda: answering({LAMBDA_URL: answer})
 
 
 def price_now(session, key):
@@ -84,3 +85,14 @@ def test_the_command_line_previews_and_applies_with_apply(tmp_path, monkeypatch,
         rows = {row.key: row for _, row in current_offers(session, newest)}
     assert f"Applied as catalog version {newest}." in out
     assert (rows[H100_US_EAST].price_usd, rows[H100_US_EAST].source_url) == (Decimal("31.92"), LAMBDA_URL)
+
+
+def test_the_command_line_saves_the_ecb_rate_as_a_version_with_its_date(tmp_path, monkeypatch, capsys):
+    ecb = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
+    monkeypatch.setattr(settings, "database_url", f"sqlite:///{tmp_path / 'cli.db'}")
+    monkeypatch.setattr("app.admin.__main__.http_client", lambda: answering({ecb: recorded("ecb_eurofxref_daily.xml")}))
+    assert admin_command(["refresh", "ecb", "--apply"]) == 0
+    assert "ECB reference rate of 2026-11-27: 1 EUR = 1.2500 USD." in capsys.readouterr().out
+    with Session(create_engine(settings.database_url)) as session:
+        rate = rates_at(session, versions(session))["EUR"]
+    assert (rate.usd_per_unit, rate.as_of.isoformat(), rate.source) == (Decimal("1.25"), "2026-11-27", ecb)

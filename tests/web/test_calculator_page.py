@@ -116,10 +116,15 @@ def test_an_empty_tenancy_filter_means_all_tenancies(client, session):
     assert len(totals(soup(client.get(f"/?{QUERY}&tenancy=")))) == 3
 
 
-def test_money_is_shown_to_the_cent_with_a_true_minus_sign():
-    from app.templating import usd
+def test_money_is_shown_to_the_cent_with_a_true_minus_sign_in_either_currency():
+    """At 1 EUR = 1.1664 USD: 1,003.60 USD = 860.4252 EUR -> €860.43; −200 USD = −171.4678 -> −€171.47."""
+    from app.costing.money import Currency
+    from app.templating import money
 
-    assert (usd(1003.6), usd(-200.0), usd(0.125), usd(None)) == ("$1,003.60", "−$200.00", "$0.13", "not published")
+    shown = (money(1003.6), money(-200.0), money(0.125), money(None))
+    assert shown == ("$1,003.60", "−$200.00", "$0.13", "not published")
+    eur = Currency("EUR", "€", 1.1664)
+    assert (money(1003.6, eur), money(-200.0, eur)) == ("€860.43", "−€171.47")
 
 
 def test_gpu_hours_read_as_typed():

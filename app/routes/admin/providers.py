@@ -15,19 +15,14 @@ from app.catalog.changes import StaleRecord, retire_offers_of
 from app.catalog.provider_changes import add_provider, change_headquarters, replace_egress_tiers, replace_storage
 from app.catalog.queries import provider_by_slug, provider_ids, provider_now
 from app.catalog.rows import decimal_text
-from app.catalog.tables import Provenance, Provider, SourceKind, StorageKind
+from app.catalog.tables import Provider, StorageKind
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
-from app.forms import Errors, FormReader
+from app.forms import SOURCE_KINDS, Errors, FormReader, read_provenance
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
 
 CONFLICT = "Someone changed this after you opened the page; the current values are shown, and yours below."
-SOURCE_KINDS = [
-    (SourceKind.OFFICIAL, "the provider's own page or filing"),
-    (SourceKind.TRANSCRIPTION, "a copy of the provider's page"),
-    (SourceKind.THIRD_PARTY, "someone else's data or model"),
-]
 STORAGE_KINDS = [
     (StorageKind.BLOCK_VOLUME, "block volume"),
     (StorageKind.SHARED_FILESYSTEM, "network volume / shared filesystem"),
@@ -37,16 +32,6 @@ STORAGE_KINDS = [
 def _tiers_text(tiers: list[Any], price: str) -> str:
     return "\n".join(",".join("" if v is None else decimal_text(v) for v in (t.from_gb, t.to_gb, getattr(t, price)))
                      for t in tiers)  # fmt: skip
-
-
-def _provenance(form: FormReader, prefix: str, source: str, as_of: str, source_kind: str, quote: str) -> Provenance:
-    """Where the admin read a fact: every form that changes one asks the same."""
-    return Provenance(
-        source=form.read(f"{prefix}source", check.web_address, source) or "",
-        as_of=form.read(f"{prefix}as_of", check.past_day, as_of),
-        source_kind=form.read(f"{prefix}source_kind", check.publisher, source_kind) or "",
-        quote=form.read(f"{prefix}quote", lambda v: check.text(v, 2000, required=False), quote) or "",
-    )
 
 
 def _provider_page(
@@ -117,7 +102,7 @@ def save_headquarters(
               "hq_source_kind": hq_source_kind, "hq_quote": hq_quote, "hq_note": note}  # fmt: skip
     form = FormReader()
     country = form.read("hq_country", check.country, hq_country)
-    provenance = _provenance(form, "hq_", hq_source, hq_as_of, hq_source_kind, hq_quote)
+    provenance = read_provenance(form, "hq_", hq_source, hq_as_of, hq_source_kind, hq_quote)
     why = form.read("hq_note", check.change_note, note)
     if form.errors:
         return _provider_page(request, admin, session, p, 422, form.errors, values)
@@ -141,7 +126,7 @@ def save_egress(
               "note": note}  # fmt: skip
     form = FormReader()
     parsed = form.read("tiers", check.parse_tiers, tiers) if tiers.strip() else []
-    provenance = _provenance(form, "", source, as_of, source_kind, quote)
+    provenance = read_provenance(form, "", source, as_of, source_kind, quote)
     why = form.read("note", check.change_note, note)
     if form.errors:
         return _provider_page(request, admin, session, p, 422, form.errors, values)
@@ -169,7 +154,7 @@ def save_storage(
     parsed = form.read("storage_tiers", check.parse_tiers, tiers) if tiers.strip() else []
     storage_kind = form.read("storage_kind", lambda v: check.one_of(v, StorageKind), kind)
     name = form.read("storage_product", lambda v: check.text(v, 120), product)
-    provenance = _provenance(form, "storage_", source, as_of, source_kind, quote)
+    provenance = read_provenance(form, "storage_", source, as_of, source_kind, quote)
     why = form.read("storage_note", check.change_note, note)
     if form.errors:
         return _provider_page(request, admin, session, p, 422, form.errors, values)

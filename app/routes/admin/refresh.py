@@ -3,24 +3,17 @@ import's own preview (one catalog version, or nothing)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Annotated
 
-import httpx
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, SessionDep
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, PublicSources, SessionDep
 from app.pages import admin_page, import_preview_page
 from app.refresh.fetch import RefreshFailed
-from app.refresh.sources import SOURCES, http_client, plan_refresh
+from app.refresh.sources import SOURCES, plan_refresh
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
-
-
-def refresh_client() -> Iterator[httpx.Client]:
-    with http_client() as client:
-        yield client
 
 
 @router.get("/refresh", response_class=HTMLResponse)
@@ -31,7 +24,7 @@ def refresh_form(request: Request, admin: Admin) -> Response:
 @router.post("/refresh", response_class=HTMLResponse)
 def preview_refresh(
     request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep,
-    client: Annotated[httpx.Client, Depends(refresh_client)], source: Annotated[str, Form()] = "",
+    client: PublicSources, source: Annotated[str, Form()] = "",
 ) -> Response:  # fmt: skip
     """Fetch the source and show what it would change; nothing is applied yet."""
     if source not in SOURCES:

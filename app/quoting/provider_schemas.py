@@ -1,0 +1,67 @@
+"""A provider's sourced facts as JSON: headquarters, egress tiers and checkpoint storage, each with
+where it came from."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import date
+
+from pydantic import BaseModel, Field
+
+from app.catalog.provider_facts import ProviderRecord, TierRecord
+
+
+class Sourced(BaseModel):
+    source: str | None
+    as_of: date | None = Field(description="as the source dates it; null where it states no date")
+    source_kind: str = Field(
+        description="official, transcription (a copy of the provider's page), third_party or empty"
+    )
+    quote: str = Field(description="the source's own words, as read")
+    notes: str
+
+
+class TierOut(Sourced):
+    from_gb: float
+    to_gb: float | None = Field(description="null: no end; past a tier with an end no price is published")
+    usd_per_gb: float = Field(description="per GB of egress, or per GB-month of storage")
+
+    @classmethod
+    def of(cls, t: TierRecord) -> TierOut:
+        return cls(from_gb=t.tier.from_gb, to_gb=t.tier.to_gb, usd_per_gb=t.tier.usd_per_gb, source=t.source,
+                   as_of=t.as_of, source_kind=t.source_kind, quote=t.quote, notes=t.notes)  # fmt: skip
+
+
+class StorageOut(BaseModel):
+    kind: str = Field(description="block_volume or shared_filesystem: where GPU users keep checkpoints")
+    product: str
+    tiers: list[TierOut]
+
+
+class HeadquartersOut(Sourced):
+    country: str | None
+
+
+class ProviderOut(BaseModel):
+    slug: str
+    name: str
+    notes: str
+    headquarters: HeadquartersOut | None
+    egress_tiers: list[TierOut] = Field(description="empty: no published egress price")
+    storage: StorageOut | None = Field(description="null: no published storage price")
+
+    @classmethod
+    def of(cls, p: ProviderRecord) -> ProviderOut:
+        hq = p.headquarters
+        return cls(
+            slug=p.slug,
+            name=p.name,
+            notes=p.notes,
+            headquarters=None if hq is None else HeadquartersOut(**asdict(hq)),
+            egress_tiers=[TierOut.of(t) for t in p.egress_tiers],
+            storage=None
+            if p.storage is None
+            else StorageOut(
+                kind=p.storage.kind, product=p.storage.product, tiers=[TierOut.of(t) for t in p.storage.tiers]
+            ),
+        )
