@@ -62,10 +62,21 @@ def offer_key(provider: str, product: str, gpu: str, region: str, billing: str) 
     return f"{provider}:{product}:{gpu}:{region}:{billing}"
 
 
+DECIMAL_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+"""A number as files and forms write it; not Python's other spellings (1_000, NaN, Infinity)."""
+
+
+def number(text: str) -> Decimal:
+    """InvalidOperation for anything DECIMAL_NUMBER does not match, as Decimal itself would."""
+    if not DECIMAL_NUMBER.fullmatch(text):
+        raise InvalidOperation
+    return Decimal(text)
+
+
 def price(text: str) -> Decimal:
     """USD, 0 or more, 8 decimal places at most."""
     try:
-        amount = Decimal(text)
+        amount = number(text)
     except InvalidOperation:
         raise ValueError("must be a number, e.g. 2.49") from None
     if not amount.is_finite() or amount < 0:
@@ -222,17 +233,17 @@ def priced_tiers(tiers: list[Tier]) -> tuple[tiered.Tier, ...]:
 def parse_tiers(value: str) -> list[Tier]:
     """Lines of `from_gb,to_gb,usd_per_gb` (to_gb empty on the last line), checked to be contiguous."""
     tiers = []
-    for number, line in enumerate((line for line in value.strip().splitlines() if line.strip()), start=1):
+    for line_no, line in enumerate((line for line in value.strip().splitlines() if line.strip()), start=1):
         parts = [part.strip() for part in line.split(",")]
         if len(parts) != 3:
-            raise ValueError(f"line {number}: write from_gb,to_gb,usd_per_gb")
+            raise ValueError(f"line {line_no}: write from_gb,to_gb,usd_per_gb")
         try:
-            from_gb, usd = Decimal(parts[0]), Decimal(parts[2])
-            to_gb = Decimal(parts[1]) if parts[1] else None
+            from_gb, usd = number(parts[0]), number(parts[2])
+            to_gb = number(parts[1]) if parts[1] else None
         except InvalidOperation:
-            raise ValueError(f"line {number}: not a number") from None
+            raise ValueError(f"line {line_no}: not a number") from None
         if not all(v.is_finite() for v in (from_gb, usd, to_gb or Decimal(0))):
-            raise ValueError(f"line {number}: not a number")
+            raise ValueError(f"line {line_no}: not a number")
         tiers.append((from_gb, to_gb, usd))
     tiered.check_tiers(priced_tiers(tiers))
     return tiers

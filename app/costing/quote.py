@@ -116,6 +116,10 @@ class FixedCosts:
     def usd(self) -> float:
         return (self.egress or 0.0) + (self.storage or 0.0)
 
+    @property
+    def complete(self) -> bool:
+        return self.egress is not None and self.storage is not None
+
 
 @dataclass(frozen=True)
 class PricedOffer:
@@ -128,7 +132,7 @@ class PricedOffer:
 
     @property
     def complete(self) -> bool:
-        return self.fixed.egress is not None and self.fixed.storage is not None
+        return self.fixed.complete
 
 
 def _fixed_costs(offer: Offer, workload: Workload, assumptions: Assumptions) -> FixedCosts:

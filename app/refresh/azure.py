@@ -49,9 +49,18 @@ def read_azure(fetch: Fetcher, base: str, today: date, current: dict[str, OfferR
                 continue
             if row is not None:
                 found.append((where, row))
-        url = body.get("NextPageLink") or None
+        url = _next_page(body.get("NextPageLink"), base, page)
     keep(read, found, current)
     return read
+
+
+def _next_page(link: object, base: str, page: int) -> str | None:
+    """The next page, only on the price list's own address: a link elsewhere is not followed."""
+    if not link:
+        return None
+    if not isinstance(link, str) or not link.startswith(f"{base}?"):
+        raise RefreshFailed(f"page {page} links its next page to {str(link)[:200]!r}, not to {base}")
+    return link
 
 
 def _row(item: Any, sizes: dict[str, tuple[str, int]], url: str, today: date, read: SourceRows) -> OfferRow | None:

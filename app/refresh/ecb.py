@@ -6,8 +6,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from app.catalog import rows as check
 from app.refresh.fetch import Fetcher, RefreshFailed
 
 
@@ -35,13 +36,12 @@ def read_ecb(fetch: Fetcher, url: str) -> EcbRate:
 
 
 def _rate(url: str, day: str, value: str) -> EcbRate:
+    """Checked as an admin's typed rate is: a plausible number, dated no later than today."""
     try:
-        usd = Decimal(value)
-        as_of = date.fromisoformat(day)
-    except (InvalidOperation, ValueError):
-        raise RefreshFailed(f"{url}: the USD rate {value!r} of {day!r} is not a number and a date") from None
-    if not usd.is_finite() or not Decimal("0.01") <= usd <= Decimal(100):
-        raise RefreshFailed(f"{url}: 1 EUR = {value} USD is not a plausible rate")
+        usd = check.exchange_rate(value)
+        as_of = check.past_day(day)
+    except ValueError as e:
+        raise RefreshFailed(f"{url}: the USD rate {value[:40]!r} of {day[:40]!r}: {e}") from None
     return EcbRate(usd, as_of, url, f'<Cube time="{day}"><Cube currency="USD" rate="{value}"/>')
 
 

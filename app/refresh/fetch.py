@@ -24,7 +24,7 @@ class Fetcher:
             response = self.client.get(url)
         except httpx.TimeoutException:
             raise RefreshFailed(f"{url} did not answer in time") from None
-        except httpx.HTTPError as e:
+        except (httpx.HTTPError, httpx.InvalidURL) as e:
             raise RefreshFailed(f"{url} could not be reached ({type(e).__name__})") from None
         if response.status_code != 200:
             raise RefreshFailed(f"{url} answered HTTP {response.status_code}")
@@ -38,3 +38,5 @@ class Fetcher:
             return json.loads(self.text(url))
         except json.JSONDecodeError as e:
             raise RefreshFailed(f"{url} did not send JSON ({e.msg} at character {e.pos})") from None
+        except RecursionError:
+            raise RefreshFailed(f"{url} sent JSON nested too deep to read") from None

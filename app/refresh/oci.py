@@ -38,7 +38,7 @@ def read_oci(fetch: Fetcher, url: str, today: date, current: dict[str, OfferRow]
     offers = [row for row in current.values() if row.provider == "oci" and row.billing == Billing.ON_DEMAND]
     for number, item in enumerate(items, start=1):
         part = item.get("partNumber") if isinstance(item, dict) else None
-        if part not in GPU_PARTS:
+        if not isinstance(part, str) or part not in GPU_PARTS:
             read.left_out["not a GPU-hour price"] += 1
             continue
         try:
@@ -54,20 +54,14 @@ def read_oci(fetch: Fetcher, url: str, today: date, current: dict[str, OfferRow]
         if not shapes:
             read.left_out["a GPU the catalog has no OCI offer of"] += 1
         note = f"{per_gpu_hour} USD per GPU-hour (part {part}, {item.get('displayName', '')!s}) x GPUs per shape"
-        read.rows += [
-            (
-                f"item {number} ({part})",
-                row.model_copy(
-                    update={
-                        "price_usd": per_gpu_hour * row.gpus_per_unit,
-                        "source_url": url,
-                        "as_of": today,
-                        "notes": note,
-                    }
-                ),
-            )  # fmt: skip
-            for row in shapes
-        ]
+        for row in shapes:
+            try:
+                shape_price = price(per_gpu_hour * row.gpus_per_unit, f"{row.product} price")
+            except ValueError as e:
+                read.problems.append((f"item {number} ({part})", str(e)))
+                continue
+            update = {"price_usd": shape_price, "source_url": url, "as_of": today, "notes": note}
+            read.rows.append((f"item {number} ({part})", row.model_copy(update=update)))
     return read
 
 

@@ -22,20 +22,26 @@ class SourceRows:
     left_out: Counter[str] = field(default_factory=Counter)
 
 
-def price(text: object, where: str) -> Decimal:
-    """A published price read with the catalog's own check; the message names the field."""
+def checked(field: str, value: object, where: str) -> object:
+    """A value read with the catalog's own check of `field`, as an import reads it; the message
+    names where it was read."""
     try:
-        checked = OFFER_CHECKS["price_usd"](str(text).strip())
+        return OFFER_CHECKS[field](str(value).strip())
     except ValueError as e:
         raise ValueError(f"{where} {e}") from None
-    assert isinstance(checked, Decimal)
-    return checked
+
+
+def price(value: object, where: str) -> Decimal:
+    usd = checked("price_usd", value, where)
+    assert isinstance(usd, Decimal)
+    return usd
 
 
 def hourly_row(
     provider: str, product: str, gpu: str, gpus: int, region: str, billing: Billing, usd: Decimal,
     source_url: str, today: date, tenancy: Tenancy = Tenancy.VIRTUALIZED, notes: str = "",
 ) -> OfferRow:  # fmt: skip
+    product, region = str(checked("product", product, "the product")), str(checked("region", region, "the region"))
     return OfferRow(
         key=offer_key(provider, product, gpu, region, billing), provider=provider, gpu=gpu, product=product,
         tenancy=tenancy, billing=billing, gpus_per_unit=gpus, price_usd=usd, price_period=PricePeriod.HOUR,

@@ -40,7 +40,10 @@ def read_cloud(
     found: list[tuple[str, OfferRow]] = []
     for line_no, line in lines:
         where = f"line {line_no}"
-        name, product = (line["AcceleratorName"] or "").strip(), (line["InstanceType"] or "").strip()
+        if None in line or None in line.values():
+            read.problems.append((where, "the row has a different number of fields than the header"))
+            continue
+        name, product = line["AcceleratorName"].strip(), line["InstanceType"].strip()
         if not name or not product:
             read.left_out["no GPU, or a GPU priced apart from an instance" if cloud == "gcp" else "no GPU"] += 1
             continue
@@ -64,9 +67,9 @@ def _gpu_key(line: dict[str, str]) -> tuple[str, str, str]:
 def _gcp_gpu_prices(lines: list[tuple[int, dict[str, str]]]) -> dict[tuple[str, str, str], tuple[str, str]]:
     """GCP's GPU rows (no instance type): on-demand and spot price by GPU, count and region."""
     return {
-        _gpu_key(line): (line["Price"] or "", line["SpotPrice"] or "")
+        _gpu_key(line): (line["Price"], line["SpotPrice"])
         for _, line in lines
-        if not (line["InstanceType"] or "").strip() and (line["AcceleratorName"] or "").strip()
+        if None not in line.values() and not line["InstanceType"].strip() and line["AcceleratorName"].strip()
     }
 
 
@@ -84,14 +87,14 @@ def _offers(
     tenancy = Tenancy.BARE_METAL if cloud == "oci" and product.startswith("BM.") else Tenancy.VIRTUALIZED
     rows = []
     for billing, column, index in [(Billing.ON_DEMAND, "Price", 0), (Billing.SPOT, "SpotPrice", 1)]:
-        text = (line[column] or "").strip()
+        text = line[column].strip()
         if not text:
             continue
         usd = price(text, column)
         if gpu_price is not None:
             if not gpu_price[index].strip():
                 continue
-            usd += price(gpu_price[index], f"the GPU row's {column}")
+            usd = price(usd + price(gpu_price[index], f"the GPU row's {column}"), f"{column} with its GPUs")
         if usd > 0:
             rows.append(hourly_row(cloud, product, line["AcceleratorName"].strip(), gpus, region, billing, usd, url,
                                    today, tenancy))  # fmt: skip

@@ -14,7 +14,7 @@ from app.catalog.plans import ImportPlan, OfferPlanner
 from app.catalog.rows import OfferRow
 from app.catalog.tables import GpuModel
 from app.refresh.azure import read_azure
-from app.refresh.fetch import Fetcher
+from app.refresh.fetch import Fetcher, RefreshFailed
 from app.refresh.oci import read_oci
 from app.refresh.reading import SourceRows
 from app.refresh.skypilot import CLOUDS, read_cloud
@@ -56,9 +56,9 @@ SOURCES = {
 
 
 def http_client() -> httpx.Client:
-    """Public sources only: no credentials, a bounded wait, redirects followed (GitHub's raw files)."""
-    return httpx.Client(timeout=settings.refresh_timeout_s, follow_redirects=True,
-                        headers={"User-Agent": "gpucost-refresh"})  # fmt: skip
+    """Public sources only: no credentials, a bounded wait, and no redirects (a source that moved
+    answers with its status, and the address in the settings is changed by hand)."""
+    return httpx.Client(timeout=settings.refresh_timeout_s, headers={"User-Agent": "gpucost-refresh"})
 
 
 def plan_refresh(session: Session, version: int, name: str, client: httpx.Client) -> ImportPlan:
@@ -66,7 +66,10 @@ def plan_refresh(session: Session, version: int, name: str, client: httpx.Client
     source cannot be read whole; then nothing is planned."""
     current = {row.key: row for _, row in current_offers(session, version)}
     gpus = set(session.exec(select(GpuModel.name)).all())
-    read = SOURCES[name].read(Fetcher(client), date.today(), current, gpus)
+    try:
+        read = SOURCES[name].read(Fetcher(client), date.today(), current, gpus)
+    except (LookupError, TypeError, AttributeError, ValueError) as e:
+        raise RefreshFailed(f"{SOURCES[name].title} answered in a shape it does not publish ({e!r:.200})") from None
     plan = ImportPlan(problems=list(read.problems))
     planner = OfferPlanner(session, version, plan)
     for where, row in read.rows:

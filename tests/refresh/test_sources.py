@@ -119,3 +119,35 @@ def test_malformed_rows_are_reported_by_line_and_block_the_apply(session, source
         ("line 13", "Price must be a price of 0 or more"),
         ("line 14", "AcceleratorCount must be a whole number from 1 to 1,024"),
     ]
+
+
+def test_an_azure_next_page_elsewhere_than_the_price_list_is_not_followed(session, sources_catalog):
+    page = {"Items": [], "NextPageLink": "http://127.0.0.1:8080/admin"}
+    client = answering({str(httpx.URL(first_page(AZURE))): httpx.Response(200, json=page)})
+    with pytest.raises(RefreshFailed, match="links its next page to 'http://127.0.0.1:8080/admin'"):
+        plan_refresh(session, 1, "azure", client)
+
+
+def test_a_shape_price_past_the_catalogs_limit_is_a_malformed_row(session, sources_catalog):
+    """9,999,999 per GPU-hour x 8 GPUs = 79,999,992 per hour: past the 10,000,000 any price may be."""
+    prices = [{"currencyCode": "USD", "prices": [{"model": "PAY_AS_YOU_GO", "value": 9999999}]}]
+    huge = {
+        "items": [{"partNumber": "B98415", "displayName": "Compute - GPU - H100", "currencyCodeLocalizations": prices}]
+    }
+    plan = plan_refresh(session, 1, "oci", answering({OCI: httpx.Response(200, json=huge)}))
+    assert plan.problems and all("must be at most 10,000,000" in reason for _, reason in plan.problems)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("gpu_8x_h100_sxm5,H100", "the row has a different number of fields than the header"),
+        ("gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,3_1.92,us-east-1,,", "Price must be a number, e.g. 2.49"),
+        ("gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,NaN,us-east-1,,", "Price must be a number, e.g. 2.49"),
+    ],
+    ids=["short row", "digits with an underscore", "not a number"],
+)
+def test_rows_python_would_misread_are_malformed(session, sources_catalog, line, reason):
+    text = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" + line
+    plan = plan_refresh(session, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
+    assert plan.problems == [("line 2", reason)]
