@@ -10,10 +10,10 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.admin.tables import AdminUser
-from app.catalog.imports import save_pending_import
 from app.catalog.plans import ImportPlan
 from app.catalog.queries import offer_prices
 from app.catalog.snapshot import Catalogs
+from app.catalog.tables import PendingImport
 from app.charts import cost_chart
 from app.quoting.build import build_quote
 from app.quoting.params import DEFAULT_VALUES, QuoteParams, parse_params
@@ -89,12 +89,10 @@ PREVIEW_ROWS = 500
 
 
 def import_preview_page(
-    request: Request, admin: AdminUser, session: Session, plan: ImportPlan, version: int, **context: Any
-) -> Response:
-    """What an import or a refresh would change; a plan that can be applied waits for its admin."""
-    pending = None
-    if not plan.problems and (plan.add or plan.change):
-        pending = save_pending_import(session, plan, version, admin.username)
+    request: Request, admin: AdminUser, session: Session, plan: ImportPlan, pending: PendingImport | None,
+    **context: Any,
+) -> Response:  # fmt: skip
+    """What an import or a refresh would change, and the form that applies the waiting plan."""
     current_prices = offer_prices(session, [row_id for row_id, _ in plan.change[:PREVIEW_ROWS]])
     context |= {"plan": plan, "pending": pending, "current_prices": current_prices, "shown": PREVIEW_ROWS}
     return admin_page(request, admin, "import_preview", **context)

@@ -39,19 +39,20 @@ def money(usd: float | None, currency: Currency = USD) -> str:
     nobody published."""
     if usd is None:
         return "not published"
-    return _amount(cents(currency.of(usd)), currency)
+    return amount(cents(currency.of(usd)), currency)
 
 
-def _amount(amount: Decimal, currency: Currency) -> str:
-    return f"−{currency.symbol}{-amount:,}" if amount < 0 else f"{currency.symbol}{amount:,}"
+def amount(value: Decimal, currency: Currency = USD) -> str:
+    """An amount already in the display currency and rounded: €11,111.16."""
+    return f"−{currency.symbol}{-value:,}" if value < 0 else f"{currency.symbol}{value:,}"
 
 
-def money_change(amount: Decimal | None, currency: Currency = USD) -> str:
+def money_change(difference: Decimal | None, currency: Currency = USD) -> str:
     """A difference already in the display currency: +$12.00, −€3.50, $0.00; "—" where one side
     has no offer."""
-    if amount is None:
+    if difference is None:
         return "—"
-    return f"+{_amount(amount, currency)}" if amount > 0 else _amount(amount, currency)
+    return f"+{amount(difference, currency)}" if difference > 0 else amount(difference, currency)
 
 
 def web_link(url: str) -> str | None:
@@ -105,6 +106,7 @@ templates.env.trim_blocks = templates.env.lstrip_blocks = True
 templates.env.auto_reload = False  # no stat() of every template on every request; restart to see edits
 templates.env.filters.update(
     money=money,
+    amount=amount,
     money_rate=money_rate,
     money_change=money_change,
     usd_published=usd_published,

@@ -120,8 +120,8 @@ def _refresh_rate(session: Session, client: httpx.Client, apply: bool) -> int:
     if not apply:
         print("Preview only: add --apply to apply it.")
         return 0
-    read = Provenance(source=found.url, as_of=found.as_of, source_kind="official", quote=found.quote)
-    version = change_rate(session, "EUR", found.usd_per_eur, read, f"ECB euro reference rate of {found.as_of}",
+    provenance = Provenance(source=found.url, as_of=found.as_of, source_kind="official", quote=found.quote)
+    version = change_rate(session, "EUR", found.usd_per_eur, provenance, f"ECB euro reference rate of {found.as_of}",
                           "command line")  # fmt: skip
     print(f"Applied as catalog version {version}.")
     return 0

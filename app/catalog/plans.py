@@ -25,6 +25,11 @@ class ImportPlan:
     left_out: list[str] = field(default_factory=list)
     """What a refresh read but does not bring in, and why (a GPU the catalog does not know, ...)."""
 
+    @property
+    def applicable(self) -> bool:
+        """Something to apply, and no malformed row that would make applying it half a change."""
+        return not self.problems and bool(self.add or self.change)
+
     def dump(self) -> str:
         return json.dumps(
             {"add": [r.model_dump(mode="json") for r in self.add],

@@ -11,9 +11,6 @@ from sqlmodel import Session, func, select
 
 from app.catalog.tables import ExchangeRate, valid_at
 
-DISPLAY_CURRENCIES = ("USD", "EUR")
-"""USD is what the catalog's prices are published in; the others need a rate."""
-
 
 @dataclass(frozen=True)
 class RateRecord:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from itertools import combinations
 
 from app.costing.breakeven import Crossing, crossings
 from app.costing.curves import CostCurve, LinearCost, units_curve
-from app.costing.money import cents
+from app.costing.money import USD, Currency, cents
 from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
 from app.costing.tiers import published_up_to, tiered_cost
 
@@ -25,7 +26,6 @@ class OfferCost:
     egress: float | None
     storage: float | None
     total: float
-    horizon_total: float
     effective_per_gpu_hour: float | None
     curve: CostCurve
     gpus_used: int = 1
@@ -33,6 +33,9 @@ class OfferCost:
     """Whole units cover the GPUs used at once: the page says "uses 1 of 8 GPUs" where they differ."""
     assumed: tuple[str, ...] = ()
     """"egress" and/or "storage" where part of that cost is at the user's assumed price, not a published one."""
+    compute_months: int = 1
+    """Months of compute billed over the horizon: all of a minimum commitment, however short the horizon."""
+    months: int = 1
 
     @property
     def option(self) -> OptionKey:
@@ -41,6 +44,16 @@ class OfferCost:
     @property
     def complete(self) -> bool:
         return not self.unpublished
+
+    def horizon_in(self, currency: Currency = USD) -> Decimal:
+        """The horizon's total as its invoices add up: a month's compute and its egress plus
+        storage, each rounded to the cent in `currency`, times the months each is billed."""
+        fixed = (self.egress or 0.0) + (self.storage or 0.0)
+        return cents(currency.of(self.compute)) * self.compute_months + cents(currency.of(fixed)) * self.months
+
+    @property
+    def horizon_total(self) -> float:
+        return float(self.horizon_in())
 
     @property
     def unpublished(self) -> tuple[str, ...]:
@@ -170,19 +183,19 @@ def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     fixed = priced.fixed.usd
     total = priced.curve.at(workload.gpu_hours)
     compute = total - fixed
-    committed_months = max(workload.months, priced.offer.min_commitment_months or 0)
     return OfferCost(
         offer=priced.offer,
         compute=compute,
         egress=priced.fixed.egress,
         storage=priced.fixed.storage,
         total=total,
-        horizon_total=float(cents(compute) * committed_months + cents(fixed) * workload.months),
         effective_per_gpu_hour=total / workload.gpu_hours if workload.gpu_hours > 0 else None,
         curve=priced.curve,
         gpus_used=workload.peak_gpus,
         gpus_billed=priced.offer.gpus_billed(workload.peak_gpus),
         assumed=priced.fixed.assumed,
+        compute_months=max(workload.months, priced.offer.min_commitment_months or 0),
+        months=workload.months,
     )
 
 

@@ -90,7 +90,7 @@ class OptionOut(BaseModel):
             egress=_money(o.egress, currency),
             storage=_money(o.storage, currency),
             total=float(cents(currency.of(o.total))),
-            horizon_total=float(cents(currency.of(o.horizon_total))),
+            horizon_total=float(o.horizon_in(currency)),
             effective_per_gpu_hour=_money_rate(o.effective_per_gpu_hour, currency),
             complete=o.complete,
             assumed=list(o.assumed),

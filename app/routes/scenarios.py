@@ -35,9 +35,11 @@ api_router = APIRouter(prefix="/api/scenarios", tags=["api"])
 
 EXPIRED = "This form has expired or came from another site. {} again from this page."
 CSV_COLUMNS = [
-    "option", "provider", "product", "region", "compute_usd", "egress_usd", "storage_usd", "total_usd",
-    "horizon_total_usd", "usd_per_useful_gpu_hour", "source_url", "as_of", "catalog_version",
+    "option", "provider", "product", "region", "compute_{cur}", "egress_{cur}", "storage_{cur}", "total_{cur}",
+    "horizon_total_{cur}", "{cur}_per_useful_gpu_hour", "source_url", "as_of", "catalog_version",
+    "usd_per_unit_of_currency", "rate_as_of", "rate_source",
 ]  # fmt: skip
+"""Money columns name their currency; the last three name the rate where it is not USD."""
 
 
 def _page_after_save_problem(
@@ -132,12 +134,14 @@ def export_csv(slug: str, request: Request, session: SessionDep, catalogs: Catal
     quote = quote_out(saved_quote(catalogs, scenario))
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([column.replace("usd", quote.currency.lower()) for column in CSV_COLUMNS])
+    writer.writerow([column.format(cur=quote.currency.lower()) for column in CSV_COLUMNS])
+    found = quote.exchange_rate
+    rate = ["", "", ""] if found is None else [found.usd_per_unit, found.as_of, found.source]
     for o in quote.options:
         writer.writerow(
             [option_label((o.tenancy, o.billing)), o.offer.provider_name, o.offer.product, o.offer.region, o.compute,
              o.egress, o.storage, o.total, o.horizon_total, o.effective_per_gpu_hour, o.offer.source_url,
-             o.offer.as_of, quote.catalog_version]
+             o.offer.as_of, quote.catalog_version, *rate]
         )  # fmt: skip
     disposition = f'attachment; filename="scenario-{slug}.csv"'
     return Response(out.getvalue(), media_type="text/csv", headers={"Content-Disposition": disposition})

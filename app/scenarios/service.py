@@ -111,11 +111,22 @@ def as_saved_and_today(catalogs: Catalogs, scenario: Scenario, result: QuoteResu
         problems = "; ".join(f"{field} {message}" for field, message in now.items())
         return found | {"today_problem": f"Today's catalog cannot quote these inputs: {problems}"}
     saved = result.quote
+    rows = then_and_now(saved, now.quote)
+    if all(_same(row, result, now) for row in rows):
+        return found | {"same_today": now.catalog.version}
     both = saved.options and now.quote.options
     return found | {
-        "today_rows": then_and_now(saved, now.quote),
+        "today_rows": rows,
         "cheapest": ThenAndNow(saved.options[0].option, saved.options[0], now.quote.options[0]) if both else None,
         "today_version": now.catalog.version,
         "today_currency": now.currency,
         "today_rate": now.rate,
     }
+
+
+def _same(row: ThenAndNow, saved: QuoteResult, today: QuoteResult) -> bool:
+    """The same offer at the same figure: a new version that changed other records (or only the
+    rate of another currency) changes nothing this scenario shows."""
+    if row.saved is None or row.today is None or row.saved.offer.offer_id != row.today.offer.offer_id:
+        return False
+    return row.difference(saved.currency, today.currency) == 0

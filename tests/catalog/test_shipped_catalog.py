@@ -106,6 +106,26 @@ def test_every_researched_fact_ships_with_its_source_quote_and_publisher(shipped
             )
 
 
+def test_every_shipped_fact_is_a_row_of_the_research_with_its_quote_date_and_publisher():
+    """The shipped file is read from egress_storage_hq.csv: each of its rows has a research row of the
+    same provider and kind with the same quote, whose as-of starts with the shipped date, and whose
+    publisher column agrees (OCI's storage, a sum with a transcribed part, ships as a transcription)."""
+    research = list(rows_of("egress_storage_hq.csv"))
+    kinds = {"egress": "egress", "storage": "storage", "headquarters": "hq"}
+    for row in rows_of("provider_facts_2026_11.csv"):
+        found = [r for r in research if (r["provider"], r["kind"], r["quote"]) == (row["provider"], kinds[row["fact"]],
+                                                                                   row["quote"])]  # fmt: skip
+        assert found, row
+        assert any(r["as_of"].startswith(row["as_of"]) for r in found), row
+        publishers = {PUBLISHER[r["official"].split(" ")[0]] for r in found}
+        if (row["provider"], row["fact"]) != ("oci", "storage"):  # a sum with a transcribed part
+            assert row["source_kind"] in publishers, (row, publishers)
+
+
+PUBLISHER = {"yes": "official", "transcription": "transcription", "third-party": "third_party", "": ""}
+"""The research's `official` column, by its first word, as the catalog names who published a fact."""
+
+
 def test_headquarters_the_research_did_not_find_are_unknown_not_assumed(catalogs, shipped):
     """Modal's country was filled in from memory in the first catalog; the research found no source."""
     assert catalogs.at(1).providers["modal"].hq_country == "US"

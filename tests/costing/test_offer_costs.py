@@ -1,5 +1,8 @@
+from decimal import Decimal
+
 import pytest
 
+from app.costing.money import Currency
 from app.costing.quote import cost_offer
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
 from app.costing.tiers import Tier
@@ -137,3 +140,11 @@ def test_horizon_adds_up_monthly_invoices_rounded_to_the_cent():
     """500 h / 0.95 x 0.8015 = 421.8421 a month, invoiced as 421.84: 12 months = 5,062.08."""
     cost = cost_offer(offer(0.8015), Workload(500, months=12), Assumptions(virt_tax={Tenancy.VIRTUALIZED: 0.05}))
     assert cost.horizon_total == pytest.approx(5062.08)
+
+
+def test_a_converted_horizon_adds_up_the_converted_monthly_invoices():
+    """400 h x 2.50 = 1,000 USD a month; at 1 EUR = 1.08 USD that is 925.9259 -> 925.93 EUR, and
+    12 months 12 x 925.93 = 11,111.16 EUR (not 12,000 / 1.08 = 11,111.11)."""
+    cost = cost_offer(offer(2.50), Workload(400, months=12), NO_TAX)
+    assert cost.horizon_in(Currency("EUR", "€", 1.08)) == Decimal("11111.16")
+    assert cost.horizon_total == 12_000

@@ -1,6 +1,9 @@
 """EUR end to end: a rate is catalog data with a source and a date; the page, the API, the CSV,
 saved scenarios and the comparison convert at the rate of the version they quote at."""
 
+import csv
+import io
+
 import pytest
 
 from app.admin.accounts import create_admin
@@ -71,8 +74,12 @@ def test_the_api_and_the_csv_give_eur_figures_and_name_the_rate(admin, session):
     form = {"csrf_token": page.select_one("#save-form input[name=csrf_token]")["value"],
             "inputs": page.select_one("input[form=save-form][name=inputs]")["value"]}  # fmt: skip
     link = admin.post("/s", data=form, follow_redirects=False).headers["location"]
-    header, first = admin.get(f"{link}.csv").text.splitlines()[:2]
-    assert "total_eur" in header.split(",") and "802.88" in first.split(",")
+    rows = list(csv.DictReader(io.StringIO(admin.get(f"{link}.csv").text)))
+    assert (rows[0]["total_eur"], rows[0]["usd_per_unit_of_currency"], rows[0]["rate_as_of"]) == (
+        "802.88",
+        "1.25",
+        "2026-11-27",
+    )
 
 
 def test_a_saved_eur_scenario_keeps_its_rate_when_the_rate_changes(admin, session):
@@ -128,12 +135,21 @@ def save(client, query):
 
 
 def test_compare_shows_each_scenario_in_its_own_currency_and_names_the_rate(admin, session):
-    """The same inputs saved in EUR (1.25) and in USD: the cheapest is 802.88 EUR beside 1,003.60 USD;
+    """The same inputs saved in USD and in EUR (1.25): the cheapest is 1,003.60 USD beside 802.88 EUR;
     the shared chart stays in USD, the prices' own currency."""
     set_rate(admin, "1.25")
-    page = soup(admin.get(f"/compare?s={save(admin, EUR)},{save(admin, QUERY)}"))
+    page = soup(admin.get(f"/compare?s={save(admin, QUERY)},{save(admin, EUR)}"))
     cheapest = [td.get_text(" ", strip=True) for td in page.select("tr.cheapest td")]
-    assert cheapest[0].startswith("€802.88") and cheapest[1].startswith("$1,003.60")
-    assert "EUR at 1 EUR = 1.25 USD" in page.select_one("p.rate").get_text()
+    assert cheapest[0].startswith("$1,003.60") and cheapest[1].startswith("€802.88")
+    assert page.select_one("p.rate").get_text().startswith("Scenario 2: EUR at 1 EUR = 1.25 USD")
     money_ticks = [t.get_text() for t in page.select("svg .grid text") if t.get_text()[0] in "$€"]
     assert money_ticks and all(tick.startswith("$") for tick in money_ticks)
+
+
+def test_a_new_rate_alone_leaves_a_saved_usd_scenario_unchanged(admin, session):
+    """A rate is a new catalog version, yet a scenario in USD shows the same numbers today."""
+    slug = save(admin, QUERY)
+    set_rate(admin, "1.25")
+    section = soup(admin.get(f"/s/{slug}")).select_one("section.scenario")
+    assert "Today's catalog (version 2) gives the same numbers" in section.get_text()
+    assert section.select_one("table.then-and-now") is None

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
+from app.catalog.imports import save_pending_import
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, PublicSources, SessionDep
 from app.pages import admin_page, import_preview_page
 from app.refresh.fetch import RefreshFailed
@@ -36,4 +37,5 @@ def preview_refresh(
         problem = f"Nothing was changed: {e}."
         return admin_page(request, admin, "refresh", 502, sources=SOURCES, problem=problem, chosen=source)
     title = SOURCES[source].title
-    return import_preview_page(request, admin, session, plan, version, title=title, note=f"refresh from {title}")
+    pending = save_pending_import(session, plan, version, admin.username) if plan.applicable else None
+    return import_preview_page(request, admin, session, plan, pending, title=title, note=f"refresh from {title}")

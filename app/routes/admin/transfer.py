@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.catalog import rows as check
 from app.catalog.changes import StaleRecord
 from app.catalog.exports import export_catalog, export_offers_csv
-from app.catalog.imports import apply_import, claim_pending_import, plan_import
+from app.catalog.imports import apply_import, claim_pending_import, plan_import, save_pending_import
 from app.catalog.queries import pending_import
 from app.costing.terms import Tenancy
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
@@ -59,7 +59,8 @@ def preview_import(
         problem = " ".join(f"{PREVIEW_FIELDS.get(key, '')}{message}." for key, message in form.errors.items())
         return admin_page(request, admin, "import", 422, catalog=catalog, problem=problem, values=values)
     plan = plan_import(session, text, catalog.version, provider, tenancy, source_url, day)
-    return import_preview_page(request, admin, session, plan, catalog.version)
+    pending = save_pending_import(session, plan, catalog.version, admin.username) if plan.applicable else None
+    return import_preview_page(request, admin, session, plan, pending)
 
 
 @router.post("/import/{pending_id}/apply")
