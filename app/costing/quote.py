@@ -203,35 +203,32 @@ def cost_offer(offer: Offer, workload: Workload, assumptions: Assumptions) -> Of
     return _breakdown(price_offers([offer], workload, assumptions)[0], workload)
 
 
-def _rank(cost: OfferCost | PricedOffer, total: float) -> tuple[bool, float]:
+def _rank(cost: OfferCost, total: float) -> tuple[bool, float]:
     """Fully priced first: an egress or storage price nobody published is not a free one."""
     return not cost.complete, total
 
 
 def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float) -> Quote:
     """Cheapest offer per option at the workload's GPU-hours, options cheapest first; offers with a
-    cost their provider does not publish rank after all fully priced ones. Break-evens are searched
-    up to hours_max."""
+    cost their provider does not publish rank after all fully priced ones, and the cheapest of them
+    is named if it looks cheaper than the answer. Break-evens are searched up to hours_max."""
     hours = workload.gpu_hours
     cheapest: dict[OptionKey, tuple[tuple[bool, float], PricedOffer]] = {}
+    looks_cheapest: tuple[float, PricedOffer] | None = None
     for p in priced:
-        rank = _rank(p, p.curve.at(hours))
+        total = p.curve.at(hours)
+        rank = not p.fixed.complete, total
         best = cheapest.get(p.option)
         if best is None or rank < best[0]:
             cheapest[p.option] = rank, p
+        if rank[0] and (looks_cheapest is None or total < looks_cheapest[0]):
+            looks_cheapest = total, p
     options = sorted((_breakdown(p, workload) for _, p in cheapest.values()), key=lambda c: _rank(c, c.total))
     break_evens = list(_break_evens(tuple((o.option, o.curve) for o in options), hours_max))
-    return Quote(options, break_evens, hours_max, _cheaper_looking(priced, options, workload))
-
-
-def _cheaper_looking(priced: list[PricedOffer], options: list[OfferCost], workload: Workload) -> OfferCost | None:
-    if not options or not options[0].complete:
-        return None
-    partial = [p for p in priced if not p.complete]
-    looks_cheapest = min(partial, key=lambda p: p.curve.at(workload.gpu_hours), default=None)
-    if looks_cheapest is None or looks_cheapest.curve.at(workload.gpu_hours) >= options[0].total:
-        return None
-    return _breakdown(looks_cheapest, workload)
+    cheaper_looking = None
+    if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0] < options[0].total:
+        cheaper_looking = _breakdown(looks_cheapest[1], workload)
+    return Quote(options, break_evens, hours_max, cheaper_looking)
 
 
 @lru_cache(maxsize=1024)
