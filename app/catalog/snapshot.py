@@ -16,6 +16,7 @@ from weakref import WeakKeyDictionary
 from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
+from app.catalog.presets import PresetRecord, presets_at
 from app.catalog.provider_facts import ProviderRecord, providers_at
 from app.catalog.rates import RateRecord, rates_at
 from app.catalog.rows import OfferRow
@@ -54,6 +55,8 @@ class CatalogSnapshot:
     """Prices whose source states no date: shown "as of unknown", never given a guessed one."""
     rates: dict[str, RateRecord]
     """USD per unit of each display currency that has a rate at this version."""
+    presets: dict[str, PresetRecord]
+    """Model architectures sizing can start from, smallest first."""
 
 
 class Catalogs:
@@ -132,6 +135,7 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         offers_by_id={o.priced.offer_id: o for o in offers},
         undated=sum(o.row.as_of is None for o in offers),
         rates=rates_at(session, version),
+        presets=presets_at(session, version),
     )
 
 

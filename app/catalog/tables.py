@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from sqlalchemy import Column, ColumnElement, Index, Numeric, and_, or_, text
+from sqlalchemy import BigInteger, Column, ColumnElement, Index, Numeric, and_, or_, text
 from sqlmodel import Field, SQLModel, col
 
 from app.catalog.rows import OfferBase, OfferRow
@@ -133,6 +133,28 @@ class ExchangeRate(Provenance, table=True):
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
+# A model's published architecture, in one range of catalog versions: what sizing reads to work out
+# memory. `source` is the config file read; the parameter count may come from the model card.
+class ModelPresetVersion(Provenance, table=True):
+    __tablename__ = "modelpreset"
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True)
+    name: str
+    parameters: int = Field(sa_type=BigInteger)
+    active_parameters: int | None = Field(default=None, sa_type=BigInteger)
+    """For a mixture of experts: parameters used per token (memory still holds all of them)."""
+    parameters_source: str = ""
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    kv_heads: int
+    head_dim: int
+    default_context: int
+    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
+    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
+
+
 # A data update shipped with the code, applied once to each database as a catalog version of its own.
 class ShippedUpdate(SQLModel, table=True):
     name: str = Field(primary_key=True)
@@ -182,7 +204,7 @@ class OfferVersion(OfferBase, table=True):
 ProviderTable = type[ProviderHeadquarters] | type[EgressTierVersion] | type[StoragePrice]
 PROVIDER_TABLES: tuple[ProviderTable, ...] = (ProviderHeadquarters, EgressTierVersion, StoragePrice)
 """A provider's versioned facts: each is edited, and checked for concurrent edits, on its own."""
-Versioned = type[OfferVersion] | ProviderTable | type[ExchangeRate]
+Versioned = type[OfferVersion] | ProviderTable | type[ExchangeRate] | type[ModelPresetVersion]
 
 
 def valid_at(table: Versioned, version: int) -> ColumnElement[bool]:

@@ -22,6 +22,7 @@ from app.quoting.schemas import (
     offers_matching,
     quote_out,
 )
+from app.quoting.sizing import SizeOut, SizeParams, size, size_out
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -73,6 +74,16 @@ def api_providers(
     """Providers with their egress tiers and storage price at a version (default: newest)."""
     catalog = _catalog(catalogs, catalog_version)
     return [ProviderOut.of(p) for p in sorted(catalog.providers.values(), key=lambda p: p.slug)]
+
+
+@router.get("/size", response_model=SizeOut)
+def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> SizeOut:
+    """A model's memory need, term by term with its formula, and how many GPUs of each model hold it."""
+    sized = size(catalogs, params)
+    if isinstance(sized, dict):
+        field, message = next(iter(sized.items()))
+        raise unprocessable(field, message)
+    return size_out(sized)
 
 
 @router.get("/health")

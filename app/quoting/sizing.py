@@ -1,0 +1,168 @@
+"""Sizing at a catalog version: a model (a preset, or its numbers typed in) and a run, checked at the
+edge, worked into a memory need and the fit of every GPU model in the catalog."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.catalog.presets import PresetRecord
+from app.catalog.snapshot import Catalogs, CatalogSnapshot
+from app.costing.memory import Fit, Mode, ModelShape, Need, Precision, Run, SizingAssumptions, fit, memory_need
+from app.quoting.params import VERSION_MAX, FieldErrors
+
+SHAPE_FIELDS = ("parameters_b", "layers", "hidden_size", "kv_heads", "head_dim")
+
+
+class SizeParams(BaseModel):
+    """A model and how it runs; every field is a query parameter of `/api/size`."""
+
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
+
+    preset: str = Field(
+        "", max_length=60, description="a model preset's key, e.g. llama-3.1-70b (none: type the model)"
+    )
+    parameters_b: float | None = Field(
+        None, gt=0, le=100_000, description="parameters in billions (all of them for a mixture of experts)"
+    )
+    layers: int | None = Field(None, ge=1, le=10_000, description="transformer layers")
+    hidden_size: int | None = Field(None, ge=1, le=1_000_000, description="hidden size")
+    kv_heads: int | None = Field(None, ge=1, le=10_000, description="key-value heads (grouped-query attention)")
+    head_dim: int | None = Field(None, ge=1, le=100_000, description="dimension of one attention head")
+    weights: Precision = Field(Precision.BF16, description="precision of the weights")
+    mode: Mode = Field(
+        Mode.INFERENCE, description="inference, lora (fine-tuning an adapter) or full (training with Adam)"
+    )
+    context: int | None = Field(
+        None, ge=0, le=10_000_000, description="tokens per sequence (default: the preset's context, else 8,192)"
+    )
+    sequences: int = Field(
+        1, ge=1, le=100_000, description="concurrent sequences when serving, micro-batch when training"
+    )
+    kv_cache: Precision = Field(Precision.BF16, description="precision of the KV cache")
+    overhead_pct: float = Field(10, ge=0, le=100, description="runtime overhead, percent of the other terms")
+    usable_pct: float = Field(90, ge=10, le=100, description="share of each GPU's memory a workload can use, percent")
+    lora_pct: float = Field(1, gt=0, le=100, description="LoRA adapter parameters, percent of the model's")
+    catalog_version: int | None = Field(None, ge=1, le=VERSION_MAX, description="catalog version (default: newest)")
+
+    def assumptions(self) -> SizingAssumptions:
+        return SizingAssumptions(self.overhead_pct / 100, self.usable_pct / 100, self.lora_pct / 100)
+
+
+@dataclass(frozen=True)
+class Sizing:
+    params: SizeParams
+    catalog: CatalogSnapshot
+    preset: PresetRecord | None
+    run: Run
+    need: Need
+    fits: list[Fit]
+
+
+def _shape(params: SizeParams, preset: PresetRecord | None) -> ModelShape | FieldErrors:
+    """The preset's architecture with any number typed over it; without a preset, all of them."""
+    if preset is None:
+        missing = [name for name in SHAPE_FIELDS if getattr(params, name) is None]
+        if missing:
+            return {name: "choose a preset or give this number" for name in missing}
+    base = preset.shape if preset else ModelShape(0.0, 0, 0, 0, 0)
+    return ModelShape(
+        parameters=params.parameters_b * 1e9 if params.parameters_b else base.parameters,
+        layers=params.layers or base.layers,
+        hidden_size=params.hidden_size or base.hidden_size,
+        kv_heads=params.kv_heads or base.kv_heads,
+        head_dim=params.head_dim or base.head_dim,
+    )
+
+
+def size(catalogs: Catalogs, params: SizeParams) -> Sizing | FieldErrors:
+    catalog = catalogs.at(params.catalog_version)
+    if catalog is None:
+        return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
+    preset = catalog.presets.get(params.preset) if params.preset else None
+    if params.preset and preset is None:
+        return {"preset": "is not a model preset in the catalog"}
+    shape = _shape(params, preset)
+    if isinstance(shape, dict):
+        return shape
+    if params.mode is Mode.FULL and params.weights not in (Precision.FP32, Precision.BF16):
+        return {"weights": "full training keeps FP32 or BF16 weights (mixed-precision Adam)"}
+    context = params.context if params.context is not None else preset.default_context if preset else 8192
+    run = Run(shape, params.weights, params.mode, context, params.sequences, params.kv_cache)
+    assumptions = params.assumptions()
+    need = memory_need(run, assumptions)
+    units = {gpu: max(o.priced.gpus_per_unit for o in offers) for gpu, offers in catalog.offers_by_gpu.items()}
+    fits = [fit(need, gpu, memory, units.get(gpu), assumptions) for gpu, memory in catalog.gpus.items()]
+    fits.sort(key=lambda f: (not f.fits_a_unit, f.gpus, f.memory_gib, f.gpu))
+    return Sizing(params, catalog, preset, run, need, fits)
+
+
+class TermOut(BaseModel):
+    name: str
+    gb: float
+    formula: str
+
+
+class FitOut(BaseModel):
+    gpu: str
+    memory_gib: int
+    gpus: int = Field(description="the least count whose usable memory holds the need")
+    tensor_parallel: int = Field(description="the next power of two, for tensor-parallel serving")
+    memory_used_pct: float = Field(description="of all the memory of `gpus` GPUs")
+    largest_unit: int | None = Field(description="the most GPUs of one offered instance or node; null: none offered")
+    fits_a_unit: bool
+
+
+class PresetOut(BaseModel):
+    key: str
+    name: str
+    parameters: int
+    active_parameters: int | None
+    source: str
+    parameters_source: str
+
+
+class SizeOut(BaseModel):
+    catalog_version: int
+    params: SizeParams
+    preset: PresetOut | None
+    context: int
+    need_gb: float
+    checkpoint_gb: float
+    terms: list[TermOut]
+    fits: list[FitOut]
+
+
+def size_out(s: Sizing) -> SizeOut:
+    p = s.preset
+    return SizeOut(
+        catalog_version=s.catalog.version,
+        params=s.params,
+        preset=None
+        if p is None
+        else PresetOut(
+            key=p.key,
+            name=p.name,
+            parameters=p.parameters,
+            active_parameters=p.active_parameters,
+            source=p.source,
+            parameters_source=p.parameters_source,
+        ),  # fmt: skip
+        context=s.run.context,
+        need_gb=round(s.need.gb, 2),
+        checkpoint_gb=round(s.need.checkpoint_bytes / 1e9, 2),
+        terms=[TermOut(name=t.name, gb=round(t.gb, 3), formula=t.formula) for t in s.need.terms],
+        fits=[
+            FitOut(
+                gpu=f.gpu,
+                memory_gib=f.memory_gib,
+                gpus=f.gpus,
+                tensor_parallel=f.tensor_parallel,
+                memory_used_pct=round(100 * f.utilisation(s.need, f.gpus), 1),
+                largest_unit=f.largest_unit,
+                fits_a_unit=f.fits_a_unit,
+            )  # fmt: skip
+            for f in s.fits
+        ],
+    )
