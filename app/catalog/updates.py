@@ -21,6 +21,7 @@ from app.catalog.rows import Tier, priced_tiers
 from app.catalog.seed import rows_of, seed_if_empty, shipped_day
 from app.catalog.tables import (
     EgressTierVersion,
+    ModelPresetVersion,
     Provenance,
     Provider,
     ProviderHeadquarters,
@@ -88,12 +89,34 @@ def provider_facts_2026_11(session: Session, version: int) -> None:
                                          **_provenance(row)))  # fmt: skip
 
 
+def model_presets_2026_11(session: Session, version: int) -> None:
+    """Published architectures of common open models (model_presets_2026_11.csv, read from their
+    config files and model cards; see seed_data/README.md)."""
+    for row in rows_of("model_presets_2026_11.csv"):
+        session.add(
+            ModelPresetVersion(
+                key=row["key"], name=row["name"], parameters=int(row["parameters"]),
+                active_parameters=int(row["active_parameters"]) if row["active_parameters"] else None,
+                parameters_source=row["parameters_source"], layers=int(row["layers"]),
+                hidden_size=int(row["hidden_size"]), attention_heads=int(row["attention_heads"]),
+                kv_heads=int(row["kv_heads"]), head_dim=int(row["head_dim"]),
+                default_context=int(row["default_context"]), valid_from=version, **_provenance(row),
+            )
+        )  # fmt: skip
+
+
 SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
     (
         "provider-facts-2026-11",
         "Published egress, checkpoint storage and headquarters with quotes and sources "
         "(seed_data/provider_facts_2026_11.csv): IBM tiers in TB, DigitalOcean 0.01 USD/GiB, OCI 10 TB free",
         provider_facts_2026_11,
+    ),
+    (
+        "model-presets-2026-11",
+        "Model presets: published architectures of Llama 3.1 8B/70B/405B, Mistral 7B, Mixtral 8x7B, Qwen2.5 72B "
+        "and Qwen3-235B-A22B (seed_data/model_presets_2026_11.csv)",
+        model_presets_2026_11,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""

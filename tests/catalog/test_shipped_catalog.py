@@ -170,3 +170,12 @@ def test_undated_shipped_prices_stay_undated(shipped):
     """SkyPilot's catalog files carry no date: 689 of the 853 shipped prices say "as of unknown"."""
     assert (len(shipped.offers), shipped.undated) == (853, 689)
     assert shipped.undated == sum(o.row.as_of is None for o in shipped.offers)
+
+
+def test_model_presets_ship_with_their_config_source(shipped):
+    """Llama 3.1 70B: 80 layers, 8 KV heads of 128; Qwen3-235B-A22B holds 235B parameters, 22B active."""
+    llama, qwen = shipped.presets["llama-3.1-70b"], shipped.presets["qwen3-235b-a22b"]
+    assert (llama.layers, llama.kv_heads, llama.head_dim, llama.parameters) == (80, 8, 128, 70_000_000_000)
+    assert (qwen.parameters, qwen.active_parameters, qwen.kv_heads) == (235_000_000_000, 22_000_000_000, 4)
+    assert all(p.source.startswith("https://huggingface.co/") for p in shipped.presets.values())
+    assert len(shipped.presets) == 7

@@ -52,3 +52,20 @@ def test_bad_sizing_input_is_refused_naming_the_field(client, catalog, query, fi
     assert response.status_code == 422
     detail = response.json()["detail"]
     assert any(d["loc"][-1] == field and message in d["msg"] for d in detail), detail
+
+
+def test_a_preset_sizes_like_its_numbers_typed_in(client, catalog, session):
+    """The shipped Llama 3.1 70B preset at 8k context gives the typed model's 156.95 GB; without a
+    context it takes the preset's 131,072 tokens: 327,680 x 131,072 = 42.95 GB of cache."""
+    from app.catalog.changes import new_version
+    from app.catalog.updates import model_presets_2026_11
+
+    model_presets_2026_11(session, new_version(session, "presets"))
+    session.commit()
+    typed = client.get(f"/api/size?{LLAMA_70B_TYPED}&catalog_version=1").json()
+    preset = client.get("/api/size?preset=llama-3.1-70b&context=8192").json()
+    assert preset["need_gb"] == typed["need_gb"] == 156.95
+    assert preset["preset"]["source"] == "https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json"
+    long = client.get("/api/size?preset=llama-3.1-70b").json()
+    assert long["context"] == 131_072
+    assert {t["name"]: t["gb"] for t in long["terms"]}["KV cache"] == 42.95
