@@ -119,7 +119,18 @@ templates.env.filters.update(
     hours=hours,
     plain=plain,
 )
-templates.env.globals.update(tenancy_labels=TENANCY_LABELS)
+PRECISION_LABELS = [("fp32", "FP32"), ("bf16", "BF16 / FP16"), ("fp8", "FP8 / INT8"), ("int4", "INT4")]
+MODE_LABELS = [
+    ("inference", "inference"),
+    ("lora", "LoRA fine-tuning"),
+    ("full", "full fine-tuning or training (Adam)"),
+]
+templates.env.globals.update(
+    tenancy_labels=TENANCY_LABELS,
+    precision_labels=PRECISION_LABELS,
+    mode_labels=MODE_LABELS,
+    mode_labels_by_value=dict(MODE_LABELS),
+)
 
 
 _chart_bodies: Lru[tuple[object, ...], Markup] = Lru()

@@ -113,7 +113,7 @@ def memory_need(run: Run, assumptions: SizingAssumptions = SizingAssumptions()) 
         terms.append(Term("KV cache", per_token * tokens,
                           f"2 x {shape.layers} layers x {shape.kv_heads} KV heads x {shape.head_dim} head dimension x "
                           f"{BYTES[run.kv_cache]:g} bytes ({run.kv_cache}) x {run.context:,} tokens x "
-                          f"{run.sequences:,} sequences"))  # fmt: skip
+                          f"{run.sequences:,} sequence{'s' if run.sequences != 1 else ''}"))  # fmt: skip
         checkpoint = shape.parameters * p
     else:
         trained = shape.parameters * (assumptions.lora_share if run.mode is Mode.LORA else 1.0)
@@ -128,7 +128,7 @@ def memory_need(run: Run, assumptions: SizingAssumptions = SizingAssumptions()) 
                           f"mixed-precision Adam per trained parameter for {who}"
                           + ("" if run.mode is Mode.LORA else f", less the {p:g} of its weights")))  # fmt: skip
         terms.append(Term("activations", 2.0 * run.context * run.sequences * shape.hidden_size * shape.layers,
-                          f"2 bytes x {run.context:,} tokens x {run.sequences:,} sequences x {shape.hidden_size:,} "
+                          f"2 bytes x {run.context:,} tokens x {run.sequences:,} sequence(s) x {shape.hidden_size:,} "
                           f"hidden size x {shape.layers} layers (one BF16 hidden state per layer, activations "
                           "recomputed in the backward pass)"))  # fmt: skip
         checkpoint = trained * TRAINING_BYTES

@@ -12,6 +12,7 @@ from app.costing.money import SYMBOLS, USD, Currency
 from app.costing.quote import OfferCost, PricedOffer, Quote, price_offers, quote_priced
 from app.lru import Lru
 from app.quoting.params import FieldErrors, QuoteParams
+from app.quoting.sizing import Sizing, size
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,8 @@ class QuoteResult:
     currency: Currency = USD
     rate: RateRecord | None = None
     """Where the display currency's rate came from; None for USD, the currency prices are in."""
+    sizing: Sizing | None = None
+    """The model's memory and fit, where one is given: it set the GPUs used at once and the checkpoint."""
 
     @cached_property
     def options(self) -> list[tuple[OfferCost, OfferRecord]]:
@@ -64,11 +67,20 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
         return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
     if params.gpu not in catalog.gpus:
         return {"gpu": "is not a GPU model in the catalog"}
+    sizing = None
+    if params.sized:
+        sized = size(catalogs, params)
+        if isinstance(sized, dict):
+            return sized
+        sizing = sized
+        (chosen,) = [f for f in sized.fits if f.gpu == params.gpu]
+        checkpoint_gb = round(sized.need.checkpoint_bytes / 1e9, 3)
+        params = params.model_copy(update={"peak_gpus": chosen.gpus, "checkpoint_gb": checkpoint_gb})
     rate = catalog.rates.get(params.currency)
     if params.currency != USD.code and rate is None:
         return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}
     result = quote_priced(_priced_offers(catalog, params), params.workload(), hours_searched(params.gpu_hours))
     if rate is None:
-        return QuoteResult(params, catalog, result)
+        return QuoteResult(params, catalog, result, sizing=sizing)
     currency = Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit))
-    return QuoteResult(params, catalog, result, currency, rate)
+    return QuoteResult(params, catalog, result, currency, rate, sizing)

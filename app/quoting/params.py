@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.terms import Assumptions, Tenancy, Workload
 
 GPU_HOURS_MAX = 1_000_000
@@ -14,7 +15,51 @@ VERSION_MAX = 2**31 - 1
 """Catalog versions are database integers; a larger number can name no version."""
 
 
-class QuoteParams(BaseModel):
+class SizeParams(BaseModel):
+    """A model and how it runs; every field is a query parameter of `/api/size`, and of `/` and
+    `/api/quote`, where a model (a preset or a parameter count) sets the GPUs used at once and the
+    checkpoint size."""
+
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
+
+    preset: str = Field(
+        "", max_length=60, description="a model preset's key, e.g. llama-3.1-70b (none: type the model)"
+    )
+    parameters_b: float | None = Field(
+        None, gt=0, le=100_000, description="parameters in billions (all of them for a mixture of experts)"
+    )
+    layers: int | None = Field(None, ge=1, le=10_000, description="transformer layers")
+    hidden_size: int | None = Field(None, ge=1, le=1_000_000, description="hidden size")
+    kv_heads: int | None = Field(None, ge=1, le=10_000, description="key-value heads (grouped-query attention)")
+    head_dim: int | None = Field(None, ge=1, le=100_000, description="dimension of one attention head")
+    weights: Precision = Field(Precision.BF16, description="precision of the weights")
+    mode: Mode = Field(
+        Mode.INFERENCE, description="inference, lora (fine-tuning an adapter) or full (training with Adam)"
+    )
+    context: int | None = Field(
+        None, ge=0, le=10_000_000, description="tokens per sequence (default: the preset's context, else 8,192)"
+    )
+    sequences: int = Field(
+        1, ge=1, le=100_000, description="concurrent sequences when serving, micro-batch when training"
+    )
+    kv_cache: Precision = Field(Precision.BF16, description="precision of the KV cache")
+    overhead_pct: float = Field(10, ge=0, le=100, description="runtime overhead, percent of the other terms")
+    usable_pct: float = Field(90, ge=10, le=100, description="share of each GPU's memory a workload can use, percent")
+    lora_pct: float = Field(1, gt=0, le=100, description="LoRA adapter parameters, percent of the model's")
+    catalog_version: int | None = Field(
+        None, ge=1, le=VERSION_MAX, description="catalog version to quote at (default: newest)"
+    )
+
+    @property
+    def sized(self) -> bool:
+        """A model is given: sizing decides the GPUs used at once and the checkpoint size."""
+        return bool(self.preset) or self.parameters_b is not None
+
+    def sizing_assumptions(self) -> SizingAssumptions:
+        return SizingAssumptions(self.overhead_pct / 100, self.usable_pct / 100, self.lora_pct / 100)
+
+
+class QuoteParams(SizeParams):
     """One scenario; every field is a query parameter of `/` and `/api/quote`."""
 
     model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
@@ -46,9 +91,6 @@ class QuoteParams(BaseModel):
     currency: Literal["USD", "EUR"] = Field(
         "USD", description="display currency; EUR converts at the catalog version's exchange rate"
     )
-    catalog_version: int | None = Field(
-        None, ge=1, le=VERSION_MAX, description="catalog version to quote at (default: newest)"
-    )
 
     def workload(self) -> Workload:
         return Workload(
@@ -79,6 +121,7 @@ FieldErrors = dict[str, str]
 
 _MESSAGES = {
     "greater_than_equal": "must be at least {ge}",
+    "greater_than": "must be greater than {gt}",
     "less_than_equal": "must be at most {le}",
     "int_parsing": "must be a whole number",
     "int_from_float": "must be a whole number",
@@ -95,6 +138,12 @@ _MAY_BE_EMPTY = {
     "region",
     "tenancy",
     "catalog_version",
+    "parameters_b",
+    "layers",
+    "hidden_size",
+    "kv_heads",
+    "head_dim",
+    "context",
     "assumed_egress_usd_per_gb",
     "assumed_storage_usd_per_gb_month",
 }

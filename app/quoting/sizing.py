@@ -5,49 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from app.catalog.presets import PresetRecord
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
-from app.costing.memory import Fit, Mode, ModelShape, Need, Precision, Run, SizingAssumptions, fit, memory_need
-from app.quoting.params import VERSION_MAX, FieldErrors
+from app.costing.memory import Fit, Mode, ModelShape, Need, Precision, Run, fit, memory_need
+from app.quoting.params import FieldErrors, SizeParams
 
 SHAPE_FIELDS = ("parameters_b", "layers", "hidden_size", "kv_heads", "head_dim")
-
-
-class SizeParams(BaseModel):
-    """A model and how it runs; every field is a query parameter of `/api/size`."""
-
-    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
-
-    preset: str = Field(
-        "", max_length=60, description="a model preset's key, e.g. llama-3.1-70b (none: type the model)"
-    )
-    parameters_b: float | None = Field(
-        None, gt=0, le=100_000, description="parameters in billions (all of them for a mixture of experts)"
-    )
-    layers: int | None = Field(None, ge=1, le=10_000, description="transformer layers")
-    hidden_size: int | None = Field(None, ge=1, le=1_000_000, description="hidden size")
-    kv_heads: int | None = Field(None, ge=1, le=10_000, description="key-value heads (grouped-query attention)")
-    head_dim: int | None = Field(None, ge=1, le=100_000, description="dimension of one attention head")
-    weights: Precision = Field(Precision.BF16, description="precision of the weights")
-    mode: Mode = Field(
-        Mode.INFERENCE, description="inference, lora (fine-tuning an adapter) or full (training with Adam)"
-    )
-    context: int | None = Field(
-        None, ge=0, le=10_000_000, description="tokens per sequence (default: the preset's context, else 8,192)"
-    )
-    sequences: int = Field(
-        1, ge=1, le=100_000, description="concurrent sequences when serving, micro-batch when training"
-    )
-    kv_cache: Precision = Field(Precision.BF16, description="precision of the KV cache")
-    overhead_pct: float = Field(10, ge=0, le=100, description="runtime overhead, percent of the other terms")
-    usable_pct: float = Field(90, ge=10, le=100, description="share of each GPU's memory a workload can use, percent")
-    lora_pct: float = Field(1, gt=0, le=100, description="LoRA adapter parameters, percent of the model's")
-    catalog_version: int | None = Field(None, ge=1, le=VERSION_MAX, description="catalog version (default: newest)")
-
-    def assumptions(self) -> SizingAssumptions:
-        return SizingAssumptions(self.overhead_pct / 100, self.usable_pct / 100, self.lora_pct / 100)
 
 
 @dataclass(frozen=True)
@@ -90,7 +55,7 @@ def size(catalogs: Catalogs, params: SizeParams) -> Sizing | FieldErrors:
         return {"weights": "full training keeps FP32 or BF16 weights (mixed-precision Adam)"}
     context = params.context if params.context is not None else preset.default_context if preset else 8192
     run = Run(shape, params.weights, params.mode, context, params.sequences, params.kv_cache)
-    assumptions = params.assumptions()
+    assumptions = params.sizing_assumptions()
     need = memory_need(run, assumptions)
     units = {gpu: max(o.priced.gpus_per_unit for o in offers) for gpu, offers in catalog.offers_by_gpu.items()}
     fits = [fit(need, gpu, memory, units.get(gpu), assumptions) for gpu, memory in catalog.gpus.items()]

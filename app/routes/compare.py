@@ -39,6 +39,13 @@ INPUT_LABELS = {
     "cold_start_s": "Cold start, seconds",
     "assumed_egress_usd_per_gb": "Assumed egress where unpublished, USD/GB",
     "assumed_storage_usd_per_gb_month": "Assumed storage where unpublished, USD/GB-month",
+    "preset": "Model preset",
+    "parameters_b": "Parameters, billions",
+    "weights": "Weights precision",
+    "mode": "Run for",
+    "context": "Context, tokens",
+    "sequences": "Sequences at once",
+    "kv_cache": "KV cache precision",
     "currency": "Money shown in",
     "catalog_version": "Catalog version (prices)",
 }

@@ -32,7 +32,7 @@ def test_a_typed_70b_model_needs_157_gb_for_8k_inference_and_fits_2_h200(client,
 def test_the_formulas_are_given_with_the_numbers(client, catalog):
     terms = {t["name"]: t["formula"] for t in client.get(f"/api/size?{LLAMA_70B_TYPED}").json()["terms"]}
     assert terms["KV cache"] == (
-        "2 x 80 layers x 8 KV heads x 128 head dimension x 2 bytes (bf16) x 8,192 tokens x 1 sequences"
+        "2 x 80 layers x 8 KV heads x 128 head dimension x 2 bytes (bf16) x 8,192 tokens x 1 sequence"
     )
 
 

@@ -1,0 +1,59 @@
+"""The sizing panel: a preset fills the GPUs used at once and the checkpoint in one step, and the
+page says in a sentence what the model needs and which GPUs hold it."""
+
+import pytest
+
+from app.catalog.changes import new_version
+from app.catalog.updates import model_presets_2026_11
+from tests.factories import hand_checked_catalog, make_gpu, make_offer, make_provider
+from tests.web.helpers import soup
+
+H200_400H = "gpu=H200&gpu_hours=400&checkpoints_out=1&virt_tax=0&invocations=0"
+
+
+@pytest.fixture
+def catalog(session):
+    """Hand-checked offers, an 8-GPU H200 node at 50.00 an hour (6.25 per GPU-hour), the presets."""
+    hand_checked_catalog(session)
+    make_gpu(session, "H200", 141)
+    make_offer(session, make_provider(session, "nodes"), "50", gpu="H200", gpus_per_unit=8)
+    model_presets_2026_11(session, new_version(session, "presets"))
+    session.commit()
+
+
+def test_a_preset_sizes_the_workload_and_says_which_gpus_hold_it(client, catalog):
+    """Llama 3.1 70B, BF16, inference at 8,192 tokens: 156.95 GB -> 2 x H200 at once. The 8-GPU node
+    is rented whole: 400 GPU-hours x 6.25 x ceil(2 / 8) x 8 / 2 = 10,000 USD (200 hours x 50.00)."""
+    page = soup(client.get(f"/?{H200_400H}&preset=llama-3.1-70b&context=8192"))
+    sentence = " ".join(page.select_one(".sizing-result .sentence").get_text().split())
+    assert sentence.startswith("Llama 3.1 70B in BF16 for inference at 8,192 tokens needs about 157.0 GB: 2 x H200")
+    assert "This quote uses 2 x H200 at once and a 140 GB checkpoint." in sentence
+    row = page.select_one('tr[data-option="virtualized-on_demand"]')
+    assert row.select("td.num")[0].get_text() == "$10,000.00"
+    assert "uses 2 of 8 GPUs" in row.get_text()
+
+
+def test_the_fit_table_names_gpus_no_offered_unit_holds(client, catalog):
+    page = soup(client.get(f"/?{H200_400H}&preset=llama-3.1-70b&context=8192"))
+    h100 = next(tr for tr in page.select("table.fits tr") if tr.th and tr.th.get_text() == "H100")
+    assert [td.get_text() for td in h100.select("td")] == [
+        "80 GiB",
+        "3",
+        "4",
+        "60.9%",
+        "no offered unit holds 3 (largest 1)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "message"),
+    [
+        ("preset=no-such-model", "preset", "is not a model preset in the catalog"),
+        ("parameters_b=0", "parameters_b", "must be greater than 0"),
+        ("parameters_b=70", "layers", "choose a preset or give this number"),
+    ],
+)
+def test_bad_sizing_input_is_shown_under_its_field_and_the_rest_is_kept(client, catalog, query, field, message):
+    page = soup(client.get(f"/?{H200_400H}&{query}"))
+    assert message in page.select_one(f"#{field}-error").get_text()
+    assert page.select_one("#gpu_hours")["value"] == "400"
