@@ -15,7 +15,7 @@ from app.catalog.queries import offer_prices
 from app.catalog.snapshot import Catalogs
 from app.catalog.tables import PendingImport
 from app.charts import cost_chart
-from app.quoting.build import build_quote
+from app.quoting.build import ANY_GPU, QuoteResult, build_quote
 from app.quoting.params import DEFAULT_VALUES, QuoteParams, parse_params
 from app.security import csrf_token, remember_csrf
 from app.templating import templates
@@ -29,6 +29,11 @@ SLIDER_MAX = {
     "stored_gb": 50_000,
 }
 """Where each slider ends; the number input beside it takes anything up to the field's own limit."""
+
+
+def pinned(result: QuoteResult) -> dict[str, Any]:
+    """What a saved link keeps beyond the inputs: the version quoted, and "any GPU" where asked."""
+    return {"catalog_version": result.catalog.version} | ({"gpu": ANY_GPU} if result.choices else {})
 
 
 def calculator_page(
@@ -50,9 +55,7 @@ def calculator_page(
         "fields": QuoteParams.model_fields,
         "result": result,
         "chart": cost_chart(result.quote, result.params.gpu_hours, result.currency) if result else None,
-        "pinned_inputs": result.params.model_copy(update={"catalog_version": result.catalog.version}).model_dump_json()
-        if result
-        else None,
+        "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
         "slider_max": SLIDER_MAX,
         "fragment": fragment,
         "catalog": result.catalog if result else catalogs.at(),

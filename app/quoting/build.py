@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -14,6 +15,22 @@ from app.lru import Lru
 from app.quoting.params import FieldErrors, QuoteParams
 from app.quoting.sizing import Sizing, size
 
+ANY_GPU = "any"
+"""The GPU model a sized workload may ask for instead of one: every GPU model that fits is quoted."""
+
+
+@dataclass(frozen=True)
+class GpuChoice:
+    """One GPU model that holds a sized workload, quoted at its fit."""
+
+    gpu: str
+    gpus: int
+    quote: Quote
+
+    @property
+    def cheapest(self) -> OfferCost | None:
+        return self.quote.options[0] if self.quote.options else None
+
 
 @dataclass(frozen=True)
 class QuoteResult:
@@ -25,6 +42,15 @@ class QuoteResult:
     """Where the display currency's rate came from; None for USD, the currency prices are in."""
     sizing: Sizing | None = None
     """The model's memory and fit, where one is given: it set the GPUs used at once and the checkpoint."""
+    choices: tuple[GpuChoice, ...] = ()
+    """Asked for any GPU that fits: each GPU model that does, its cheapest first; `params` and
+    `quote` are the cheapest one's."""
+
+    @cached_property
+    def ranked(self) -> list[tuple[GpuChoice, OfferCost]]:
+        """Every GPU model's options side by side, cheapest total first (fully priced first)."""
+        rows = [(choice, option) for choice in self.choices for option in choice.quote.options]
+        return sorted(rows, key=lambda row: (not row[1].complete, row[1].total))
 
     @cached_property
     def options(self) -> list[tuple[OfferCost, OfferRecord]]:
@@ -65,22 +91,37 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     catalog = catalogs.at(params.catalog_version)
     if catalog is None:
         return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
-    if params.gpu not in catalog.gpus:
+    if params.gpu == ANY_GPU and not params.sized:
+        return {"gpu": "any GPU that fits needs a model: choose a preset or give a parameter count"}
+    if params.gpu != ANY_GPU and params.gpu not in catalog.gpus:
         return {"gpu": "is not a GPU model in the catalog"}
-    sizing = None
-    if params.sized:
-        sized = size(catalogs, params)
-        if isinstance(sized, dict):
-            return sized
-        sizing = sized
-        (chosen,) = [f for f in sized.fits if f.gpu == params.gpu]
-        checkpoint_gb = round(sized.need.checkpoint_bytes / 1e9, 3)
-        params = params.model_copy(update={"peak_gpus": chosen.gpus, "checkpoint_gb": checkpoint_gb})
     rate = catalog.rates.get(params.currency)
     if params.currency != USD.code and rate is None:
         return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}
-    result = quote_priced(_priced_offers(catalog, params), params.workload(), hours_searched(params.gpu_hours))
-    if rate is None:
-        return QuoteResult(params, catalog, result, sizing=sizing)
-    currency = Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit))
-    return QuoteResult(params, catalog, result, currency, rate, sizing)
+    currency = USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit))
+    if not params.sized:
+        quote = quote_priced(_priced_offers(catalog, params), params.workload(), hours_searched(params.gpu_hours))
+        return QuoteResult(params, catalog, quote, currency, rate)
+    sizing = size(catalogs, params)
+    if isinstance(sizing, dict):
+        return sizing
+    checkpoint_gb = round(sizing.need.checkpoint_bytes / 1e9, 3)
+    wanted = [f for f in sizing.fits if f.gpu == params.gpu or (params.gpu == ANY_GPU and f.fits_a_unit)]
+    if not wanted:
+        return {"gpu": "no GPU model in the catalog holds this model in one offered instance or node"}
+    choices = []
+    for f in wanted:
+        at_fit = params.model_copy(update={"gpu": f.gpu, "peak_gpus": f.gpus, "checkpoint_gb": checkpoint_gb})
+        quote = quote_priced(_priced_offers(catalog, at_fit), at_fit.workload(), hours_searched(at_fit.gpu_hours))
+        choices.append((at_fit, GpuChoice(f.gpu, f.gpus, quote)))
+    best_params, best = min(choices, key=lambda choice: _rank(choice[1]))
+    listed = tuple(sorted((choice for _, choice in choices), key=_rank)) if params.gpu == ANY_GPU else ()
+    return QuoteResult(best_params, catalog, best.quote, currency, rate, sizing, listed)
+
+
+def _rank(choice: GpuChoice) -> tuple[bool, bool, float]:
+    """Cheapest first; a GPU with no offer passing the filters, or none fully priced, after."""
+    cheapest = choice.cheapest
+    if cheapest is None:
+        return True, True, math.inf
+    return False, not cheapest.complete, cheapest.total

@@ -14,6 +14,7 @@ from app.costing.quote import OfferCost, OptionKey
 from app.costing.terms import Billing, Tenancy
 from app.quoting.build import QuoteResult
 from app.quoting.params import VERSION_MAX, QuoteParams
+from app.quoting.sizing import SizeOut, size_out
 
 
 def _money(usd: float | None, currency: Currency) -> float | None:
@@ -118,6 +119,12 @@ class BreakEvenOut(BaseModel):
     more: bool = Field(description="they cross again beyond the crossings listed")
 
 
+class GpuOptionOut(BaseModel):
+    gpu: str
+    gpus: int = Field(description="GPUs used at once: the least count that holds the model")
+    option: OptionOut
+
+
 class QuoteOut(BaseModel):
     catalog_version: int
     currency: str = Field(description="of every money figure below; offers' own prices stay in USD as published")
@@ -132,6 +139,10 @@ class QuoteOut(BaseModel):
         "provider does not publish"
     )
     break_evens: list[BreakEvenOut]
+    sizing: SizeOut | None = Field(description="the model's memory and fit, where one is given")
+    any_gpu: list[GpuOptionOut] = Field(
+        description="asked for any GPU that fits: every GPU model's options at its fit, cheapest first"
+    )
 
 
 def quote_out(result: QuoteResult) -> QuoteOut:
@@ -156,6 +167,11 @@ def quote_out(result: QuoteResult) -> QuoteOut:
         cheaper_looking=None
         if q.cheaper_looking is None
         else OptionOut.of(q.cheaper_looking, result.catalog, result.currency),
+        sizing=None if result.sizing is None else size_out(result.sizing),
+        any_gpu=[
+            GpuOptionOut(gpu=choice.gpu, gpus=choice.gpus, option=OptionOut.of(o, result.catalog, result.currency))
+            for choice, o in result.ranked
+        ],
         break_evens=[
             BreakEvenOut(
                 a=option_name(be.a),

@@ -57,3 +57,45 @@ def test_bad_sizing_input_is_shown_under_its_field_and_the_rest_is_kept(client, 
     page = soup(client.get(f"/?{H200_400H}&{query}"))
     assert message in page.select_one(f"#{field}-error").get_text()
     assert page.select_one("#gpu_hours")["value"] == "400"
+
+
+@pytest.fixture
+def a100_too(session, catalog):
+    """An 8-GPU A100-80GB instance at 20.00 an hour: 2.50 per GPU-hour."""
+    make_gpu(session, "A100-80GB", 80)
+    make_offer(session, make_provider(session, "a100s"), "20", gpu="A100-80GB", gpus_per_unit=8)
+
+
+ANY_70B = "gpu=any&gpu_hours=400&checkpoints_out=1&virt_tax=0&invocations=0&preset=llama-3.1-70b&context=8192"
+
+
+def test_any_gpu_that_fits_ranks_every_gpu_model_at_its_fit(client, a100_too):
+    """Llama 3.1 70B at 8k needs 3 x 80 GiB or 2 x H200. 3 A100-80GB on the 8-GPU instance: 400 x 2.50
+    x ceil(3/8) x 8/3 = 2,666.67; 2 H200 on the 8-GPU node: 400 x 6.25 x 8/2 = 10,000.00. H100 comes
+    in units of 1 only, so it is not among them."""
+    page = soup(client.get(f"/?{ANY_70B}"))
+    rows = [[c.get_text(" ", strip=True) for c in tr.select("th, td")] for tr in page.select("table.any-gpu tbody tr")]
+    assert [(r[0], r[3]) for r in rows] == [("3 x A100-80GB", "$2,666.67 *"), ("2 x H200", "$10,000.00 *")]
+    assert "any GPU that fits, 3 x A100-80GB at once" in " ".join(page.select_one(".headline").get_text().split())
+    body = client.get(f"/api/quote?{ANY_70B}").json()
+    assert [(o["gpu"], o["gpus"], o["option"]["total"]) for o in body["any_gpu"]] == [
+        ("A100-80GB", 3, 2666.67), ("H200", 2, 10000.0)
+    ]  # fmt: skip
+    assert body["sizing"]["need_gb"] == 156.95
+
+
+def test_a_saved_any_gpu_scenario_stays_any_gpu(client, a100_too):
+    page = soup(client.get(f"/?{ANY_70B}"))
+    form = {"csrf_token": page.select_one("#save-form input[name=csrf_token]")["value"],
+            "inputs": page.select_one("input[form=save-form][name=inputs]")["value"]}  # fmt: skip
+    link = client.post("/s", data=form, follow_redirects=False).headers["location"]
+    saved = soup(client.get(link))
+    assert saved.select_one("#gpu option[selected]")["value"] == "any"
+    assert saved.select_one("table.any-gpu tbody tr th").get_text() == "3 x A100-80GB"
+
+
+def test_any_gpu_without_a_model_asks_for_one(client, catalog):
+    page = soup(client.get("/?gpu=any"))
+    assert page.select_one("#gpu-error").get_text() == (
+        "any GPU that fits needs a model: choose a preset or give a parameter count"
+    )
