@@ -15,7 +15,7 @@ from app.catalog.updates import load_shipped_catalog
 from app.db import make_engine, migrate
 from app.errors import http_error, validation_error
 from app.routes import api, calculator, compare, docs, scenarios
-from app.routes.admin import audit, auth, gpus, offers, providers, rates, refresh, transfer
+from app.routes.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, transfer
 from app.security import SecurityHeaders
 from app.settings import ROOT, settings
 
@@ -59,6 +59,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         transfer,
         refresh,
         rates,
+        presets,
         audit,
     ):
         app.include_router(area.router)

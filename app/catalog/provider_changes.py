@@ -7,7 +7,6 @@ from sqlalchemy import update
 from sqlmodel import Session, col, func, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
-from app.catalog.rows import Tier
 from app.catalog.tables import (
     EgressTierVersion,
     Provenance,
@@ -16,6 +15,7 @@ from app.catalog.tables import (
     ProviderTable,
     StoragePrice,
 )
+from app.catalog.tier_rows import Tier
 from app.db import rows_touched
 
 

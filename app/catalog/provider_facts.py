@@ -11,8 +11,8 @@ from functools import cached_property
 
 from sqlmodel import Session, col, select
 
-from app.catalog.rows import priced_tiers
 from app.catalog.tables import EgressTierVersion, Provider, ProviderHeadquarters, StoragePrice, valid_at
+from app.catalog.tier_rows import priced_tiers
 from app.costing import tiers
 
 

@@ -13,7 +13,6 @@ from typing import Any
 from sqlalchemy import Numeric
 from sqlmodel import Field, SQLModel
 
-from app.costing import tiers as tiered
 from app.costing.terms import Billing, PricePeriod, Tenancy
 
 PRICE_MAX = Decimal(10_000_000)
@@ -111,6 +110,27 @@ PROVIDER_SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 GPU_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 .-]{0,39}")
 
 
+PRESET_KEY = re.compile(r"[a-z0-9][a-z0-9.-]{0,59}")
+
+
+def preset_key(value: str) -> str:
+    """A model preset's id in URLs and saved scenarios, e.g. llama-3.1-70b."""
+    if not PRESET_KEY.fullmatch(value):
+        raise ValueError("lower-case letters, digits, dots and dashes, 60 at most")
+    return value
+
+
+def billions(text: str) -> int:
+    """Parameters typed in billions (70.6) as a whole count."""
+    try:
+        amount = number(text)
+    except InvalidOperation:
+        raise ValueError("must be a number of billions, e.g. 70.6") from None
+    if not Decimal("0.001") <= amount <= Decimal(100_000):
+        raise ValueError("must be between 0.001 and 100,000 billion")
+    return int(amount * 1_000_000_000)
+
+
 def provider_slug(value: str) -> str:
     """A provider's id in offer keys and URLs."""
     if not PROVIDER_SLUG.fullmatch(value):
@@ -154,11 +174,6 @@ def past_day(value: str) -> date:
     if day > date.today():
         raise ValueError("cannot be in the future")
     return day
-
-
-def optional_price(text: str) -> Decimal | None:
-    """A price, or None where none is published (an empty field)."""
-    return price(text) if text.strip() else None
 
 
 def optional_past_day(value: str) -> date | None:
@@ -219,31 +234,3 @@ def check_offer_fields(typed: Mapping[str, str]) -> tuple[dict[str, Any], dict[s
         except ValueError as e:
             errors[name] = str(e)
     return values, errors
-
-
-Tier = tuple[Decimal, Decimal | None, Decimal]
-"""An egress tier as stored: from GB, to GB (None: no end), USD per GB."""
-
-
-def priced_tiers(tiers: list[Tier]) -> tuple[tiered.Tier, ...]:
-    """Stored tiers as the cost model reads them."""
-    return tuple(tiered.Tier(float(f), None if t is None else float(t), float(u)) for f, t, u in tiers)
-
-
-def parse_tiers(value: str) -> list[Tier]:
-    """Lines of `from_gb,to_gb,usd_per_gb` (to_gb empty on the last line), checked to be contiguous."""
-    tiers = []
-    for line_no, line in enumerate((line for line in value.strip().splitlines() if line.strip()), start=1):
-        parts = [part.strip() for part in line.split(",")]
-        if len(parts) != 3:
-            raise ValueError(f"line {line_no}: write from_gb,to_gb,usd_per_gb")
-        try:
-            from_gb, usd = number(parts[0]), number(parts[2])
-            to_gb = number(parts[1]) if parts[1] else None
-        except InvalidOperation:
-            raise ValueError(f"line {line_no}: not a number") from None
-        if not all(v.is_finite() for v in (from_gb, usd, to_gb or Decimal(0))):
-            raise ValueError(f"line {line_no}: not a number")
-        tiers.append((from_gb, to_gb, usd))
-    tiered.check_tiers(priced_tiers(tiers))
-    return tiers

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from app.catalog.rows import OfferRow, offer_key, priced_tiers
+from app.catalog.rows import OfferRow, offer_key
 from app.catalog.seed_mapping import EXTRA_GPU_MEMORY_GIB, SERVERLESS_GPUS, serverless_row_shipped, source_url
 from app.catalog.tables import (
     CatalogVersion,
@@ -24,6 +24,7 @@ from app.catalog.tables import (
     StorageKind,
     StoragePrice,
 )
+from app.catalog.tier_rows import priced_tiers
 from app.costing.terms import Billing, PricePeriod, Tenancy
 from app.costing.tiers import check_tiers
 

@@ -17,7 +17,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.catalog.changes import new_version
-from app.catalog.rows import Tier, priced_tiers
 from app.catalog.seed import rows_of, seed_if_empty, shipped_day
 from app.catalog.tables import (
     EgressTierVersion,
@@ -29,6 +28,7 @@ from app.catalog.tables import (
     ShippedUpdate,
     StoragePrice,
 )
+from app.catalog.tier_rows import Tier, priced_tiers
 from app.costing.tiers import check_tiers
 
 

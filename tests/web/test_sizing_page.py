@@ -99,3 +99,12 @@ def test_any_gpu_without_a_model_asks_for_one(client, catalog):
     assert page.select_one("#gpu-error").get_text() == (
         "any GPU that fits needs a model: choose a preset or give a parameter count"
     )
+
+
+def test_a_model_no_offered_unit_holds_says_so_and_keeps_the_page(client, a100_too):
+    """100,000 billion parameters at BF16 = 200,000 GB: no 8-GPU unit of any model holds it."""
+    page = soup(client.get(f"/?{ANY_70B}&parameters_b=100000"))
+    assert page.select_one("#gpu-error").get_text() == (
+        "no GPU model in the catalog holds this model in one offered instance or node"
+    )
+    assert page.select_one("#gpu_hours")["value"] == "400"

@@ -16,6 +16,7 @@ from app.catalog.provider_changes import add_provider, change_headquarters, repl
 from app.catalog.queries import provider_by_slug, provider_ids, provider_now
 from app.catalog.rows import decimal_text
 from app.catalog.tables import Provider, StorageKind
+from app.catalog.tier_rows import parse_tiers
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
 from app.forms import SOURCE_KINDS, Errors, FormReader, read_provenance
 from app.pages import admin_page
@@ -125,7 +126,7 @@ def save_egress(
     values = {"tiers": tiers, "source": source, "as_of": as_of, "source_kind": source_kind, "quote": quote,
               "note": note}  # fmt: skip
     form = FormReader()
-    parsed = form.read("tiers", check.parse_tiers, tiers) if tiers.strip() else []
+    parsed = form.read("tiers", parse_tiers, tiers) if tiers.strip() else []
     provenance = read_provenance(form, "", source, as_of, source_kind, quote)
     why = form.read("note", check.change_note, note)
     if form.errors:
@@ -151,7 +152,7 @@ def save_storage(
               "storage_as_of": as_of, "storage_source_kind": source_kind, "storage_quote": quote,
               "storage_note": note}  # fmt: skip
     form = FormReader()
-    parsed = form.read("storage_tiers", check.parse_tiers, tiers) if tiers.strip() else []
+    parsed = form.read("storage_tiers", parse_tiers, tiers) if tiers.strip() else []
     storage_kind = form.read("storage_kind", lambda v: check.one_of(v, StorageKind), kind)
     name = form.read("storage_product", lambda v: check.text(v, 120), product)
     provenance = read_provenance(form, "storage_", source, as_of, source_kind, quote)
