@@ -163,8 +163,10 @@ def select_offers(
     eu_only: bool = False,
     exclude_us_hq: bool = False,
     hide_spot: bool = False,
+    min_gpus_per_unit: int = 1,
 ) -> list[OfferRecord]:
-    """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them."""
+    """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them.
+    `min_gpus_per_unit`: a model sized to n GPUs needs them in one instance or node."""
     return [
         o
         for o in catalog.offers_by_gpu.get(gpu, [])
@@ -173,4 +175,5 @@ def select_offers(
         and (not eu_only or o.row.region_country in EU_COUNTRIES)
         and (not exclude_us_hq or (o.provider.hq_country is not None and o.provider.hq_country != "US"))
         and (not hide_spot or o.priced.billing is not terms.Billing.SPOT)
+        and o.priced.gpus_per_unit >= min_gpus_per_unit
     ]

@@ -32,6 +32,9 @@ class Mode(StrEnum):
 TRAINING_BYTES = 16.0
 """Mixed-precision Adam per trained parameter, before activations: 16-bit weights and gradients
 (2 + 2), FP32 master weights (4) and two FP32 moments (4 + 4)."""
+SAVED_STATE_BYTES = 12.0
+"""What a training checkpoint saves per trained parameter beside its weights: FP32 master weights
+and two moments (gradients are not saved)."""
 GIB = 2**30
 GB = 1e9
 
@@ -58,6 +61,9 @@ class SizingAssumptions:
     """Of each GPU's memory, what a workload can count on (vLLM's default gpu_memory_utilization)."""
     lora_share: float = 0.01
     """LoRA adapter parameters as a share of the model's."""
+    activation_bytes: float = 2.0
+    """Bytes kept per hidden value, layer and token while training: 2 is one BF16 hidden state per
+    layer with the rest recomputed in the backward pass; without recomputation it is far more."""
 
 
 @dataclass(frozen=True)
@@ -86,8 +92,8 @@ class Term:
 class Need:
     terms: list[Term]
     checkpoint_bytes: float
-    """What one checkpoint moved out weighs: the weights served, or the training state of what is
-    trained (the whole model, or the LoRA adapter)."""
+    """What one checkpoint moved out weighs: the weights served, or what is trained (the whole
+    model, or the LoRA adapter in BF16) with its master weights and Adam moments."""
 
     @property
     def bytes(self) -> float:
@@ -127,11 +133,12 @@ def memory_need(run: Run, assumptions: SizingAssumptions = SizingAssumptions()) 
                           f"{trained:,.0f} trained parameters x {state:g} bytes: {TRAINING_BYTES:g} bytes of "
                           f"mixed-precision Adam per trained parameter for {who}"
                           + ("" if run.mode is Mode.LORA else f", less the {p:g} of its weights")))  # fmt: skip
-        terms.append(Term("activations", 2.0 * run.context * run.sequences * shape.hidden_size * shape.layers,
-                          f"2 bytes x {run.context:,} tokens x {run.sequences:,} sequence(s) x {shape.hidden_size:,} "
-                          f"hidden size x {shape.layers} layers (one BF16 hidden state per layer, activations "
-                          "recomputed in the backward pass)"))  # fmt: skip
-        checkpoint = trained * TRAINING_BYTES
+        per_value = assumptions.activation_bytes
+        terms.append(Term("activations", per_value * run.context * run.sequences * shape.hidden_size * shape.layers,
+                          f"{per_value:g} bytes x {run.context:,} tokens x {run.sequences:,} sequence(s) x "
+                          f"{shape.hidden_size:,} hidden size x {shape.layers} layers"))  # fmt: skip
+        saved_weights = BYTES[Precision.BF16] if run.mode is Mode.LORA else p
+        checkpoint = trained * (saved_weights + SAVED_STATE_BYTES)
     subtotal = sum(t.bytes for t in terms)
     terms.append(Term("runtime overhead", subtotal * assumptions.overhead_share,
                       f"{assumptions.overhead_share:.0%} of the above"))  # fmt: skip
@@ -150,16 +157,26 @@ class Fit:
     """The next power of two: tensor-parallel serving splits the model into equal powers of two."""
     largest_unit: int | None
     """The most GPUs one offered instance or node has; None where none is offered."""
+    serving: bool = False
+    """Served with tensor parallelism: the quote rents the power of two, not the least count."""
 
-    def utilisation(self, need: Need, gpus: int) -> float:
-        return need.bytes / (gpus * self.memory_gib * GIB)
+    @property
+    def quoted(self) -> int:
+        """The GPUs a quote rents at once."""
+        return self.tensor_parallel if self.serving else self.gpus
+
+    def utilisation(self, need: Need) -> float:
+        return need.bytes / (self.quoted * self.memory_gib * GIB)
 
     @property
     def fits_a_unit(self) -> bool:
-        return self.largest_unit is not None and self.gpus <= self.largest_unit
+        return self.largest_unit is not None and self.quoted <= self.largest_unit
 
 
-def fit(need: Need, gpu: str, memory_gib: int, largest_unit: int | None, assumptions: SizingAssumptions) -> Fit:
+def fit(
+    need: Need, gpu: str, memory_gib: int, largest_unit: int | None, assumptions: SizingAssumptions,
+    serving: bool = False,
+) -> Fit:  # fmt: skip
     usable = memory_gib * GIB * assumptions.usable_share
     gpus = max(1, math.ceil(need.bytes / usable))
-    return Fit(gpu, memory_gib, gpus, 1 << (gpus - 1).bit_length(), largest_unit)
+    return Fit(gpu, memory_gib, gpus, 1 << (gpus - 1).bit_length(), largest_unit, serving)

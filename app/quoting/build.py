@@ -15,6 +15,8 @@ from app.lru import Lru
 from app.quoting.params import FieldErrors, QuoteParams
 from app.quoting.sizing import Sizing, size
 
+CHECKPOINT_GB_MAX = 1_000_000
+"""The most a checkpoint may weigh, as typed or as sized: the checkpoint field's own limit."""
 ANY_GPU = "any"
 """The GPU model a sized workload may ask for instead of one: every GPU model that fits is quoted."""
 
@@ -82,6 +84,7 @@ def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[Priced
         eu_only=params.eu_only,
         exclude_us_hq=params.exclude_us_hq,
         hide_spot=params.hide_spot,
+        min_gpus_per_unit=params.peak_gpus if params.sized else 1,
     )
     priced = price_offers([o.priced for o in offers], params.workload(), params.assumptions())
     return _priced.put(key, (catalog, priced))[1]
@@ -106,14 +109,17 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     if isinstance(sizing, dict):
         return sizing
     checkpoint_gb = round(sizing.need.checkpoint_bytes / 1e9, 3)
-    wanted = [f for f in sizing.fits if f.gpu == params.gpu or (params.gpu == ANY_GPU and f.fits_a_unit)]
+    if checkpoint_gb > CHECKPOINT_GB_MAX:
+        return {"parameters_b": f"makes a checkpoint of {checkpoint_gb:,.0f} GB, more than {CHECKPOINT_GB_MAX:,} GB"}
+    wanted = [f for f in sizing.fits if f.fits_a_unit and params.gpu in (f.gpu, ANY_GPU)]
     if not wanted:
-        return {"gpu": "no GPU model in the catalog holds this model in one offered instance or node"}
+        where = "any GPU model in the catalog" if params.gpu == ANY_GPU else f"the catalog's {params.gpu}"
+        return {"gpu": f"no offered instance or node of {where} holds this model: choose another GPU or model"}
     choices = []
     for f in wanted:
-        at_fit = params.model_copy(update={"gpu": f.gpu, "peak_gpus": f.gpus, "checkpoint_gb": checkpoint_gb})
+        at_fit = params.model_copy(update={"gpu": f.gpu, "peak_gpus": f.quoted, "checkpoint_gb": checkpoint_gb})
         quote = quote_priced(_priced_offers(catalog, at_fit), at_fit.workload(), hours_searched(at_fit.gpu_hours))
-        choices.append((at_fit, GpuChoice(f.gpu, f.gpus, quote)))
+        choices.append((at_fit, GpuChoice(f.gpu, f.quoted, quote)))
     best_params, best = min(choices, key=lambda choice: _rank(choice[1]))
     listed = tuple(sorted((choice for _, choice in choices), key=_rank)) if params.gpu == ANY_GPU else ()
     return QuoteResult(best_params, catalog, best.quote, currency, rate, sizing, listed)

@@ -46,6 +46,9 @@ class SizeParams(BaseModel):
     overhead_pct: float = Field(10, ge=0, le=100, description="runtime overhead, percent of the other terms")
     usable_pct: float = Field(90, ge=10, le=100, description="share of each GPU's memory a workload can use, percent")
     lora_pct: float = Field(1, gt=0, le=100, description="LoRA adapter parameters, percent of the model's")
+    activation_bytes: float = Field(
+        2, ge=0, le=1000, description="training: bytes kept per hidden value, layer and token (2: recomputed)"
+    )
     catalog_version: int | None = Field(
         None, ge=1, le=VERSION_MAX, description="catalog version to quote at (default: newest)"
     )
@@ -56,7 +59,9 @@ class SizeParams(BaseModel):
         return bool(self.preset) or self.parameters_b is not None
 
     def sizing_assumptions(self) -> SizingAssumptions:
-        return SizingAssumptions(self.overhead_pct / 100, self.usable_pct / 100, self.lora_pct / 100)
+        return SizingAssumptions(
+            self.overhead_pct / 100, self.usable_pct / 100, self.lora_pct / 100, self.activation_bytes
+        )
 
 
 class QuoteParams(SizeParams):
@@ -128,7 +133,7 @@ _MESSAGES = {
     "float_parsing": "must be a number",
     "finite_number": "must be a finite number",
     "bool_parsing": "must be on or off",
-    "enum": "must be one of bare_metal, virtualized, serverless",
+    "enum": "must be one of {expected}",
     "string_too_long": "is too long",
     "literal_error": "must be one of {expected}",
 }

@@ -58,8 +58,9 @@ def size(catalogs: Catalogs, params: SizeParams) -> Sizing | FieldErrors:
     assumptions = params.sizing_assumptions()
     need = memory_need(run, assumptions)
     units = {gpu: max(o.priced.gpus_per_unit for o in offers) for gpu, offers in catalog.offers_by_gpu.items()}
-    fits = [fit(need, gpu, memory, units.get(gpu), assumptions) for gpu, memory in catalog.gpus.items()]
-    fits.sort(key=lambda f: (not f.fits_a_unit, f.gpus, f.memory_gib, f.gpu))
+    serving = params.mode is Mode.INFERENCE
+    fits = [fit(need, gpu, memory, units.get(gpu), assumptions, serving) for gpu, memory in catalog.gpus.items()]
+    fits.sort(key=lambda f: (not f.fits_a_unit, f.quoted, f.memory_gib, f.gpu))
     return Sizing(params, catalog, preset, run, need, fits)
 
 
@@ -74,7 +75,8 @@ class FitOut(BaseModel):
     memory_gib: int
     gpus: int = Field(description="the least count whose usable memory holds the need")
     tensor_parallel: int = Field(description="the next power of two, for tensor-parallel serving")
-    memory_used_pct: float = Field(description="of all the memory of `gpus` GPUs")
+    quoted: int = Field(description="the GPUs a quote rents at once: tensor_parallel when serving, else gpus")
+    memory_used_pct: float = Field(description="of all the memory of the `quoted` GPUs")
     largest_unit: int | None = Field(description="the most GPUs of one offered instance or node; null: none offered")
     fits_a_unit: bool
 
@@ -124,7 +126,8 @@ def size_out(s: Sizing) -> SizeOut:
                 memory_gib=f.memory_gib,
                 gpus=f.gpus,
                 tensor_parallel=f.tensor_parallel,
-                memory_used_pct=round(100 * f.utilisation(s.need, f.gpus), 1),
+                quoted=f.quoted,
+                memory_used_pct=round(100 * f.utilisation(s.need), 1),
                 largest_unit=f.largest_unit,
                 fits_a_unit=f.fits_a_unit,
             )  # fmt: skip

@@ -13,7 +13,7 @@ from app.costing.quote import OfferCost, OptionKey
 from app.deps import CatalogsDep, SessionDep
 from app.quoting.params import form_values
 from app.scenarios.service import saved_quote
-from app.scenarios.store import scenario_at
+from app.scenarios.store import scenario_at, scenario_params
 from app.templating import templates
 
 router = APIRouter(tags=["scenarios"])
@@ -46,6 +46,14 @@ INPUT_LABELS = {
     "context": "Context, tokens",
     "sequences": "Sequences at once",
     "kv_cache": "KV cache precision",
+    "layers": "Layers",
+    "hidden_size": "Hidden size",
+    "kv_heads": "KV heads",
+    "head_dim": "Head dimension",
+    "overhead_pct": "Runtime overhead, %",
+    "usable_pct": "Usable GPU memory, %",
+    "lora_pct": "LoRA adapter, % of parameters",
+    "activation_bytes": "Training activations, bytes per value",
     "currency": "Money shown in",
     "catalog_version": "Catalog version (prices)",
 }
@@ -81,7 +89,7 @@ def compare(request: Request, session: SessionDep, catalogs: CatalogsDep, s: str
         return _problem(request, f"No saved scenario at: {', '.join(missing)}", 404)
     scenarios = [scenario for scenario in found.values() if scenario is not None]
     results = [saved_quote(catalogs, scenario) for scenario in scenarios]
-    values = [form_values(r.params) for r in results]
+    values = [form_values(scenario_params(scenario)) for scenario in scenarios]
     inputs = [
         (label, cells, len(set(cells)) > 1)
         for name, label in INPUT_LABELS.items()

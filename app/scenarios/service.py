@@ -92,7 +92,7 @@ def scenario_out(catalogs: Catalogs, scenario: Scenario, base_url: str) -> Scena
         note=scenario.note,
         created_at=scenario.created_at,
         catalog_version=scenario.catalog_version,
-        params=result.params.model_copy(update={"catalog_version": None}),
+        params=scenario_params(scenario).model_copy(update={"catalog_version": None}),
         quote=quote_out(result),
     )
 
@@ -106,7 +106,7 @@ def as_saved_and_today(catalogs: Catalogs, scenario: Scenario, result: QuoteResu
         found["arithmetic_changed"] = as_saved
     if catalogs.newest() == scenario.catalog_version:
         return found
-    now = build_quote(catalogs, result.params.model_copy(update={"catalog_version": None}))
+    now = build_quote(catalogs, scenario_params(scenario).model_copy(update={"catalog_version": None}))
     if isinstance(now, dict):
         problems = "; ".join(f"{field} {message}" for field, message in now.items())
         return found | {"today_problem": f"Today's catalog cannot quote these inputs: {problems}"}

@@ -40,8 +40,8 @@ def test_the_fit_table_names_gpus_no_offered_unit_holds(client, catalog):
         "80 GiB",
         "3",
         "4",
-        "60.9%",
-        "no offered unit holds 3 (largest 1)",
+        "45.7%",
+        "no offered unit holds 4 (largest 1)",
     ]
 
 
@@ -70,16 +70,16 @@ ANY_70B = "gpu=any&gpu_hours=400&checkpoints_out=1&virt_tax=0&invocations=0&pres
 
 
 def test_any_gpu_that_fits_ranks_every_gpu_model_at_its_fit(client, a100_too):
-    """Llama 3.1 70B at 8k needs 3 x 80 GiB or 2 x H200. 3 A100-80GB on the 8-GPU instance: 400 x 2.50
-    x ceil(3/8) x 8/3 = 2,666.67; 2 H200 on the 8-GPU node: 400 x 6.25 x 8/2 = 10,000.00. H100 comes
-    in units of 1 only, so it is not among them."""
+    """Llama 3.1 70B at 8k needs 3 x 80 GiB, served tensor-parallel on 4, or 2 x H200. 4 A100-80GB on
+    the 8-GPU instance: 400 x 2.50 x ceil(4/8) x 8/4 = 2,000.00; 2 H200 on the 8-GPU node: 400 x 6.25
+    x 8/2 = 10,000.00. H100 comes in units of 1 only, so it is not among them."""
     page = soup(client.get(f"/?{ANY_70B}"))
     rows = [[c.get_text(" ", strip=True) for c in tr.select("th, td")] for tr in page.select("table.any-gpu tbody tr")]
-    assert [(r[0], r[3]) for r in rows] == [("3 x A100-80GB", "$2,666.67 *"), ("2 x H200", "$10,000.00 *")]
-    assert "any GPU that fits, 3 x A100-80GB at once" in " ".join(page.select_one(".headline").get_text().split())
+    assert [(r[0], r[3]) for r in rows] == [("4 x A100-80GB", "$2,000.00 *"), ("2 x H200", "$10,000.00 *")]
+    assert "any GPU that fits, 4 x A100-80GB at once" in " ".join(page.select_one(".headline").get_text().split())
     body = client.get(f"/api/quote?{ANY_70B}").json()
     assert [(o["gpu"], o["gpus"], o["option"]["total"]) for o in body["any_gpu"]] == [
-        ("A100-80GB", 3, 2666.67), ("H200", 2, 10000.0)
+        ("A100-80GB", 4, 2000.0), ("H200", 2, 10000.0)
     ]  # fmt: skip
     assert body["sizing"]["need_gb"] == 156.95
 
@@ -91,7 +91,7 @@ def test_a_saved_any_gpu_scenario_stays_any_gpu(client, a100_too):
     link = client.post("/s", data=form, follow_redirects=False).headers["location"]
     saved = soup(client.get(link))
     assert saved.select_one("#gpu option[selected]")["value"] == "any"
-    assert saved.select_one("table.any-gpu tbody tr th").get_text() == "3 x A100-80GB"
+    assert saved.select_one("table.any-gpu tbody tr th").get_text() == "4 x A100-80GB"
 
 
 def test_any_gpu_without_a_model_asks_for_one(client, catalog):
@@ -105,6 +105,28 @@ def test_a_model_no_offered_unit_holds_says_so_and_keeps_the_page(client, a100_t
     """100,000 billion parameters at BF16 = 200,000 GB: no 8-GPU unit of any model holds it."""
     page = soup(client.get(f"/?{ANY_70B}&parameters_b=100000"))
     assert page.select_one("#gpu-error").get_text() == (
-        "no GPU model in the catalog holds this model in one offered instance or node"
+        "no offered instance or node of any GPU model in the catalog holds this model: choose another GPU or model"
     )
     assert page.select_one("#gpu_hours")["value"] == "400"
+
+
+def test_an_unknown_precision_names_the_ones_there_are(client, catalog):
+    page = soup(client.get(f"/?{H200_400H}&preset=llama-3.1-70b&weights=int8"))
+    assert page.select_one("#weights-error").get_text() == "must be one of 'fp32', 'bf16', 'fp8' or 'int4'"
+
+
+def test_an_exported_any_gpu_scenario_stays_any_gpu(client, a100_too):
+    page = soup(client.get(f"/?{ANY_70B}"))
+    form = {"csrf_token": page.select_one("#save-form input[name=csrf_token]")["value"],
+            "inputs": page.select_one("input[form=save-form][name=inputs]")["value"]}  # fmt: skip
+    slug = client.post("/s", data=form, follow_redirects=False).headers["location"].removeprefix("/s/")
+    exported = client.get(f"/s/{slug}.json").json()
+    assert exported["params"]["gpu"] == "any" and exported["params"]["preset"] == "llama-3.1-70b"
+
+
+def test_filters_that_leave_no_offer_keep_the_sizing_on_the_page(client, a100_too):
+    page = soup(client.get(f"/?{ANY_70B}&region=nowhere"))
+    assert page.select_one("#results .problem").get_text() == (
+        "No offers of any GPU that fits match these filters in an instance or node that holds the model."
+    )
+    assert "needs about 157.0 GB" in page.select_one(".sizing-result .sentence").get_text()
