@@ -16,7 +16,8 @@ from app.catalog.plans import ImportPlan
 from app.catalog.queries import offer_prices
 from app.catalog.snapshot import Catalogs
 from app.catalog.tables import PendingImport
-from app.charts import cost_chart
+from app.charts import Chart, cost_chart, overlay_chart
+from app.costing.quote import Quote
 from app.quoting.build import ANY_GPU, QuoteResult, build_quote
 from app.quoting.params import DEFAULT_VALUES, QuoteParams, parse_params
 from app.security import csrf_token, remember_csrf
@@ -44,6 +45,20 @@ def cleared_error_slots() -> Markup:
 templates.env.globals.update(cleared_error_slots=cleared_error_slots)
 
 
+GPU_LINES = 4
+"""GPU models drawn on the any-GPU chart: the dash patterns tell four apart."""
+
+
+def gpu_chart(result: QuoteResult) -> Chart:
+    """The cheapest option of each of the cheapest GPU models that fit, one line each."""
+    quotes = [
+        Quote([choice.cheapest], [], choice.quote.hours_max)
+        for choice in result.choices[:GPU_LINES]
+        if choice.cheapest is not None
+    ]
+    return overlay_chart(quotes, [result.params.gpu_hours], currency=result.currency)
+
+
 def pinned(result: QuoteResult) -> dict[str, Any]:
     """What a saved link keeps beyond the inputs: the version quoted, and "any GPU" where asked."""
     return {"catalog_version": result.catalog.version} | ({"gpu": ANY_GPU} if result.choices else {})
@@ -68,6 +83,7 @@ def calculator_page(
         "fields": QuoteParams.model_fields,
         "result": result,
         "chart": cost_chart(result.quote, result.params.gpu_hours, result.currency) if result else None,
+        "gpu_chart": gpu_chart(result) if result and result.quote.options and result.choices else None,
         "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
         "slider_max": SLIDER_MAX,
         "fragment": fragment,

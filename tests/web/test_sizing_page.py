@@ -130,3 +130,11 @@ def test_filters_that_leave_no_offer_keep_the_sizing_on_the_page(client, a100_to
         "No offers of any GPU that fits match these filters in an instance or node that holds the model."
     )
     assert "needs about 157.0 GB" in page.select_one(".sizing-result .sentence").get_text()
+
+
+def test_the_any_gpu_chart_draws_the_cheapest_option_of_each_gpu_model(client, a100_too):
+    page = soup(client.get(f"/?{ANY_70B}"))
+    chart = page.select_one("figure.gpu-chart")
+    assert len(chart.select("path.series")) == 2
+    legend = [" ".join(span.get_text().split()) for span in chart.select("figcaption .legend")]
+    assert legend == ["4 x A100-80GB, Virtualized, on demand", "2 x H200, Virtualized, on demand"]
