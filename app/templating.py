@@ -13,6 +13,7 @@ from app.charts import Chart
 from app.costing.money import USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.lru import Lru
+from app.quoting.params import INPUT_LABELS
 from app.settings import ROOT
 
 TENANCY_LABELS = {
@@ -126,6 +127,7 @@ MODE_LABELS = [
     ("full", "full fine-tuning or training (Adam)"),
 ]
 templates.env.globals.update(
+    input_labels=INPUT_LABELS,
     tenancy_labels=TENANCY_LABELS,
     precision_labels=PRECISION_LABELS,
     mode_labels=MODE_LABELS,

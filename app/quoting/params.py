@@ -122,6 +122,47 @@ class QuoteParams(SizeParams):
         )
 
 
+INPUT_LABELS = {
+    "gpu": "GPU model",
+    "gpu_hours": "GPU-hours per month",
+    "peak_gpus": "GPUs used at once",
+    "checkpoint_gb": "Checkpoint size, GB",
+    "checkpoints_out": "Checkpoints moved out per month",
+    "egress_gb": "Other egress, GB per month",
+    "stored_gb": "Stored data, GB",
+    "months": "Horizon, months",
+    "tenancy": "Tenancies",
+    "region": "Region",
+    "eu_only": "Processing in the EU",
+    "exclude_us_hq": "Provider not headquartered in the US",
+    "hide_spot": "Spot offers left out",
+    "virt_tax": "Virtualization tax, %",
+    "virt_tax_bare_metal": "Throughput lost on bare metal, %",
+    "virt_tax_serverless": "Throughput lost on serverless, %",
+    "invocations": "Serverless invocations per month",
+    "cold_start_s": "Cold start, seconds",
+    "assumed_egress_usd_per_gb": "Assumed egress where unpublished, USD/GB",
+    "assumed_storage_usd_per_gb_month": "Assumed storage where unpublished, USD/GB-month",
+    "preset": "Model preset",
+    "parameters_b": "Parameters, billions",
+    "weights": "Weights precision",
+    "mode": "Run for",
+    "context": "Context, tokens",
+    "sequences": "Sequences at once",
+    "kv_cache": "KV cache precision",
+    "layers": "Layers",
+    "hidden_size": "Hidden size",
+    "kv_heads": "KV heads",
+    "head_dim": "Head dimension",
+    "overhead_pct": "Runtime overhead, %",
+    "usable_pct": "Usable GPU memory, %",
+    "lora_pct": "LoRA adapter, % of parameters",
+    "activation_bytes": "Training activations, bytes per value",
+    "currency": "Money shown in",
+    "catalog_version": "Catalog version (prices)",
+}
+"""Each input as the page labels it: what error messages and the comparison name it by."""
+
 FieldErrors = dict[str, str]
 
 _MESSAGES = {

@@ -210,3 +210,21 @@ def test_an_assumed_price_must_be_a_price(client, session):
     hand_checked_catalog(session)
     page = soup(client.get(f"/?{QUERY}&assumed_storage_usd_per_gb_month=-1"))
     assert page.select_one("#assumed_storage_usd_per_gb_month-error").get_text() == "must be at least 0"
+
+
+def test_errors_name_each_field_as_the_page_labels_it(client, session):
+    from app.quoting.params import INPUT_LABELS, QuoteParams
+
+    assert set(QuoteParams.model_fields) <= set(INPUT_LABELS), "every input has a label to be named by"
+    hand_checked_catalog(session)
+    summary = soup(client.get("/?gpu_hours=-1&parameters_b=0")).select_one("#results .problem").get_text()
+    assert "GPU-hours per month must be at least 0" in summary
+    assert "Parameters, billions must be greater than 0" in summary
+    assert "gpu_hours" not in summary
+
+
+def test_head_answers_like_get_without_a_body(client, session):
+    hand_checked_catalog(session)
+    head, get = client.head(f"/?{QUERY}"), client.get(f"/?{QUERY}")
+    assert (head.status_code, head.headers["content-type"]) == (200, get.headers["content-type"])
+    assert head.content == b""
