@@ -9,7 +9,7 @@ from app.pages import calculator_page
 router = APIRouter(tags=["calculator"])
 
 
-@router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
+@router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
 async def calculator(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> Response:
     query = {k: (request.query_params.getlist(k) if k == "tenancy" else v) for k, v in request.query_params.items()}
     return calculator_page(request, catalogs, query, fragment)

@@ -19,7 +19,6 @@ from app.templating import templates
 router = APIRouter(tags=["scenarios"])
 
 
-
 def _shown(value: Any) -> str:
     if value is None:
         return "none"

@@ -108,7 +108,7 @@ def test_bad_hours_show_a_field_error_and_keep_the_other_inputs(page: Page, type
         "htmx's form validation stopped the request: no message shown"
     )
     expect(page.locator("#gpu_hours-error")).to_have_text(message)
-    expect(page.locator("#results .problem")).to_contain_text("gpu_hours")
+    expect(page.locator("#results .problem")).to_contain_text(f"GPU-hours per month {message}")
     assert page.locator("#gpu_hours").input_value() == typed
     assert page.locator("#peak_gpus").input_value() == "3"
     assert page.locator("#gpu").input_value() == "A100"
