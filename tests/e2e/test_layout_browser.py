@@ -1,0 +1,24 @@
+"""The answer first: the headline is inside the first screen, and nothing scrolls sideways, on a
+desktop and on a phone."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser
+
+SIZES = [(1280, 800), (390, 844)]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["desktop", "phone"])
+def test_the_headline_is_in_the_first_screen_and_nothing_scrolls_sideways(
+    browser: Browser, base_url: str, width: int, height: int
+) -> None:
+    page = browser.new_page(viewport={"width": width, "height": height}, base_url=base_url)
+    try:
+        for path in ("/", "/?gpu=any&preset=llama-3.1-70b&context=8192"):
+            page.goto(path)
+            top = page.evaluate("document.querySelector('#results p.headline').getBoundingClientRect().top")
+            assert 0 <= top < height, f"{path}: the headline starts at {top} px, below the first {height} px"
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), f"{path} scrolls sideways"
+    finally:
+        page.close()
