@@ -31,7 +31,7 @@ def unprocessable(field: str, message: str) -> HTTPException:
     return HTTPException(422, detail=[{"loc": ["query", field], "msg": message, "type": "value_error"}])
 
 
-@router.get("/quote", response_model=QuoteOut)
+@router.get("/quote", response_model=QuoteOut, summary="Quote a workload: the cheapest offer of each option")
 def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) -> QuoteOut:
     """Each option's cheapest offer for the scenario, with USD per month rounded to the cent."""
     result = build_quote(catalogs, params)
@@ -48,13 +48,13 @@ def _catalog(catalogs: Catalogs, version: int | None) -> CatalogSnapshot:
     return found
 
 
-@router.get("/offers", response_model=list[OfferOut])
+@router.get("/offers", response_model=list[OfferOut], summary="List the catalog's offers")
 def api_offers(filters: Annotated[OfferFilters, Query()], catalogs: CatalogsDep) -> list[OfferOut]:
     """The catalog's offers at a version (default: newest), filtered."""
     return offers_matching(_catalog(catalogs, filters.catalog_version), filters)
 
 
-@router.get("/offers.csv", response_class=PlainTextResponse)
+@router.get("/offers.csv", response_class=PlainTextResponse, summary="The same offers as CSV")
 def api_offers_csv(filters: Annotated[OfferFilters, Query()], catalogs: CatalogsDep) -> Response:
     """The same offers as CSV, one row per offer."""
     out = io.StringIO()
@@ -67,7 +67,9 @@ def api_offers_csv(filters: Annotated[OfferFilters, Query()], catalogs: Catalogs
     )
 
 
-@router.get("/providers", response_model=list[ProviderOut])
+@router.get(
+    "/providers", response_model=list[ProviderOut], summary="Providers with their egress, storage and headquarters"
+)
 def api_providers(
     catalogs: CatalogsDep, catalog_version: Annotated[int | None, Query(ge=1, le=VERSION_MAX)] = None
 ) -> list[ProviderOut]:
@@ -76,7 +78,7 @@ def api_providers(
     return [ProviderOut.of(p) for p in sorted(catalog.providers.values(), key=lambda p: p.slug)]
 
 
-@router.get("/size", response_model=SizeOut)
+@router.get("/size", response_model=SizeOut, summary="Size a model: its memory and the GPUs that hold it")
 def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> SizeOut:
     """A model's memory need, term by term with its formula, and how many GPUs of each model hold it."""
     sized = size(catalogs, params)
@@ -86,7 +88,7 @@ def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> S
     return size_out(sized)
 
 
-@router.get("/health")
+@router.get("/health", summary="Is the service up")
 def health() -> dict[str, str]:
     """A trivial endpoint: the benchmark's yardstick for the partial."""
     return {"status": "ok"}

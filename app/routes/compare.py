@@ -37,7 +37,7 @@ def _problem(request: Request, message: str, status: int) -> Response:
     return templates.TemplateResponse(request, "compare.html", {"problem": message}, status_code=status)
 
 
-@router.get("/compare", response_class=HTMLResponse)
+@router.get("/compare", response_class=HTMLResponse, summary="Compare two to four saved scenarios")
 def compare(request: Request, session: SessionDep, catalogs: CatalogsDep, s: str = "") -> Response:
     """`?s=slug1,slug2[,slug3[,slug4]]`: two to four saved scenarios."""
     slugs = [slug.strip() for slug in s.split(",") if slug.strip()]

@@ -49,7 +49,7 @@ def _page_after_save_problem(
     return calculator_page(request, catalogs, query, status_code=status, save_errors=errors, save_values=values)
 
 
-@router.post("/s", response_class=HTMLResponse)
+@router.post("/s", response_class=HTMLResponse, summary="Save a scenario from the page (form post)")
 def save_from_page(
     request: Request,
     session: SessionDep,
@@ -90,7 +90,7 @@ def save_from_page(
     return RedirectResponse(f"/s/{scenario.slug}", status_code=303)
 
 
-@router.post("/s/import", response_class=HTMLResponse)
+@router.post("/s/import", response_class=HTMLResponse, summary="Import a scenario's JSON export as a new link")
 def import_from_page(
     request: Request,
     session: SessionDep,
@@ -115,7 +115,7 @@ def import_from_page(
     return RedirectResponse(f"/s/{scenario.slug}", status_code=303)
 
 
-@router.get("/s/{slug}.json")
+@router.get("/s/{slug}.json", summary="A saved scenario as JSON")
 def export_json(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> Response:
     scenario = scenario_at(session, slug)
     if scenario is None:
@@ -125,7 +125,7 @@ def export_json(slug: str, request: Request, session: SessionDep, catalogs: Cata
     return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
 
 
-@router.get("/s/{slug}.csv")
+@router.get("/s/{slug}.csv", summary="A saved scenario's options as CSV")
 def export_csv(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> Response:
     """The options table of the saved quote, one row per option."""
     scenario = scenario_at(session, slug)
@@ -147,7 +147,7 @@ def export_csv(slug: str, request: Request, session: SessionDep, catalogs: Catal
     return Response(out.getvalue(), media_type="text/csv", headers={"Content-Disposition": disposition})
 
 
-@router.get("/s/{slug}", response_class=HTMLResponse)
+@router.get("/s/{slug}", response_class=HTMLResponse, summary="A saved scenario's page")
 def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> Response:
     """The calculator exactly as saved, and what the same inputs cost at today's prices."""
     scenario = scenario_at(session, slug)
@@ -165,7 +165,7 @@ def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: Ca
     )
 
 
-@api_router.post("", status_code=201, response_model=ScenarioOut)
+@api_router.post("", status_code=201, response_model=ScenarioOut, summary="Save a scenario")
 def api_save(scenario: ScenarioIn, request: Request, session: SessionDep, catalogs: CatalogsDep) -> ScenarioOut:
     """Save a scenario (the same checks as the page); a JSON export of one is accepted as it is."""
     try:
@@ -178,7 +178,7 @@ def api_save(scenario: ScenarioIn, request: Request, session: SessionDep, catalo
     return scenario_out(catalogs, saved, str(request.base_url))
 
 
-@api_router.get("/{slug}", response_model=ScenarioOut)
+@api_router.get("/{slug}", response_model=ScenarioOut, summary="A saved scenario with its quote")
 def api_scenario(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> ScenarioOut:
     scenario = scenario_at(session, slug)
     if scenario is None:

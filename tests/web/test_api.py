@@ -96,9 +96,12 @@ def test_quote_names_the_offer_that_only_looks_cheaper_for_an_unpublished_cost(c
     assert assumed["cheaper_looking"] is None
 
 
-def test_openapi_docs_are_served(client):
-    assert client.get("/docs").status_code == 200
-    assert "/api/quote" in client.get("/openapi.json").json()["paths"]
+def test_openapi_docs_are_served_with_the_sites_header_and_a_way_back(client):
+    docs = soup(client.get("/docs"))
+    assert docs.select_one('meta[name="viewport"]') and docs.select_one('header.site a[href="/"]')
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/quote", "/api/size", "/api/providers"} <= set(paths) and "/" not in paths
+    assert all(" " in op["summary"] and "Api " not in op["summary"] for path in paths.values() for op in path.values())
 
 
 def test_catalog_listings_refuse_versions_that_cannot_exist(client, session):
