@@ -1,5 +1,5 @@
 """The answer first: the headline is inside the first screen, and nothing scrolls sideways, on a
-desktop and on a phone."""
+desktop and on a phone, on the calculator and on a saved scenario."""
 
 from __future__ import annotations
 
@@ -14,11 +14,18 @@ def test_the_headline_is_in_the_first_screen_and_nothing_scrolls_sideways(
     browser: Browser, base_url: str, width: int, height: int
 ) -> None:
     page = browser.new_page(viewport={"width": width, "height": height}, base_url=base_url)
+
+    def answer_first(where: str) -> None:
+        top = page.evaluate("document.querySelector('#results p.headline').getBoundingClientRect().top")
+        assert 0 <= top < height, f"{where}: the headline starts at {top} px, below the first {height} px"
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), f"{where} scrolls sideways"
+
     try:
-        for path in ("/", "/?gpu=any&preset=llama-3.1-70b&context=8192"):
+        for path in ("/?gpu=any&preset=llama-3.1-70b&context=8192", "/"):
             page.goto(path)
-            top = page.evaluate("document.querySelector('#results p.headline').getBoundingClientRect().top")
-            assert 0 <= top < height, f"{path}: the headline starts at {top} px, below the first {height} px"
-            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), f"{path} scrolls sideways"
+            answer_first(path)
+        with page.expect_navigation():
+            page.locator("#save-form button[type=submit]").click()
+        answer_first("a saved scenario")
     finally:
         page.close()

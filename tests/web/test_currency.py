@@ -150,6 +150,6 @@ def test_a_new_rate_alone_leaves_a_saved_usd_scenario_unchanged(admin, session):
     """A rate is a new catalog version, yet a scenario in USD shows the same numbers today."""
     slug = save(admin, QUERY)
     set_rate(admin, "1.25")
-    section = soup(admin.get(f"/s/{slug}")).select_one("section.scenario")
+    section = soup(admin.get(f"/s/{slug}")).select_one("section.scenario-details")
     assert "Today's catalog (version 2) gives the same numbers" in section.get_text()
     assert section.select_one("table.then-and-now") is None

@@ -48,7 +48,7 @@ def test_save_and_share_gives_an_unguessable_link_showing_the_same_totals(client
         "(prices of catalog version 1)."
     )
     assert page.select_one("#share-link")["value"].endswith(response.headers["location"])
-    assert "have not changed" in page.select_one("section.scenario").get_text()
+    assert "have not changed" in page.select_one("section.scenario-details").get_text()
 
 
 def test_saved_numbers_stay_after_prices_change_and_today_is_shown_beside_them(client, session):
@@ -76,7 +76,7 @@ def test_saved_numbers_stay_after_prices_change_and_today_is_shown_beside_them(c
         "Cheapest as saved: Virtualized, on demand, $1,003.60 a month. "
         "Today: Virtualized, on demand, $1,203.60 a month (+$200.00; catalog version 3)."
     )
-    assert "catalog_version=" not in page.select_one("section.scenario a[href^='/?']")["href"]
+    assert "catalog_version=" not in page.select_one("section.scenario-details a[href^='/?']")["href"]
 
 
 def test_the_sliders_of_a_saved_scenario_quote_at_its_version(client, session):
@@ -273,7 +273,7 @@ def test_a_change_of_the_arithmetic_itself_is_not_hidden(client, session):
     was saved (here: the saved record says 1,003.59), the page says so and lists the saved totals."""
     hand_checked_catalog(session)
     link = save_via_page(client).headers["location"]
-    assert soup(client.get(link)).select_one("section.scenario .problem") is None
+    assert soup(client.get(link)).select_one("section.scenario-details .problem") is None
     scenario = session.exec(select(Scenario)).one()
     totals_then = json.loads(scenario.totals)
     assert totals_then[0] == {"option": "virtualized/on_demand", "offer_id": 1, "total": "1003.60"}
@@ -281,7 +281,7 @@ def test_a_change_of_the_arithmetic_itself_is_not_hidden(client, session):
     scenario.totals = json.dumps(totals_then)
     session.add(scenario)
     session.commit()
-    warning = soup(client.get(link)).select_one("section.scenario .problem").get_text()
+    warning = soup(client.get(link)).select_one("section.scenario-details .problem").get_text()
     assert "arithmetic has changed" in warning and "virtualized/on_demand: $1,003.59 a month" in warning
 
 
