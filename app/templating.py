@@ -48,6 +48,11 @@ def amount(value: Decimal, currency: Currency = USD) -> str:
     return f"−{currency.symbol}{-value:,}" if value < 0 else f"{currency.symbol}{value:,}"
 
 
+def money_gap(more_usd: float, less_usd: float, currency: Currency = USD) -> str:
+    """How much more one total is than another, between the cent-rounded figures the page shows."""
+    return amount(cents(currency.of(more_usd)) - cents(currency.of(less_usd)), currency)
+
+
 def money_change(difference: Decimal | None, currency: Currency = USD) -> str:
     """A difference already in the display currency: +$12.00, −€3.50, $0.00; "—" where one side
     has no offer."""
@@ -127,6 +132,7 @@ MODE_LABELS = [
     ("full", "full fine-tuning or training (Adam)"),
 ]
 templates.env.globals.update(
+    money_gap=money_gap,
     input_labels=INPUT_LABELS,
     tenancy_labels=TENANCY_LABELS,
     precision_labels=PRECISION_LABELS,

@@ -185,7 +185,10 @@ def test_headline_names_the_cheapest_fully_priced_and_beside_it_one_that_only_lo
     make_offer(session, make_provider(session, "cheap"), "2.00", region="eu-west")
     page = soup(client.get(f"/?{QUERY}"))
     headline = " ".join(page.select_one(".headline").get_text().split())
-    assert "the cheapest fully priced is Virtualized, on demand: $1,003.60 a month (Cloud)." in headline
+    assert (
+        "the cheapest fully priced is Virtualized, on demand: $1,003.60 a month (Cloud, virtualized on_demand 2.50)"
+        in (headline)
+    )
     looks = " ".join(page.select_one(".looks-cheaper").get_text().split())
     assert "Virtualized, on demand at Cheap, $800.00 before its egress, which Cheap does not publish." in looks
 
@@ -198,7 +201,8 @@ def test_an_assumed_egress_price_fills_in_the_unpublished_one_and_is_saved_in_th
     response = client.get(f"/?{QUERY}&assumed_egress_usd_per_gb=0.05")
     page = soup(response)
     assert totals(page)["virtualized-on_demand"] == "$807.00"
-    assert "(Cheap), with egress at the price you assumed." in " ".join(page.select_one(".headline").get_text().split())
+    headline = " ".join(page.select_one(".headline").get_text().split())
+    assert "(Cheap, virtualized on_demand 2.00), with egress at the price you assumed; next is" in headline
     assert page.select_one(".looks-cheaper") is None
     row = page.select_one('tr[data-option="virtualized-on_demand"]')
     assert row.select("td.num")[1].get_text(" ", strip=True) == "$7.00 assumed"
@@ -228,3 +232,10 @@ def test_head_answers_like_get_without_a_body(client, session):
     head, get = client.head(f"/?{QUERY}"), client.get(f"/?{QUERY}")
     assert (head.status_code, head.headers["content-type"]) == (200, get.headers["content-type"])
     assert head.content == b""
+
+
+def test_headline_names_the_runner_up_and_how_much_more_it_costs(client, session):
+    """On demand 1,003.60 is cheapest; the node, 1,250.00, is next: 246.40 more."""
+    hand_checked_catalog(session)
+    headline = " ".join(soup(client.get(f"/?{QUERY}")).select_one(".headline").get_text().split())
+    assert headline.endswith("next is Bare metal, monthly node at $1,250.00 (Metal), $246.40 more.")
