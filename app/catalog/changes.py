@@ -10,14 +10,10 @@ from decimal import Decimal
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from app.catalog.snapshot import catalogs_for
-from app.catalog.tables import (
-    CatalogVersion,
-    GpuModel,
-    OfferVersion,
-)
+from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, Versioned
 from app.db import rows_touched
 
 
@@ -41,6 +37,32 @@ def new_version(session: Session, note: str, who: str = "system", record: str = 
     session.flush()
     assert version.id is not None
     return version.id
+
+
+def last_change(session: Session, table: Versioned, column: str, value: object) -> int:
+    """The last catalog version that added or closed a row of `table` whose `column` is `value`
+    (a provider's fact, a currency's rate, a preset): an edit based on an earlier one is out of date."""
+    changed = func.max(func.coalesce(table.valid_to, table.valid_from))
+    return session.exec(select(changed).where(col(getattr(table, column)) == value)).one() or 0
+
+
+def replace_current(
+    session: Session, table: Versioned, column: str, value: object, record: str, note: str, who: str,
+    based_on: int | None,
+) -> tuple[int, int]:  # fmt: skip
+    """Open a new version for one record and close its current rows, unless someone changed it since
+    `based_on` (checked after the version is written, so SQLite's write lock orders concurrent
+    edits). Returns the version and how many rows were closed."""
+    version = new_version(session, note, who, record)
+    if based_on is not None and last_change(session, table, column, value) != based_on:
+        session.rollback()
+        raise StaleRecord("changed by someone else since it was opened")
+    closed = session.execute(
+        update(table)
+        .where(col(getattr(table, column)) == value, col(table.valid_to).is_(None))
+        .values(valid_to=version)
+    )
+    return version, rows_touched(closed)
 
 
 def _close(session: Session, offer_id: int, version: int) -> OfferVersion:

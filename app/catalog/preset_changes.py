@@ -5,16 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import update
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session
 
-from app.catalog.changes import StaleRecord, commit_change, new_version
+from app.catalog.changes import commit_change, replace_current
 from app.catalog.tables import ModelPresetVersion, Provenance
-
-
-def last_preset_change(session: Session, key: str) -> int:
-    changed = func.max(func.coalesce(ModelPresetVersion.valid_to, ModelPresetVersion.valid_from))
-    return session.exec(select(changed).where(ModelPresetVersion.key == key)).one() or 0
 
 
 def save_preset(
@@ -23,15 +17,7 @@ def save_preset(
 ) -> int:  # fmt: skip
     """`architecture`: name, parameters, active_parameters, parameters_source, layers, hidden_size,
     attention_heads, kv_heads, head_dim, default_context."""
-    version = new_version(session, note, who, f"model preset {key}")
-    if based_on is not None and last_preset_change(session, key) != based_on:
-        session.rollback()
-        raise StaleRecord("changed by someone else since it was opened")
-    session.execute(
-        update(ModelPresetVersion)
-        .where(col(ModelPresetVersion.key) == key, col(ModelPresetVersion.valid_to).is_(None))
-        .values(valid_to=version)
-    )
+    version, _ = replace_current(session, ModelPresetVersion, "key", key, f"model preset {key}", note, who, based_on)
     session.add(ModelPresetVersion(key=key, valid_from=version, **architecture, **provenance.model_dump()))
     commit_change(session)
     return version

@@ -3,10 +3,9 @@ catalog version, refused if the fact changed since the admin's form was opened."
 
 from __future__ import annotations
 
-from sqlalchemy import update
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session
 
-from app.catalog.changes import StaleRecord, commit_change, new_version
+from app.catalog.changes import StaleRecord, commit_change, new_version, replace_current
 from app.catalog.tables import (
     EgressTierVersion,
     Provenance,
@@ -16,7 +15,6 @@ from app.catalog.tables import (
     StoragePrice,
 )
 from app.catalog.tier_rows import Tier
-from app.db import rows_touched
 
 
 def change_headquarters(
@@ -40,33 +38,12 @@ def change_headquarters(
     return version
 
 
-def last_change(session: Session, table: ProviderTable, provider_id: int | None) -> int:
-    """The last catalog version that added or closed one of the provider's rows in `table`: an edit
-    based on an earlier one is out of date."""
-    changed = func.max(func.coalesce(table.valid_to, table.valid_from))
-    return session.exec(select(changed).where(table.provider_id == provider_id)).one() or 0
-
-
-def _unchanged_since(session: Session, table: ProviderTable, provider_id: int, based_on: int | None) -> None:
-    """Checked after the new version is written, so SQLite's write lock orders concurrent edits."""
-    if based_on is not None and last_change(session, table, provider_id) != based_on:
-        session.rollback()
-        raise StaleRecord("changed by someone else since it was opened")
-
-
 def _replace(
     session: Session, table: ProviderTable, provider_id: int, fact: str, note: str, who: str, based_on: int | None
 ) -> tuple[int, int]:
-    """Open a new version for one of a provider's facts and close its current rows, unless someone
-    changed that fact since `based_on`. Returns the version and how many rows were closed."""
-    version = new_version(session, note, who, f"provider {provider_id} {fact}")
-    _unchanged_since(session, table, provider_id, based_on)
-    closed = session.execute(
-        update(table)
-        .where(col(table.provider_id) == provider_id, col(table.valid_to).is_(None))
-        .values(valid_to=version)
-    )
-    return version, rows_touched(closed)
+    """Open a new version for one of a provider's facts and close its current rows."""
+    return replace_current(session, table, "provider_id", provider_id, f"provider {provider_id} {fact}", note, who,
+                           based_on)  # fmt: skip
 
 
 def replace_egress_tiers(

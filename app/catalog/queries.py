@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.catalog.provider_changes import last_change
+from app.catalog.changes import last_change
 from app.catalog.rows import VERSIONED_FIELDS, decimal_text
 from app.catalog.tables import (
     PROVIDER_TABLES,
@@ -105,7 +105,7 @@ def provider_now(session: Session, provider: Provider) -> dict[str, Any]:
         "hq": next(iter(current(ProviderHeadquarters)), None),
         "tiers": sorted(current(EgressTierVersion), key=lambda t: t.from_gb),
         "storage": sorted(current(StoragePrice), key=lambda s: s.from_gb),
-        "since": {table.__name__: last_change(session, table, provider.id) for table in PROVIDER_TABLES},
+        "since": {table.__name__: last_change(session, table, "provider_id", provider.id) for table in PROVIDER_TABLES},
     }
 
 

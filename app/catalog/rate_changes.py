@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sqlalchemy import update
-from sqlmodel import Session, col
+from sqlmodel import Session
 
-from app.catalog.changes import StaleRecord, commit_change, new_version
-from app.catalog.rates import last_rate_change
+from app.catalog.changes import commit_change, replace_current
 from app.catalog.tables import ExchangeRate, Provenance
 
 
@@ -17,14 +15,8 @@ def change_rate(
     based_on: int | None = None,
 ) -> int:  # fmt: skip
     """The rate of `currency` from a new version on. StaleRecord if it changed since `based_on`."""
-    version = new_version(session, note, who, f"exchange rate {currency}")
-    if based_on is not None and last_rate_change(session, currency) != based_on:
-        session.rollback()
-        raise StaleRecord("changed by someone else since it was opened")
-    session.execute(
-        update(ExchangeRate)
-        .where(col(ExchangeRate.currency) == currency, col(ExchangeRate.valid_to).is_(None))
-        .values(valid_to=version)
+    version, _ = replace_current(
+        session, ExchangeRate, "currency", currency, f"exchange rate {currency}", note, who, based_on
     )
     session.add(
         ExchangeRate(currency=currency, usd_per_unit=usd_per_unit, valid_from=version, **provenance.model_dump())

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, select
 
 from app.catalog.tables import ExchangeRate, valid_at
 
@@ -25,9 +25,3 @@ class RateRecord:
 def rates_at(session: Session, version: int) -> dict[str, RateRecord]:
     rows = session.exec(select(ExchangeRate).where(valid_at(ExchangeRate, version)))
     return {r.currency: RateRecord(r.currency, r.usd_per_unit, r.source, r.as_of, r.source_kind, r.quote) for r in rows}
-
-
-def last_rate_change(session: Session, currency: str) -> int:
-    """The last version that added or closed a rate of `currency`: an edit based on another is late."""
-    changed = func.max(func.coalesce(ExchangeRate.valid_to, ExchangeRate.valid_from))
-    return session.exec(select(changed).where(ExchangeRate.currency == currency)).one() or 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import PlainTextResponse, Response
@@ -12,7 +12,7 @@ from fastapi.responses import PlainTextResponse, Response
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.deps import CatalogsDep
 from app.quoting.build import build_quote
-from app.quoting.params import VERSION_MAX, QuoteParams
+from app.quoting.params import VERSION_MAX, FieldErrors, QuoteParams, SizeParams
 from app.quoting.provider_schemas import ProviderOut
 from app.quoting.schemas import (
     OFFER_OUT_COLUMNS,
@@ -22,23 +22,28 @@ from app.quoting.schemas import (
     offers_matching,
     quote_out,
 )
-from app.quoting.sizing import SizeOut, SizeParams, size, size_out
+from app.quoting.sizing import SizeOut, size, size_out
 
 router = APIRouter(prefix="/api", tags=["api"])
+T = TypeVar("T")
 
 
 def unprocessable(field: str, message: str) -> HTTPException:
     return HTTPException(422, detail=[{"loc": ["query", field], "msg": message, "type": "value_error"}])
 
 
-@router.get("/quote", response_model=QuoteOut, summary="Quote a workload: the cheapest offer of each option")
-def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) -> QuoteOut:
-    """Each option's cheapest offer for the scenario, with USD per month rounded to the cent."""
-    result = build_quote(catalogs, params)
+def _answered(result: T | FieldErrors) -> T:
+    """The result, or a 422 naming the first field the core refused, as validation would."""
     if isinstance(result, dict):
         field, message = next(iter(result.items()))
         raise unprocessable(field, message)
-    return quote_out(result)
+    return result
+
+
+@router.get("/quote", response_model=QuoteOut, summary="Quote a workload: the cheapest offer of each option")
+def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) -> QuoteOut:
+    """Each option's cheapest offer for the scenario, with USD per month rounded to the cent."""
+    return quote_out(_answered(build_quote(catalogs, params)))
 
 
 def _catalog(catalogs: Catalogs, version: int | None) -> CatalogSnapshot:
@@ -81,11 +86,7 @@ def api_providers(
 @router.get("/size", response_model=SizeOut, summary="Size a model: its memory and the GPUs that hold it")
 def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> SizeOut:
     """A model's memory need, term by term with its formula, and how many GPUs of each model hold it."""
-    sized = size(catalogs, params)
-    if isinstance(sized, dict):
-        field, message = next(iter(sized.items()))
-        raise unprocessable(field, message)
-    return size_out(sized)
+    return size_out(_answered(size(catalogs, params)))
 
 
 @router.get("/health", summary="Is the service up")

@@ -46,7 +46,8 @@ def test_concurrent_edits_from_the_same_form_land_once(tmp_path):
 
     from sqlmodel import Session, SQLModel
 
-    from app.catalog.provider_changes import last_change, replace_storage
+    from app.catalog.changes import last_change
+    from app.catalog.provider_changes import replace_storage
     from app.catalog.tables import Provenance, StoragePrice
     from app.db import make_engine
     from tests.factories import make_provider
@@ -56,7 +57,7 @@ def test_concurrent_edits_from_the_same_form_land_once(tmp_path):
     with Session(engine) as session:
         provider_id = make_provider(session, "cloud").id
         session.commit()
-        based_on = last_change(session, StoragePrice, provider_id)
+        based_on = last_change(session, StoragePrice, "provider_id", provider_id)
     outcomes = []
 
     def save(price):

@@ -9,8 +9,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
-from app.catalog.changes import StaleRecord
-from app.catalog.preset_changes import last_preset_change, save_preset
+from app.catalog.changes import StaleRecord, last_change
+from app.catalog.preset_changes import save_preset
+from app.catalog.tables import ModelPresetVersion
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, SessionDep
 from app.forms import SOURCE_KINDS, Errors, FormReader, read_provenance
 from app.pages import admin_page
@@ -40,7 +41,7 @@ def _page(
             "active_parameters_b": f"{now.active_parameters / 1e9:g}" if now.active_parameters else "",
             "parameters_source": now.parameters_source, "source": now.source,
         }  # fmt: skip
-    based_on = last_preset_change(session, key) if key else 0
+    based_on = last_change(session, ModelPresetVersion, "key", key) if key else 0
     return admin_page(request, admin, "presets", status, presets=presets, now=now, based_on=based_on,
                       source_kinds=SOURCE_KINDS, errors=errors or {}, values=values or {})  # fmt: skip
 

@@ -10,9 +10,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
-from app.catalog.changes import StaleRecord
+from app.catalog.changes import StaleRecord, last_change
 from app.catalog.rate_changes import change_rate
-from app.catalog.rates import last_rate_change
+from app.catalog.tables import ExchangeRate
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, PublicSources, SessionDep
 from app.forms import SOURCE_KINDS, FormReader, read_provenance
 from app.pages import admin_page
@@ -29,8 +29,9 @@ CURRENCY = "EUR"
 def _page(request: Request, admin: AdminUser, session: SessionDep, catalogs: CatalogsDep, status: int = 200,
           errors: dict[str, str] | None = None, values: dict[str, str] | None = None) -> Response:  # fmt: skip
     now = catalogs.current().rates.get(CURRENCY)
+    based_on = last_change(session, ExchangeRate, "currency", CURRENCY)
     return admin_page(
-        request, admin, "rates", status, now=now, currency=CURRENCY, based_on=last_rate_change(session, CURRENCY),
+        request, admin, "rates", status, now=now, currency=CURRENCY, based_on=based_on,
         source_kinds=SOURCE_KINDS, errors=errors or {}, values=values or {},
     )  # fmt: skip
 
