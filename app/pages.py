@@ -93,12 +93,24 @@ def calculator_page(
         "save_errors": {},
         **extra,
     }
+    if fragment and errors:
+        return _kept_results(request, context)
     blocks = ["results", "error_slots"] if fragment else []
     response = templates.TemplateResponse(
         request, "calculator.html", context, status_code=status_code, block_names=blocks
     )
     if not fragment:
         remember_csrf(request, response, token)
+    return response
+
+
+def _kept_results(request: Request, context: dict[str, Any]) -> Response:
+    """A live update with a mistake: the messages go next to the fields and above the results, and
+    the last good results stay on screen (greyed by the stylesheet), the URL at their inputs."""
+    response = templates.TemplateResponse(
+        request, "calculator.html", context | {"kept_results": True}, block_names=["results_problem", "error_slots"]
+    )
+    response.headers.update({"HX-Reswap": "none", "HX-Push-Url": "false"})
     return response
 
 

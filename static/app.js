@@ -1,14 +1,46 @@
-// Pairs each slider with its number input: the number input carries the value (and works
-// without JavaScript); the slider mirrors it and, when moved, writes into it.
+// Pairs each slider with its number input. The number input carries the value, takes the keyboard
+// and works without JavaScript; the slider, shown only when this script runs (so that without it
+// nothing the user moves is lost), mirrors it and, when moved, writes into it.
+const sliderOf = (input) => document.getElementById(input.id + "-slider");
+
+function showValue(slider, value) {
+  slider.value = value;
+  slider.setAttribute("aria-valuetext", `${value} ${slider.dataset.unit}`.trim());
+}
+
+document.querySelectorAll("input[type=range][data-pair]").forEach((slider) => { slider.hidden = false; });
+
 document.addEventListener("input", (event) => {
   const el = event.target;
   if (el.matches("input[type=range][data-pair]")) {
     document.getElementById(el.dataset.pair).value = el.value;
-  } else if (el.matches("input[type=number]")) {
-    const slider = document.getElementById(el.id + "-slider");
-    if (slider) slider.value = el.value;
+    showValue(el, el.value);
+  } else if (el.matches("input[type=number]") && sliderOf(el)) {
+    showValue(sliderOf(el), el.value);
   }
 }, true);
+
+// After a live update, each field's error slot says whether the field is wrong: mark the field so
+// (aria-invalid), as the whole page does when it is rendered with the mistake.
+document.addEventListener("htmx:afterSettle", () => {
+  document.querySelectorAll("form#calculator .field").forEach((field) => {
+    const slot = field.querySelector(".error");
+    const input = field.querySelector("input:not([type=range]), select");
+    if (!slot || !input) return;
+    const wrong = slot.textContent.trim() !== "";
+    field.classList.toggle("invalid", wrong);
+    if (wrong) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+  });
+});
+
+// On a saved scenario's page, once the results show other inputs than the saved ones, the words
+// about "the saved numbers" and the saved link make way for ones that say so.
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (event.detail.target.id !== "results") return;
+  document.querySelectorAll("[data-until-changed]").forEach((el) => { el.hidden = true; });
+  document.querySelectorAll("[data-once-changed]").forEach((el) => { el.hidden = false; });
+});
 
 // "Copy link": copies the value of the input the button names, and says so.
 document.addEventListener("click", async (event) => {

@@ -37,6 +37,7 @@ def test_moving_the_hours_slider_redraws_chart_and_updates_url(page: Page) -> No
 
     new = hours.input_value()
     assert new != before[0], "the number input should follow the slider"
+    expect(page.locator("#gpu_hours-slider")).to_have_attribute("aria-valuetext", f"{new} GPU-h")
     expect(page.locator(CAPTION)).to_contain_text(f"at {float(new):,g} GPU-hours")
     expect(page).to_have_url(_url_has("gpu_hours", new))
     after = _chart_paths(page), _totals(page)
@@ -80,6 +81,7 @@ def test_form_works_without_javascript(browser: Browser, base_url: str) -> None:
         context.set_default_timeout(5_000)
         page = context.new_page()
         open_page(page)
+        expect(page.locator("#gpu_hours-slider")).to_be_hidden()  # a slider moved without script would submit nothing
         page.locator("#gpu_hours").fill("2000")
         with page.expect_navigation():
             page.get_by_role("button", name="Update").click()
@@ -93,7 +95,8 @@ def test_form_works_without_javascript(browser: Browser, base_url: str) -> None:
 
 @pytest.mark.parametrize(("typed", "message"), [("2000000", "must be at most 1,000,000"), ("-5", "must be at least 0")])
 def test_bad_hours_show_a_field_error_and_keep_the_other_inputs(page: Page, typed: str, message: str) -> None:
-    """A typo must be explained next to its field, without losing the rest of the scenario.
+    """A typo must be explained next to its field, without losing the rest of the scenario or the
+    last good results, which stay on screen, greyed, until the field is fixed.
 
     2000000 is only refused by the server; -5 also breaks the input's own min="0", which the browser checks first.
     """
@@ -112,3 +115,12 @@ def test_bad_hours_show_a_field_error_and_keep_the_other_inputs(page: Page, type
     assert page.locator("#gpu_hours").input_value() == typed
     assert page.locator("#peak_gpus").input_value() == "3"
     assert page.locator("#gpu").input_value() == "A100"
+    expect(page.locator("#gpu_hours")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator(CAPTION)).to_contain_text("at 500 GPU-hours")
+    assert page.locator("table.options").evaluate("t => getComputedStyle(t.parentElement).opacity") == "0.45"
+    expect(page).to_have_url(_url_has("gpu_hours", "500"))  # the URL stays at the inputs of the results shown
+
+    htmx_response(page, lambda: page.locator("#gpu_hours").fill("700"))
+    expect(page.locator("#gpu_hours")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#results .problem")).to_have_count(0)
+    expect(page.locator(CAPTION)).to_contain_text("at 700 GPU-hours")

@@ -90,6 +90,18 @@ def test_saved_link_opened_in_a_fresh_browser_shows_the_same_totals(
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied == saved_url, "the clipboard should hold the absolute link to this scenario"
 
+        saved_words = page.get_by_text("The numbers below are the ones that were saved")
+        expect(saved_words).to_be_visible()
+        htmx_response(page, lambda: page.locator("#gpu_hours").fill("1500"))
+        expect(saved_words).to_be_hidden()
+        expect(page.locator("section.scenario").first).to_contain_text("no longer the saved ones")
+        expect(page.get_by_role("button", name="Copy the saved link")).to_be_visible()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Save your changes as a new link").click()
+        expect(page).to_have_url(re.compile(rf"^{re.escape(base_url)}/s/{SLUG}$"))
+        assert page.url != saved_url, "the changes are a new scenario; the shared one stays as it was"
+        expect(page.locator(CAPTION)).to_contain_text("at 1,500 GPU-hours")
+
     colleague = _fresh_context(browser, base_url)
     try:
         assert colleague.cookies() == []

@@ -44,6 +44,19 @@ def test_htmx_request_gets_only_the_results_block_with_error_slots_to_swap(clien
     assert slots == full_page_slots and "gpu_hours-error" in slots
 
 
+def test_a_live_update_with_a_mistake_keeps_the_last_results_and_the_url(client, session):
+    """htmx swaps nothing but the messages, and pushes no URL: the results shown stay those of the
+    last inputs that worked, and so does the address a user would share."""
+    hand_checked_catalog(session)
+    response = client.get(f"/?{QUERY}&gpu_hours=-1", headers={"HX-Request": "true"})
+    assert (response.headers["HX-Reswap"], response.headers["HX-Push-Url"]) == ("none", "false")
+    page = soup(response)
+    assert page.select_one("section#results") is None
+    problem = page.select_one('#results-problem[hx-swap-oob="true"] .problem').get_text()
+    assert "GPU-hours per month must be at least 0" in problem and "last inputs that worked" in problem
+    assert page.select_one('#gpu_hours-error[hx-swap-oob="true"]').get_text() == "must be at least 0"
+
+
 def test_the_fragment_is_the_same_markup_as_the_pages_results(client, session):
     hand_checked_catalog(session)
     full = soup(client.get(f"/?{QUERY}")).select_one("section#results table")
