@@ -1,18 +1,44 @@
-"""Numbers -> SVG geometry for the monthly-cost chart: scales, ticks, paths, markers. No HTTP."""
+"""Numbers -> SVG geometry for the monthly-cost chart: scales, ticks, paths, labels placed so that
+none overlaps another or a line. No HTTP."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from app.chart_layout import BADGE_PITCH, BADGE_R, badge_rows, path_below, place_badges, spread, text_width
 from app.costing.breakeven import nice_ceiling
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency
 from app.costing.quote import OptionKey, Quote
 from app.lru import Lru
 
-WIDTH, HEIGHT = 720, 380
-LEFT, RIGHT, TOP, BOTTOM = 72, 20, 16, 44
+
+@dataclass(frozen=True)
+class Frame:
+    """A canvas and its text size: a wide one for screens from 700 px, a narrow one for phones, each
+    scaled so that its text shows at 11 px or more."""
+
+    name: str
+    width: int
+    height: int
+    left: int
+    right: int
+    bottom: int
+    text: int
+    x_ticks: int
+
+
+WIDE = Frame("wide", 720, 420, left=80, right=24, bottom=50, text=13, x_ticks=5)
+NARROW = Frame("narrow", 360, 360, left=60, right=14, bottom=46, text=12, x_ticks=4)
+FRAMES = (WIDE, NARROW)
+
+SHOWN_ABOVE_CHEAPEST = 4
+"""The money axis ends near this many times the cheapest line's end: dearer lines leave through
+the top rather than flatten the cheap ones a buyer compares."""
+END_LABEL_ROOM = 30
+"""Right margin for the scenario numbers at the lines' ends, when a chart overlays scenarios."""
 
 
 @dataclass(frozen=True)
@@ -22,34 +48,70 @@ class Series:
     layer: int = 0
     """Which quote of an overlay the line belongs to (drawn with its own dash pattern)."""
 
+    @property
+    def off_top(self) -> bool:
+        """Dearer everywhere than the money axis reaches: the legend says so, as nothing is drawn."""
+        return not self.path
+
 
 @dataclass(frozen=True)
-class Marker:
-    x: float
+class BreakEvenMark:
+    """Where a pair of options cost the same: dots at each crossing and one numbered badge above the
+    plot, joined to the first crossing; the list under the chart reads the same number."""
+
+    number: int
+    a: OptionKey
+    b: OptionKey
+    layer: int
+    crossings: list[tuple[float, float, float, OptionKey]]
+    """Per crossing: GPU-hours, x, y and the option cheaper above it."""
+    more: bool
+    badge_x: float
+    badge_y: float
+
+
+@dataclass(frozen=True)
+class EndLabel:
+    """A layer's number beside a line's end, moved up or down just enough to clear the others."""
+
+    text: str
+    option: OptionKey
+    layer: int
+    line_y: float
     y: float
+
+
+@dataclass(frozen=True)
+class CurrentLine:
+    x: float
     label: str
-    show_label: bool
+    label_x: float
 
 
 @dataclass(frozen=True)
 class Chart:
-    width: int
-    height: int
+    frame: Frame
     x_ticks: list[tuple[float, str]]
     y_ticks: list[tuple[float, str]]
+    y_title: str
     series: list[Series]
-    break_evens: list[Marker]
-    current_xs: list[float]
+    break_evens: list[BreakEvenMark]
+    end_labels: list[EndLabel]
     plot_left: float
     plot_right: float
     plot_top: float
     plot_bottom: float
+    current: list[CurrentLine] = field(default_factory=list)
     key: tuple[object, ...] | None = field(default=None, compare=False)
     """Names a remembered drawing (its curves and axis); None for one drawn once."""
 
+    @property
+    def width(self) -> int:
+        return self.frame.width
 
-def _ticks(top: float, count: int = 5) -> list[float]:
-    return [top * i / count for i in range(count + 1)]
+    @property
+    def height(self) -> int:
+        return self.frame.height
 
 
 def _money_label(value: float, symbol: str) -> str:
@@ -60,38 +122,66 @@ def _money_label(value: float, symbol: str) -> str:
     return f"{symbol}{value:g}"
 
 
+def current_lines(chart: Chart, hours: Sequence[float], labels: Sequence[str], x_max: float) -> list[CurrentLine]:
+    """The GPU-hours lines of this request and their labels above the plot, apart from each other."""
+    span = chart.plot_right - chart.plot_left
+    xs = [round(chart.plot_left + span * min(h, x_max) / x_max, 1) for h in hours]
+    widths = [text_width(label, chart.frame.text) for label in labels]
+    label_xs = spread(xs, widths, 2, chart.frame.width - 2, gap=8)
+    return [CurrentLine(x, label, lx) for x, label, lx in zip(xs, labels, label_xs, strict=True)]
+
+
+def hours_label(hours: float) -> str:
+    return f"{hours:,.0f} GPU-h"
+
+
 _drawn: Lru[tuple[object, ...], Chart] = Lru()
 """Charts by their curves and axis, the last 256; the key fixes the drawing, so nothing goes stale."""
 
 
-def cost_chart(quote: Quote, current_hours: float, currency: Currency = USD) -> Chart:
+def cost_chart(quote: Quote, current_hours: float, currency: Currency = USD, frame: Frame = WIDE) -> Chart:
     """Monthly total against GPU-hours for each option's offer, with the break-evens marked.
 
     Everything but the current-hours line depends only on the curves and the axis, which stay the
     same while the slider moves within a band: drawn once, remembered (the last 256 charts)."""
-    key = (quote.hours_max, currency, *((o.option, o.curve) for o in quote.options))
+    key = (frame, quote.hours_max, currency, *((o.option, o.curve) for o in quote.options))
     chart = _drawn.get(key)
     if chart is None:
-        drawn = overlay_chart([quote], [current_hours], break_evens=True, currency=currency)
+        drawn = overlay_chart([quote], [], break_evens=True, currency=currency, frame=frame)
         chart = _drawn.put(key, replace(drawn, key=key))
-    x = chart.plot_left + (chart.plot_right - chart.plot_left) * min(current_hours, quote.hours_max) / quote.hours_max
-    return replace(chart, current_xs=[round(x, 1)])
+    return replace(
+        chart, current=current_lines(chart, [current_hours], [f"yours: {hours_label(current_hours)}"], quote.hours_max)
+    )
 
 
 def overlay_chart(
-    quotes: list[Quote], current_hours: list[float], break_evens: bool = False, currency: Currency = USD
+    quotes: list[Quote],
+    current_hours: list[float],
+    break_evens: bool = False,
+    currency: Currency = USD,
+    frame: Frame = WIDE,
+    layer_names: Sequence[str] = (),
 ) -> Chart:
     """Several quotes' curves on one pair of axes, from 0 to the widest quote's hours_max; money in
-    `currency` (the curves are USD)."""
+    `currency` (the curves are USD). With `layer_names`, each line's end carries its layer's name."""
     x_max = max(q.hours_max for q in quotes)
-    y_max = nice_ceiling(max([currency.of(o.curve.at(x_max)) for q in quotes for o in q.options] + [1.0]))
-    left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
+    at_end = [currency.of(o.curve.at(x_max)) for q in quotes for o in q.options]
+    y_max = nice_ceiling(max(1.0, min(max(at_end, default=0), SHOWN_ABOVE_CHEAPEST * min(at_end, default=0))))
+    pairs = [(layer, pair) for layer, q in enumerate(quotes) if break_evens for pair in q.break_evens if pair.crossings]
+    pairs.sort(key=lambda found: found[1].crossings[0].hours)
+    rows = badge_rows(len(pairs), frame.width - frame.left - frame.right)
+    top = frame.text + 10 + rows * BADGE_PITCH + 6
+    left, right, bottom = (
+        frame.left,
+        frame.width - frame.right - (END_LABEL_ROOM if layer_names else 0),
+        frame.height - frame.bottom,
+    )
 
     def x(hours: float) -> float:
         return round(left + (right - left) * hours / x_max, 1)
 
     def y(usd: float) -> float:
-        return round(bottom - (bottom - top) * min(currency.of(usd), y_max) / y_max, 1)
+        return round(bottom - (bottom - top) * currency.of(usd) / y_max, 1)
 
     def path(curve: CostCurve) -> str:
         """Exact corners; steps narrower than a pixel are read once per pixel column instead."""
@@ -104,32 +194,50 @@ def overlay_chart(
             for lo, hi in pairwise([0.0, *steps, x_max]):
                 intercept, slope = curve.piece(lo, hi)
                 points += [(x(lo), y(intercept + slope * lo)), (x(hi), y(intercept + slope * hi))]
-        return "M" + " L".join(f"{px},{py}" for px, py in points)
+        return path_below(points, top)
 
-    series = [
-        Series(option.option, path(option.curve), layer)
-        for layer, quote in enumerate(quotes)
-        for option in quote.options
+    curves = {(layer, o.option): o.curve for layer, q in enumerate(quotes) for o in q.options}
+    series = [Series(option, path(curve), layer) for (layer, option), curve in curves.items()]
+
+    crossings = [
+        [
+            (c.hours, x(c.hours), max(top, y(curves[layer, pair.a].at(c.hours))), pair.cheaper_above(c))
+            for c in pair.crossings
+        ]
+        for layer, pair in pairs
+    ]
+    badges = place_badges([marks[0][1] for marks in crossings], left, right, rows, frame.text + 10 + BADGE_R)
+    marks = [
+        BreakEvenMark(n, pair.a, pair.b, layer, found, pair.more, *badge)
+        for n, ((layer, pair), found, badge) in enumerate(zip(pairs, crossings, badges, strict=True), start=1)
     ]
 
-    markers: list[Marker] = []
-    for quote in quotes if break_evens else []:
-        curves = {o.option: o.curve for o in quote.options}
-        for pair in quote.break_evens:
-            for c in pair.crossings:
-                px, py = x(c.hours), y(curves[pair.a].at(c.hours))
-                crowded = any(m.show_label and abs(m.x - px) < 44 and abs(m.y - py) < 14 for m in markers)
-                markers.append(Marker(px, py, f"{c.hours:,.0f} h", show_label=not crowded))
-    return Chart(
-        width=WIDTH,
-        height=HEIGHT,
-        x_ticks=[(x(h), f"{h:,.0f}") for h in _ticks(x_max)],
-        y_ticks=[(y(v * currency.usd_per_unit), _money_label(v, currency.symbol)) for v in _ticks(y_max)],
+    ends = (
+        [(layer_names[layer], option, layer, max(top, y(c.at(x_max)))) for (layer, option), c in curves.items()]
+        if layer_names
+        else []
+    )
+    end_ys = spread([e[3] for e in ends], [frame.text + 1] * len(ends), top, bottom + frame.text / 2, gap=1)
+    chart = Chart(
+        frame=frame,
+        x_ticks=[(x(x_max * i / frame.x_ticks), f"{x_max * i / frame.x_ticks:,.0f}") for i in range(frame.x_ticks + 1)],
+        y_ticks=[
+            (y(y_max * i / 5 * currency.usd_per_unit), _money_label(y_max * i / 5, currency.symbol)) for i in range(6)
+        ],
+        y_title=f"{currency.code} per month",
         series=series,
-        break_evens=markers,
-        current_xs=[x(min(h, x_max)) for h in current_hours],
+        break_evens=marks,
+        end_labels=[
+            EndLabel(name, option, layer, line_y, ly)
+            for (name, option, layer, line_y), ly in zip(ends, end_ys, strict=True)
+        ],
         plot_left=left,
         plot_right=right,
         plot_top=top,
         plot_bottom=bottom,
     )
+    labels = [
+        f"{layer_names[i]}: {hours_label(h)}" if len(current_hours) > 1 else f"yours: {hours_label(h)}"
+        for i, h in enumerate(current_hours)
+    ]
+    return replace(chart, current=current_lines(chart, current_hours, labels, x_max))

@@ -15,6 +15,7 @@ from app.costing.terms import Billing, Tenancy
 from app.lru import Lru
 from app.quoting.params import INPUT_LABELS
 from app.settings import ROOT
+from app.wording import by_country, country_name, plain_note
 
 TENANCY_LABELS = {
     Tenancy.BARE_METAL: "Bare metal",
@@ -124,6 +125,9 @@ templates.env.filters.update(
     day=day,
     hours=hours,
     plain=plain,
+    plain_note=plain_note,
+    country_name=country_name,
+    by_country=by_country,
 )
 PRECISION_LABELS = [("fp32", "FP32"), ("bf16", "BF16 / FP16"), ("fp8", "FP8 / INT8"), ("int4", "INT4")]
 MODE_LABELS = [

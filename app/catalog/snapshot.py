@@ -11,6 +11,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine
@@ -57,6 +58,18 @@ class CatalogSnapshot:
     """USD per unit of each display currency that has a rate at this version."""
     presets: dict[str, PresetRecord]
     """Model architectures sizing can start from, smallest first."""
+
+    @cached_property
+    def regions_by_country(self) -> dict[str | None, dict[str, list[str]]]:
+        """Each country's regions (None: not stated) and the providers offering in each, as the region
+        filter lists them; read once per version, on the first whole page."""
+        found: dict[str | None, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        for o in self.offers:
+            found[o.row.region_country][o.row.region].add(o.provider.name)
+        return {
+            country: {region: sorted(names) for region, names in sorted(regions.items())}
+            for country, regions in found.items()
+        }
 
 
 class Catalogs:

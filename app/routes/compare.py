@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.charts import overlay_chart
+from app.charts import FRAMES, overlay_chart
 from app.costing.money import USD
 from app.costing.quote import OfferCost, OptionKey
 from app.deps import CatalogsDep, SessionDep
@@ -67,6 +67,16 @@ def compare(request: Request, session: SessionDep, catalogs: CatalogsDep, s: str
         "results": results,
         "inputs": inputs,
         "options": options,
-        "chart": overlay_chart([r.quote for r in results], [r.params.gpu_hours for r in results], currency=shared),
+        "charts": [
+            overlay_chart(
+                [r.quote for r in results],
+                [r.params.gpu_hours for r in results],
+                break_evens=True,
+                currency=shared,
+                frame=frame,
+                layer_names=[str(n) for n in range(1, len(results) + 1)],
+            )
+            for frame in FRAMES
+        ],
     }
     return templates.TemplateResponse(request, "compare.html", context)

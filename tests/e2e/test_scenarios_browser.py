@@ -140,7 +140,7 @@ def test_two_saved_scenarios_compared_side_by_side(page: Page) -> None:
 
         for layer in (0, 1):
             assert page.locator(f"svg path.series.layer-{layer}").count() > 0, f"no curves for scenario {layer + 1}"
-        expect(page.locator("svg line.current")).to_have_count(2)
+        expect(page.locator("svg.frame-wide .current line")).to_have_count(2)
 
         totals = page.locator("table.totals")
         expect(totals.locator("tr.cheapest th")).to_have_text("Cheapest")

@@ -1,3 +1,4 @@
+from app.catalog.tables import OfferVersion
 from tests.factories import hand_checked_catalog, make_offer, make_provider
 from tests.web.helpers import QUERY, soup, totals
 
@@ -29,8 +30,15 @@ def test_break_even_is_marked_on_the_chart_and_listed(client, session):
     """On demand 2.50 H + 3.60 = 1,250 at H = 498.56; listed with one decimal."""
     hand_checked_catalog(session)
     page = soup(client.get(f"/?{QUERY}"))
-    assert "498.6 GPU-h" in page.select_one("ul.break-evens").get_text()
-    assert "499 h" in [t.get_text() for t in page.select("#results svg .break-even text")]
+    [item] = [li for li in page.select("ol.break-evens li") if "on demand vs Bare metal, monthly" in li.get_text()]
+    text = " ".join(item.get_text().split())
+    assert (
+        "Virtualized, on demand vs Bare metal, monthly node: 498.6 GPU-h (Bare metal, monthly node cheaper above)"
+        in text
+    )
+    for chart in page.select("#results svg.frame-wide, #results svg.frame-narrow"):
+        [badge] = [g for g in chart.select(".break-even") if g.select_one("text").get_text() == item["value"]]
+        assert "Virtualized, on demand and Bare metal, monthly node cost the same at 498.6" in badge.title.get_text()
 
 
 def test_htmx_request_gets_only_the_results_block_with_error_slots_to_swap(client, session):
@@ -155,7 +163,7 @@ def test_each_price_shows_its_age(client, session):
     from datetime import date
 
     hand_checked_catalog(session)
-    ages = [a.get_text() for a in soup(client.get(f"/?{QUERY}")).select("table.options small.age")]
+    ages = [a.get_text() for a in soup(client.get(f"/?{QUERY}")).select("table.options .age")]
     assert ages == [f"({(date.today() - date(2026, 11, 1)).days} days old)"] * 3
 
 
@@ -252,3 +260,31 @@ def test_headline_names_the_runner_up_and_how_much_more_it_costs(client, session
     hand_checked_catalog(session)
     headline = " ".join(soup(client.get(f"/?{QUERY}")).select_one(".headline").get_text().split())
     assert headline.endswith("next is Bare metal, monthly node at $1,250.00 (Metal), $246.40 more.")
+
+
+def test_regions_are_grouped_by_country_with_the_providers_there(client, session):
+    hand_checked_catalog(session)
+    groups = {
+        group["label"]: [option.get_text() for option in group.select("option")]
+        for group in soup(client.get("/")).select("#region optgroup")
+    }
+    assert list(groups) == ["Germany", "United States", "Country not stated"]
+    assert groups["Germany"] == ["fra1 (Metal)"] and groups["Country not stated"] == ["any (Fn)"]
+
+
+def test_source_jargon_reads_as_sentences_and_its_trail_goes_to_the_tooltip(client, session):
+    from app.wording import plain_note
+
+    notes = "third_party_transcription_unverified; per-second hardware price [via someone/pricing.yml@0e4e7a9a]"
+    assert plain_note(notes) == (
+        "Copied by a third party; not checked against the provider's page. Per-second hardware price.",
+        "via someone/pricing.yml@0e4e7a9a",
+    )
+    ids = hand_checked_catalog(session)
+    offer = session.get(OfferVersion, ids["serverless"])
+    offer.notes = notes
+    session.add(offer)
+    session.commit()
+    row = soup(client.get(f"/?{QUERY}")).select_one('tr[data-option="serverless-per_second"]')
+    assert "Copied by a third party" in row.get_text() and "third_party" not in row.get_text()
+    assert row.select_one('td[data-label="Source"] a')["title"] == "via someone/pricing.yml@0e4e7a9a"

@@ -26,7 +26,18 @@ def test_two_scenarios_side_by_side_with_differences_highlighted_and_curves_over
     assert totals["Bare metal, monthly node"] == ["$1,250.00", "$2,500.00"]
     layers = {cls for path in compared.select("svg path.series") for cls in path["class"] if cls.startswith("layer-")}
     assert layers == {"layer-0", "layer-1"}
-    assert len(compared.select("svg line.current")) == 2
+    wide = compared.select_one("svg.frame-wide")
+    assert [t.get_text() for t in wide.select(".current text")] == ["1: 400 GPU-h", "2: 800 GPU-h"]
+    assert sorted(t.get_text() for t in wide.select(".end-label text")) == ["1", "1", "1", "2", "2", "2"]
+    listed = [" ".join(li.get_text().split()) for li in compared.select("ol.break-evens li")]
+    assert any(
+        item.startswith("Scenario 1: Virtualized, on demand vs Bare metal, monthly node: 498.6 GPU-h")
+        for item in listed
+    )
+    assert any(
+        item.startswith("Scenario 2: Virtualized, on demand vs Bare metal, monthly node: 498.6 GPU-h")
+        for item in listed
+    )
 
 
 def test_compare_needs_two_to_four_different_known_scenarios(client, session):

@@ -135,6 +135,7 @@ def test_filters_that_leave_no_offer_keep_the_sizing_on_the_page(client, a100_to
 def test_the_any_gpu_chart_draws_the_cheapest_option_of_each_gpu_model(client, a100_too):
     page = soup(client.get(f"/?{ANY_70B}"))
     chart = page.select_one("figure.gpu-chart")
-    assert len(chart.select("path.series")) == 2
+    assert len(chart.select("svg.frame-wide path.series")) == 2
+    assert sorted(t.get_text() for t in chart.select("svg.frame-wide .end-label text")) == ["1", "2"]
     legend = [" ".join(span.get_text().split()) for span in chart.select("figcaption .legend")]
-    assert legend == ["4 x A100-80GB, Virtualized, on demand", "2 x H200, Virtualized, on demand"]
+    assert legend == ["1 4 x A100-80GB, Virtualized, on demand", "2 2 x H200, Virtualized, on demand"]

@@ -1,0 +1,68 @@
+"""Where a chart's labels go so that none covers another or a line, and which part of a line shows:
+pure geometry, no drawing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+BADGE_R = 10
+"""Radius of a break-even's numbered badge."""
+BADGE_PITCH = 2 * BADGE_R + 4
+"""Distance between badge centres, across and down."""
+
+
+def text_width(text: str, size: int) -> float:
+    """A generous estimate of a label's width in a sans-serif face, for keeping labels apart."""
+    return len(text) * size * 0.62
+
+
+def spread(wanted: Sequence[float], widths: Sequence[float], lo: float, hi: float, gap: float = 4) -> list[float]:
+    """Centres for labels on one line, each as near its wanted place as the others allow: sorted by
+    place, pushed apart by their half widths, then pulled back inside [lo, hi]. Order is kept."""
+    order = sorted(range(len(wanted)), key=lambda i: wanted[i])
+    placed = [0.0] * len(wanted)
+    edge = lo
+    for i in order:
+        placed[i] = max(wanted[i], edge + widths[i] / 2)
+        edge = placed[i] + widths[i] / 2 + gap
+    edge = hi
+    for i in reversed(order):
+        placed[i] = min(placed[i], edge - widths[i] / 2)
+        edge = placed[i] - widths[i] / 2 - gap
+    return [round(p, 1) for p in placed]
+
+
+def badge_rows(count: int, width: float) -> int:
+    """Rows of badges above the plot: as many as it takes for every badge to sit apart."""
+    return -(-count // int(width // BADGE_PITCH)) if count else 0
+
+
+def place_badges(xs: Sequence[float], lo: float, hi: float, rows: int, first_y: float) -> list[tuple[float, float]]:
+    """Badge centres for marks at `xs` (left to right), in `rows` rows from `first_y` down: taken
+    in turn, so that neighbours sit in different rows and move aside as little as possible."""
+    centres: list[tuple[float, float]] = [(0.0, 0.0)] * len(xs)
+    for row in range(rows):
+        members = list(range(row, len(xs), rows))
+        placed = spread([xs[i] for i in members], [2 * BADGE_R] * len(members), lo, hi)
+        for i, x in zip(members, placed, strict=True):
+            centres[i] = x, first_y + row * BADGE_PITCH
+    return centres
+
+
+def path_below(points: Sequence[tuple[float, float]], top: float) -> str:
+    """An SVG path through `points`, cut where it rises above `top` (y grows downwards) and taken
+    up again where it comes back: a line off the chart leaves through the top, never runs along it."""
+    if not points:
+        return ""
+    x0, y0 = points[0]
+    parts = [f"M{x0},{y0}"] if y0 >= top else []
+    for (xa, ya), (xb, yb) in pairwise(points):
+        edge = round(xa + (xb - xa) * (top - ya) / (yb - ya), 1) if (ya < top) != (yb < top) else None
+        if ya >= top and yb >= top:
+            parts.append(f"L{xb},{yb}")
+        elif ya >= top:
+            parts.append(f"L{edge},{top}")
+        elif yb >= top:
+            parts.append(f"M{edge},{top} L{xb},{yb}")
+    return " ".join(parts)
