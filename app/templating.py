@@ -13,7 +13,7 @@ from app.charts import Chart
 from app.costing.money import USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.lru import Lru
-from app.quoting.params import INPUT_LABELS
+from app.quoting.params import INPUT_LABELS, query_string
 from app.settings import ROOT
 from app.wording import by_country, country_name, plain_note
 
@@ -137,6 +137,7 @@ MODE_LABELS = [
 ]
 templates.env.globals.update(
     money_gap=money_gap,
+    query_string=query_string,
     input_labels=INPUT_LABELS,
     tenancy_labels=TENANCY_LABELS,
     precision_labels=PRECISION_LABELS,

@@ -60,6 +60,10 @@ class CatalogSnapshot:
     """Model architectures sizing can start from, smallest first."""
 
     @cached_property
+    def offers_by_key(self) -> dict[str, OfferRecord]:
+        return {o.row.key: o for o in self.offers}
+
+    @cached_property
     def regions_by_country(self) -> dict[str | None, dict[str, list[str]]]:
         """Each country's regions (None: not stated) and the providers offering in each, as the region
         filter lists them; read once per version, on the first whole page."""
@@ -177,13 +181,15 @@ def select_offers(
     exclude_us_hq: bool = False,
     hide_spot: bool = False,
     min_gpus_per_unit: int = 1,
+    key: str = "",
 ) -> list[OfferRecord]:
     """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them.
-    `min_gpus_per_unit`: a model sized to n GPUs needs them in one instance or node."""
+    `min_gpus_per_unit`: a model sized to n GPUs needs them in one instance or node. `key`: only that offer."""
     return [
         o
         for o in catalog.offers_by_gpu.get(gpu, [])
-        if (not tenancies or o.priced.tenancy in tenancies)
+        if (not key or o.row.key == key)
+        and (not tenancies or o.priced.tenancy in tenancies)
         and (not region or o.row.region == region)
         and (not eu_only or o.row.region_country in EU_COUNTRIES)
         and (not exclude_us_hq or (o.provider.hq_country is not None and o.provider.hq_country != "US"))

@@ -85,6 +85,7 @@ def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[Priced
         exclude_us_hq=params.exclude_us_hq,
         hide_spot=params.hide_spot,
         min_gpus_per_unit=params.peak_gpus if params.sized else 1,
+        key=params.offer,
     )
     priced = price_offers([o.priced for o in offers], params.workload(), params.assumptions())
     return _priced.put(key, (catalog, priced))[1]
@@ -98,6 +99,11 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
         return {"gpu": "any GPU that fits needs a model: choose a preset or give a parameter count"}
     if params.gpu != ANY_GPU and params.gpu not in catalog.gpus:
         return {"gpu": "is not a GPU model in the catalog"}
+    pinned = catalog.offers_by_key.get(params.offer) if params.offer else None
+    if params.offer and pinned is None:
+        return {"offer": f"is not an offer of catalog version {catalog.version}: it may have been retired"}
+    if pinned and params.gpu not in (pinned.row.gpu, ANY_GPU):
+        return {"gpu": f"the offer you are pricing is of {pinned.row.gpu}: choose it, or price every offer"}
     rate = catalog.rates.get(params.currency)
     if params.currency != USD.code and rate is None:
         return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}

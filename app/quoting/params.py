@@ -82,6 +82,7 @@ class QuoteParams(SizeParams):
     eu_only: bool = Field(False, description="only offers processed in an EU member state")
     exclude_us_hq: bool = Field(False, description="only providers known to be headquartered outside the US")
     hide_spot: bool = Field(False, description="leave out spot offers, which the provider can interrupt")
+    offer: str = Field("", max_length=300, description="price only this offer: its key, as the offers list links it")
     virt_tax: float = Field(5, ge=0, le=50, description="virtualization tax of virtualized offers, percent")
     virt_tax_bare_metal: float = Field(0, ge=0, le=50, description="throughput lost on bare metal, percent")
     virt_tax_serverless: float = Field(0, ge=0, le=50, description="throughput lost on serverless, percent")
@@ -136,6 +137,7 @@ INPUT_LABELS = {
     "eu_only": "Processing in the EU",
     "exclude_us_hq": "Provider not headquartered in the US",
     "hide_spot": "Spot offers left out",
+    "offer": "Offer",
     "virt_tax": "Virtualization tax, %",
     "virt_tax_bare_metal": "Throughput lost on bare metal, %",
     "virt_tax_serverless": "Throughput lost on serverless, %",
@@ -233,7 +235,7 @@ def query_string(params: QuoteParams) -> str:
     """The calculator's URL for these inputs at today's prices."""
     pairs: list[tuple[str, Any]] = []
     for name, value in form_values(params).items():
-        if name == "catalog_version" or value is False or value is None:
+        if name == "catalog_version" or value is False or value is None or value == "":
             continue
         if isinstance(value, list):
             pairs += [(name, str(v)) for v in value]

@@ -1,3 +1,5 @@
+from urllib.parse import quote_plus
+
 from app.catalog.tables import OfferVersion
 from tests.factories import hand_checked_catalog, make_offer, make_provider
 from tests.web.helpers import QUERY, soup, totals
@@ -288,3 +290,25 @@ def test_source_jargon_reads_as_sentences_and_its_trail_goes_to_the_tooltip(clie
     row = soup(client.get(f"/?{QUERY}")).select_one('tr[data-option="serverless-per_second"]')
     assert "Copied by a third party" in row.get_text() and "third_party" not in row.get_text()
     assert row.select_one('td[data-label="Source"] a')["title"] == "via someone/pricing.yml@0e4e7a9a"
+
+
+def test_pinned_to_one_offer_the_page_prices_only_it_and_offers_the_way_back(client, session):
+    """The monthly node pinned: 1,250 at 400 h, whatever is cheaper elsewhere."""
+    ids = hand_checked_catalog(session)
+    key = session.get(OfferVersion, ids["node"]).key
+    page = soup(client.get(f"/?{QUERY}&offer={quote_plus(key)}"))
+    assert totals(page) == {"bare_metal-monthly": "$1,250.00"}
+    assert "this offer costs $1,250.00 a month" in " ".join(page.select_one(".headline").get_text().split())
+    assert page.select_one('form#calculator input[name="offer"]')["value"] == key
+    back = page.select_one(".pinned a")["href"]
+    assert "offer=" not in back and len(totals(soup(client.get(back)))) == 3
+
+
+def test_a_pin_to_an_unknown_offer_or_another_gpu_is_explained(client, session):
+    ids = hand_checked_catalog(session)
+    make_offer(session, make_provider(session, "other", "US", [(0, None, "0")]), "1.10", gpu="A100")
+    page = soup(client.get(f"/?{QUERY}&offer=nobody:thing:H100:x:on_demand"))
+    assert page.select_one("#offer-error").get_text().startswith("is not an offer of catalog version")
+    key = session.get(OfferVersion, ids["node"]).key
+    page = soup(client.get(f"/?{QUERY.replace('gpu=H100', 'gpu=A100')}&offer={quote_plus(key)}"))
+    assert "the offer you are pricing is of H100" in page.select_one("#gpu-error").get_text()
