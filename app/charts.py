@@ -11,7 +11,7 @@ from app.chart_layout import BADGE_PITCH, BADGE_R, badge_rows, path_below, place
 from app.costing.breakeven import nice_ceiling
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency
-from app.costing.quote import OptionKey, Quote
+from app.costing.quote import BreakEven, OptionKey, Quote
 from app.lru import Lru
 
 
@@ -62,7 +62,8 @@ class BreakEvenMark:
     number: int
     a: OptionKey
     b: OptionKey
-    layer: int
+    layers: tuple[int, ...]
+    """The overlaid quotes where this pair crosses just so: one mark for all of them."""
     crossings: list[tuple[float, float, float, OptionKey]]
     """Per crossing: GPU-hours, x, y and the option cheaper above it."""
     more: bool
@@ -167,8 +168,13 @@ def overlay_chart(
     x_max = max(q.hours_max for q in quotes)
     at_end = [currency.of(o.curve.at(x_max)) for q in quotes for o in q.options]
     y_max = nice_ceiling(max(1.0, min(max(at_end, default=0), SHOWN_ABOVE_CHEAPEST * min(at_end, default=0))))
-    pairs = [(layer, pair) for layer, q in enumerate(quotes) if break_evens for pair in q.break_evens if pair.crossings]
-    pairs.sort(key=lambda found: found[1].crossings[0].hours)
+    shared: dict[tuple[object, ...], tuple[BreakEven, list[int]]] = {}
+    for layer, q in enumerate(quotes if break_evens else []):
+        for pair in q.break_evens:
+            if pair.crossings:
+                same = (pair.a, pair.b, pair.more, *(c.hours for c in pair.crossings))
+                shared.setdefault(same, (pair, []))[1].append(layer)
+    pairs = sorted(((tuple(layers), pair) for pair, layers in shared.values()), key=lambda f: f[1].crossings[0].hours)
     rows = badge_rows(len(pairs), frame.width - frame.left - frame.right)
     top = frame.text + 10 + rows * BADGE_PITCH + 6
     left, right, bottom = (
@@ -201,15 +207,15 @@ def overlay_chart(
 
     crossings = [
         [
-            (c.hours, x(c.hours), max(top, y(curves[layer, pair.a].at(c.hours))), pair.cheaper_above(c))
+            (c.hours, x(c.hours), max(top, y(curves[layers[0], pair.a].at(c.hours))), pair.cheaper_above(c))
             for c in pair.crossings
         ]
-        for layer, pair in pairs
+        for layers, pair in pairs
     ]
     badges = place_badges([marks[0][1] for marks in crossings], left, right, rows, frame.text + 10 + BADGE_R)
     marks = [
-        BreakEvenMark(n, pair.a, pair.b, layer, found, pair.more, *badge)
-        for n, ((layer, pair), found, badge) in enumerate(zip(pairs, crossings, badges, strict=True), start=1)
+        BreakEvenMark(n, pair.a, pair.b, layers, found, pair.more, *badge)
+        for n, ((layers, pair), found, badge) in enumerate(zip(pairs, crossings, badges, strict=True), start=1)
     ]
 
     ends = (

@@ -1,5 +1,5 @@
 """The answer first: the headline is inside the first screen, and nothing scrolls sideways, on a
-desktop and on a phone, on the calculator and on a saved scenario."""
+desktop and on a phone, on the calculator, a saved scenario and a comparison of two."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def test_the_headline_is_in_the_first_screen_and_nothing_scrolls_sideways(
     page = browser.new_page(viewport={"width": width, "height": height}, base_url=base_url)
 
     def answer_first(where: str) -> None:
-        top = page.evaluate("document.querySelector('#results p.headline').getBoundingClientRect().top")
+        top = page.evaluate("document.querySelector('p.headline').getBoundingClientRect().top")
         assert 0 <= top < height, f"{where}: the headline starts at {top} px, below the first {height} px"
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), f"{where} scrolls sideways"
 
@@ -24,8 +24,14 @@ def test_the_headline_is_in_the_first_screen_and_nothing_scrolls_sideways(
         for path in ("/?gpu=any&preset=llama-3.1-70b&context=8192", "/"):
             page.goto(path)
             answer_first(path)
-        with page.expect_navigation():
-            page.locator("#save-form button[type=submit]").click()
-        answer_first("a saved scenario")
+        saved = []
+        for hours in ("700", "2500"):
+            page.goto(f"/?gpu_hours={hours}")
+            with page.expect_navigation():
+                page.locator("#save-form button[type=submit]").click()
+            answer_first("a saved scenario")
+            saved.append(page.url.rsplit("/", 1)[1])
+        page.goto(f"/compare?s={','.join(saved)}")
+        answer_first("a comparison")
     finally:
         page.close()

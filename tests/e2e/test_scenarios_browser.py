@@ -133,7 +133,7 @@ def test_two_saved_scenarios_compared_side_by_side(page: Page) -> None:
         assert cheapest[0] != cheapest[1], "different GPU-hours should cost different amounts"
 
         open_page(page, f"/compare?s={','.join(slugs)}")
-        differs = page.locator("table.inputs tbody tr.differs")
+        differs = page.locator("table.inputs").first.locator("tbody tr.differs")
         expect(differs).to_have_count(1)
         expect(differs.locator("th")).to_have_text("GPU-hours per month")
         expect(differs.locator("td")).to_have_text(["500", "3,000"])

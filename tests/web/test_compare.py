@@ -15,7 +15,7 @@ def test_two_scenarios_side_by_side_with_differences_highlighted_and_curves_over
     response = client.get(f"/compare?s={first},{second}")
     assert response.status_code == 200
     compared = html(response)
-    differing = [row.th.get_text() for row in compared.select("table.inputs tr.differs")]
+    differing = [row.th.get_text() for row in compared.select_one("table.inputs").select("tr.differs")]
     assert differing == ["GPU-hours per month"]
     totals = {
         row.th.get_text(strip=True): [td.get_text("|", strip=True).split("|")[0] for td in row.select("td")]
@@ -53,3 +53,15 @@ def test_compare_needs_two_to_four_different_known_scenarios(client, session):
         response = client.get(f"/compare?{query}")
         assert response.status_code == status, query
         assert html(response).select_one(".problem")
+
+
+def test_a_break_even_both_scenarios_share_is_marked_once_for_both(client, session):
+    """300 h and 450 h search up to the same 1,000 h, so their curves cross at the same 498.6 h."""
+    hand_checked_catalog(session)
+    first, second = save(client, gpu_hours=300), save(client, gpu_hours=450)
+    compared = html(client.get(f"/compare?s={first},{second}"))
+    listed = [" ".join(li.get_text().split()) for li in compared.select("ol.break-evens li")]
+    shared = [item for item in listed if "on demand vs Bare metal, monthly node: 498.6 GPU-h" in item]
+    assert len(shared) == 1 and shared[0].startswith("Scenario 1 and Scenario 2: ")
+    badges = compared.select("svg.frame-wide .break-even")
+    assert len(badges) == len(listed)
