@@ -4,7 +4,7 @@ desktop and on a phone, on the calculator, a saved scenario and a comparison of 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page, expect
 
 SIZES = [(1280, 800), (390, 844)]
 
@@ -35,3 +35,22 @@ def test_the_headline_is_in_the_first_screen_and_nothing_scrolls_sideways(
         answer_first("a comparison")
     finally:
         page.close()
+
+
+def test_the_keyboard_reaches_the_results_by_the_skip_link_and_one_stop_per_field(page: Page) -> None:
+    """The first Tab offers a jump to the results; without it, each number field with a slider is one
+    stop (the slider is for the pointer; its number box takes the arrow keys)."""
+    page.goto("/")
+    page.keyboard.press("Tab")
+    skip = page.locator("a.skip")
+    expect(skip).to_be_focused()
+    expect(skip).to_have_text("Skip to the results")
+    page.keyboard.press("Enter")
+    expect(page.locator("#results")).to_be_focused()
+
+    page.goto("/")
+    stops = []
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate("document.activeElement.id || document.activeElement.className"))
+    assert "gpu_hours-slider" not in stops and stops.index("gpu_hours") + 1 == stops.index("peak_gpus")
