@@ -1,20 +1,23 @@
 """Rounding of what the user reads: once, here, half away from zero as invoices do."""
 
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 CENT = Decimal("0.01")
 TENTH_OF_A_CENT = Decimal("0.0001")
+_ANY_FLOAT = Context(prec=330)
+"""Digits enough to quantize the largest finite float (10^308) to 1/100 of a cent: a rate at a
+workload of 1e-20 GPU-hours is absurd, but it is a number, not an error."""
 
 
 def cents(usd: float) -> Decimal:
     """USD rounded to the cent (the float is read through its shortest repr, so 0.125 -> 0.13)."""
-    return Decimal(repr(usd)).quantize(CENT, rounding=ROUND_HALF_UP)
+    return Decimal(repr(usd)).quantize(CENT, rounding=ROUND_HALF_UP, context=_ANY_FLOAT)
 
 
 def rate(usd: float) -> Decimal:
     """A per-hour rate to 1/100 of a cent, where a cent would hide the difference between offers."""
-    return Decimal(repr(usd)).quantize(TENTH_OF_A_CENT, rounding=ROUND_HALF_UP)
+    return Decimal(repr(usd)).quantize(TENTH_OF_A_CENT, rounding=ROUND_HALF_UP, context=_ANY_FLOAT)
 
 
 @dataclass(frozen=True)

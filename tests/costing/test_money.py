@@ -1,4 +1,4 @@
-from decimal import Decimal
+from decimal import Context, Decimal
 
 from app.costing.money import cents, rate
 
@@ -12,3 +12,9 @@ def test_cents_round_half_away_from_zero_as_invoices_do():
 def test_rates_keep_a_hundredth_of_a_cent():
     """0.001097 USD/s x 3600 = 3.9492 USD/h."""
     assert rate(0.001097 * 3600) == Decimal("3.9492")
+
+
+def test_a_rate_at_a_vanishing_workload_is_a_number_not_an_error():
+    """1e23 USD per GPU-hour (1,000 USD over 1e-20 GPU-hours): absurd, and still a number."""
+    assert rate(1e23) == Decimal("100000000000000000000000.0000")
+    assert cents(1.7e308) == Decimal(repr(1.7e308)).quantize(Decimal("0.01"), context=Context(prec=400))

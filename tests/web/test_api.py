@@ -115,3 +115,14 @@ def test_catalog_listings_refuse_versions_that_cannot_exist(client, session):
         response = client.get(path)
         assert response.status_code == 422, path
         assert response.json()["detail"][0]["loc"][-1] == "catalog_version"
+
+
+def test_a_tiny_positive_workload_is_quoted_not_a_server_error(client, session):
+    """Found by schemathesis (issue 11): gpu_hours=1e-20 made the per-GPU-hour rate overflow the
+    Decimal context; 5e-324 makes it infinite, which has no rate at all."""
+    hand_checked_catalog(session)
+    for hours in ("1e-20", "5e-324"):
+        response = client.get(f"/api/quote?gpu=H100&gpu_hours={hours}")
+        assert response.status_code == 200, hours
+    assert response.json()["options"][0]["effective_per_gpu_hour"] is None
+    assert client.get("/?gpu=H100&gpu_hours=1e-20").status_code == 200
