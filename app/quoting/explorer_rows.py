@@ -3,10 +3,12 @@ the columns a person can show, sort by and download."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from operator import itemgetter
 
 from app.catalog.snapshot import EU_COUNTRIES, CatalogSnapshot, OfferRecord
 from app.costing.money import cents, rate
@@ -22,6 +24,7 @@ class ExplorerRow:
     whole unit and per GPU-hour (to 1/100 of a cent), and per month of 730 hours (to the cent)."""
 
     record: OfferRecord
+    offer_id: int
     usd_per_hour: Decimal
     usd_per_gpu_hour: Decimal
     usd_per_month: Decimal
@@ -35,7 +38,7 @@ class ExplorerRow:
 
     @property
     def anchor(self) -> str:
-        return f"offer-{self.record.priced.offer_id}"
+        return f"offer-{self.offer_id}"
 
 
 def explorer_row(record: OfferRecord, gpus: dict[str, int]) -> ExplorerRow:
@@ -45,6 +48,7 @@ def explorer_row(record: OfferRecord, gpus: dict[str, int]) -> ExplorerRow:
     row = record.row
     return ExplorerRow(
         record=record,
+        offer_id=record.priced.offer_id,
         usd_per_hour=rate(per_hour),
         usd_per_gpu_hour=rate(record.priced.usd_per_gpu_hour),
         usd_per_month=cents(per_hour * HOURS_PER_MONTH),
@@ -98,6 +102,16 @@ DEFAULT_COLUMNS = ("provider", "product", "gpu", "gpus", "billing", "per_gpu_hou
 """What fits a 1,280-pixel screen without scrolling sideways; the picker adds the rest."""
 
 
+FACTS: dict[str, Callable[[ExplorerRow], object]] = {
+    "gpu": lambda r: r.record.row.gpu,
+    "gpu_count": lambda r: r.record.priced.gpus_per_unit,
+    "provider": lambda r: r.record.provider.slug,
+    "tenancy": lambda r: r.record.priced.tenancy,
+    "billing": lambda r: r.record.priced.billing,
+    "country": lambda r: r.record.row.region_country,
+}
+"""What each filter of the same name looks at."""
+
 Choice = tuple[str, str]
 """A filter's value in the query and its text in the form."""
 
@@ -111,6 +125,25 @@ class Explorable:
     gpu_counts: tuple[Choice, ...]
     providers: tuple[Choice, ...]
     countries: tuple[Choice, ...]
+    index: dict[str, dict[object, frozenset[int]]]
+    """Per filter, the ids of the offers with each value of its fact."""
+    outside_us_hq: frozenset[int]
+    """Offers of providers known to be headquartered outside the US."""
+    _orders: dict[tuple[str, bool], tuple[ExplorerRow, ...]] = field(default_factory=dict, compare=False)
+    """The rows sorted by each column and direction asked for so far: at most two per column."""
+
+    def ordered(self, sort: str, descending: bool) -> tuple[ExplorerRow, ...]:
+        """All rows sorted by one column, worked out once per catalog version, so a request only
+        filters. Rows without a value (unknown) come last either way, in offer order."""
+        found = self._orders.get((sort, descending))
+        if found is None:
+            column = COLUMNS[sort]
+            keyed = [(column.sort_value(r), r) for r in self.rows]
+            known = sorted((kr for kr in keyed if kr[0] is not None), key=itemgetter(0), reverse=descending)
+            found = self._orders[sort, descending] = tuple(r for _, r in known) + tuple(
+                r for value, r in keyed if value is None
+            )
+        return found
 
 
 _explorables: Lru[int, tuple[CatalogSnapshot, Explorable]] = Lru(size=8)
@@ -125,12 +158,19 @@ def explorable(catalog: CatalogSnapshot) -> Explorable:
     offers = catalog.offers
     providers = sorted({(o.provider.slug, o.provider.name) for o in offers}, key=lambda p: p[1].casefold())
     countries = sorted({o.row.region_country for o in offers if o.row.region_country})
+    rows = tuple(explorer_row(o, catalog.gpus) for o in offers)
+    index: dict[str, dict[object, set[int]]] = {name: defaultdict(set) for name in FACTS}
+    for r in rows:
+        for name, fact in FACTS.items():
+            index[name][fact(r)].add(r.offer_id)
     made = Explorable(
-        rows=tuple(explorer_row(o, catalog.gpus) for o in offers),
+        rows=rows,
         gpus=tuple((g, f"{g} ({memory} GiB)") for g, memory in catalog.gpus.items() if g in catalog.offers_by_gpu),
         gpu_counts=tuple((str(n), str(n)) for n in sorted({o.priced.gpus_per_unit for o in offers})),
         providers=tuple(providers),
         countries=tuple((c, f"{c} (EU)" if c in EU_COUNTRIES else c) for c in countries),
+        index={name: {value: frozenset(ids) for value, ids in found.items()} for name, found in index.items()},
+        outside_us_hq=frozenset(r.offer_id for r in rows if r.record.provider.hq_country not in (None, "US")),
     )
     _explorables.put(id(catalog), (catalog, made))
     return made

@@ -66,6 +66,22 @@ def test_lambdas_h100_offers_are_the_15_rows_of_the_seed_file(client):
     assert "(of 853 in the catalog)" in page.select_one(".counts p").get_text()
 
 
+@pytest.mark.parametrize(
+    ("query", "count"),
+    [
+        ("eu_only=on", 130),  # FI 65, NL 34, FR 16, PL 8, DE 3, and IE, BG, SI, SE 1 each; not NO, IS or MA
+        ("exclude_us_hq=on", 159),  # Cudo 78 and Hyperstack 24 (GB), Nebius 29 (NL), Verda 16 (FI), Jarvislabs 12 (IN)
+        ("eu_only=on&exclude_us_hq=on&tenancy=virtualized", 40),  # Nebius 20 in FI and 4 in FR, Verda 16 in FI
+        ("country=NO&country=IS", 47),  # 39 and 8
+        ("gpu_count=8&gpu=H100&gpu=H200&billing=spot", 18),  # GCP 12, Nebius 4, Prime Intellect 2
+    ],
+)
+def test_the_facts_filters_count_what_the_catalog_states(client, query, count):
+    page = soup(client.get(f"/offers?{query}"))
+    assert page.select_one(".counts strong.total").text == str(count)
+    assert len(rows(page)) == min(count, 100)
+
+
 def test_sorted_by_gpu_hour_the_cheapest_is_a_5_cent_v100_spot_and_the_order_never_falls(client):
     """Prime Intellect's 1xV100 spot at 0.05 USD an hour for 1 GPU: 0.05 per GPU-hour, the least."""
     first = cells(rows(soup(client.get("/offers?sort=per_gpu_hour&dir=asc")))[0])
