@@ -102,10 +102,16 @@ def test_offers_in_no_known_country_come_last_either_way(client, direction):
 
 
 def test_an_8_gpu_p5_at_55_04_an_hour_is_6_88_a_gpu_hour_and_40_179_20_a_month(client):
-    """55.04 / 8 GPUs = 6.88 per GPU-hour; 55.04 x 730 hours = 40,179.20 a month."""
-    query = "q=p5.48xlarge+us-east-1&billing=on_demand&cols=price&cols=per_hour&cols=per_gpu_hour&cols=per_month"
+    """55.04 / 8 GPUs = 6.88 per GPU-hour; 55.04 x 730 hours = 40,179.20 a month; 8 x 80 GiB of GPU
+    memory, and the seed file's 192 vCPUs and 2,048 GiB of RAM."""
+    columns = "cols=gpu_memory&cols=total_memory&cols=vcpus&cols=ram&cols=price&cols=per_hour&cols=per_gpu_hour"
+    query = f"q=p5.48xlarge+us-east-1&billing=on_demand&{columns}&cols=per_month"
     (row,) = rows(soup(client.get(f"/offers?{query}")))
     assert cells(row) == {
+        "GiB per GPU": "80",
+        "GPU GiB in all": "640",
+        "vCPUs": "192",
+        "RAM, GiB": "2048",
         "Price as published": "$55.04 per hour",
         "USD per hour": "$55.0400",
         "USD per GPU-hour": "$6.8800",
@@ -115,9 +121,11 @@ def test_an_8_gpu_p5_at_55_04_an_hour_is_6_88_a_gpu_hour_and_40_179_20_a_month(c
 
 def test_a_yearly_8_gpu_server_at_210_240_is_24_an_hour_and_17_520_a_month(client):
     """Qubrid's H200 server, 210,240 a year: / 8,760 hours = 24.00 an hour, / 8 GPUs = 3.00 per
-    GPU-hour, x 730 hours = 17,520.00 a month (a twelfth of the year)."""
-    query = "q=qubrid+h200&cols=price&cols=per_hour&cols=per_gpu_hour&cols=per_month"
-    assert csv_rows(client, query)[1:] == [["210240 USD per year", "24", "3", "17520"]]
+    GPU-hour, x 730 hours = 17,520.00 a month (a twelfth of the year). Its file states no vCPUs."""
+    query = "q=qubrid+h200&cols=vcpus&cols=price&cols=per_hour&cols=per_gpu_hour&cols=per_month"
+    assert csv_rows(client, query)[1:] == [["", "210240 USD per year", "24", "3", "17520"]]
+    (row,) = rows(soup(client.get(f"/offers?{query}")))
+    assert cells(row)["vCPUs"] == "unknown"
 
 
 def test_the_partial_is_the_table_block_and_the_sort_fields_alone(client):
