@@ -200,11 +200,13 @@ def explored_csv(explored: Explored) -> str:
     return out.getvalue()
 
 
-def explorer_url(record: OfferRecord) -> str:
+def explorer_url(record: OfferRecord, version: int | None = None) -> str:
     """Where an offer stands among its GPU's offers from its provider: the explorer opens at the
-    page holding it, marked, and scrolled to."""
+    page holding it, marked, and scrolled to; at catalog `version` if given (a saved scenario's),
+    else at the newest, where the same key may name a later version of the offer."""
     row = record.row
-    query = urlencode([("gpu", row.gpu), ("provider", record.provider.slug), ("at", row.key)])
+    pairs = [("gpu", row.gpu), ("provider", record.provider.slug), ("at", row.key)]
+    query = urlencode(pairs + ([("catalog_version", str(version))] if version else []))
     return f"/offers?{query}#offer-{record.priced.offer_id}"
 
 

@@ -49,7 +49,8 @@ async def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragmen
         "fragment": fragment,
     }
     blocks = ["offer_table", "sort_fields"] if fragment else []
-    status = 422 if errors else 200
+    # htmx swaps in only a 2xx answer: its partial states the refusal with a 200, or nobody sees it.
+    status = 422 if errors and not fragment else 200
     return templates.TemplateResponse(request, "offers.html", context, status_code=status, block_names=blocks)
 
 

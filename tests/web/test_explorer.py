@@ -184,6 +184,13 @@ def test_a_bad_query_is_refused_with_what_to_fix(client, query, message):
     assert refused.status_code == 422 and message in refused.text
 
 
+def test_a_refusal_in_the_partial_replaces_the_table_so_it_is_seen(client):
+    """htmx swaps in only a 2xx answer: a search typed past 100 characters says so in the table's place."""
+    response = client.get(f"/offers?q={'h' * 101}", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "Search is too long (at most 100 characters)" in soup(response).select_one("p.problem").get_text()
+
+
 def test_an_offers_place_in_the_explorer_is_its_page_marked(client, shipped):
     """The p5 in us-east-1 among AWS's H100 offers, by the default order (per GPU-hour)."""
     record = next(o for o in shipped.current().offers if o.row.key == P5_US_EAST_1)
@@ -192,6 +199,10 @@ def test_an_offers_place_in_the_explorer_is_its_page_marked(client, shipped):
     assert url.endswith(f"#offer-{record.priced.offer_id}")
     (marked,) = soup(client.get(url.split("#")[0])).select("tr.focus")
     assert marked["aria-current"] == "true" and marked["id"] == f"offer-{record.priced.offer_id}"
+    first = shipped.at(1).offers_by_id[record.priced.offer_id]
+    at_first = explorer_url(first, 1)
+    assert "&catalog_version=1#" in at_first
+    assert "catalog version 1" in soup(client.get(at_first.split("#")[0])).select_one("table.offers caption").text
 
 
 def test_the_dearest_offer_per_gpu_hour_opens_on_the_last_page(client, shipped):
