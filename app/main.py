@@ -14,7 +14,7 @@ from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import load_shipped_catalog
 from app.db import make_engine, migrate
 from app.errors import http_error, validation_error
-from app.routes import api, calculator, compare, docs, scenarios
+from app.routes import api, calculator, compare, docs, explorer, scenarios
 from app.routes.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, transfer
 from app.security import SecurityHeaders
 from app.settings import ROOT, settings
@@ -51,6 +51,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         api,
         scenarios,
         compare,
+        explorer,
         docs,
         auth,
         offers,

@@ -13,6 +13,7 @@ from app.charts import Chart
 from app.costing.money import USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.lru import Lru
+from app.quoting.explorer import calculator_url, explorer_url
 from app.quoting.params import INPUT_LABELS, query_string
 from app.settings import ROOT
 from app.wording import by_country, country_name, plain_note
@@ -162,3 +163,4 @@ def chart_body(chart: Chart) -> Markup:
 
 
 templates.env.globals.update(chart_body=chart_body)
+templates.env.globals.update(explorer_url=explorer_url, calculator_url=calculator_url, billing_labels=BILLING_LABELS)

@@ -11,6 +11,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from app.catalog.rows import offer_key
+from app.catalog.snapshot import Catalogs, catalogs_for
 from app.catalog.tables import (
     CatalogVersion,
     EgressTierVersion,
@@ -20,6 +21,7 @@ from app.catalog.tables import (
     ProviderHeadquarters,
     StoragePrice,
 )
+from app.catalog.updates import load_shipped_catalog
 
 
 def make_version(session: Session, note: str = "test catalog") -> int:
@@ -174,3 +176,13 @@ def _copy(source: Engine, target: Engine) -> None:
     """The whole database, through SQLite's backup: one page copy instead of every statement again."""
     with source.raw_connection() as src, target.raw_connection() as dst:
         src.driver_connection.backup(dst.driver_connection)  # type: ignore[union-attr]
+
+
+@cache
+def shipped_catalogs() -> Catalogs:
+    """The shipped catalog and its updates, loaded once per test run for the tests that only read it."""
+    engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
+    SQLModel.metadata.create_all(engine)
+    with Session(engine) as session:
+        load_shipped_catalog(session)
+    return catalogs_for(engine)

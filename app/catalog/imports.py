@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
 from app.catalog.plans import ImportPlan, OfferPlanner
-from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, OfferRow, check_offer_fields, offer_key
+from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, OPTIONAL_COLUMNS, OfferRow, check_offer_fields, offer_key
 from app.catalog.tables import (
     CatalogVersion,
     EgressTierVersion,
@@ -39,6 +39,16 @@ def _checked(name: str, value: Any) -> Any:
         raise ValueError(f"{name} {e}") from None
 
 
+def skypilot_machine(line: dict[str, str]) -> dict[str, Any]:
+    """An instance's vcpus and ram_gib from SkyPilot's vCPUs and MemoryGiB columns, which a file may leave out."""
+    return {
+        field: _checked(
+            column, lambda field=field, column=column: OFFER_CHECKS[field]((line.get(column) or "").strip())
+        )
+        for field, column in (("vcpus", "vCPUs"), ("ram_gib", "MemoryGiB"))
+    }
+
+
 def _skypilot_rows(
     line: dict[str, str], provider: str, tenancy: str, source_url: str, as_of: date | None
 ) -> list[OfferRow]:
@@ -59,7 +69,7 @@ def _skypilot_rows(
     return [
         OfferRow(key=offer_key(provider, product, gpu, region, billing), provider=provider, gpu=gpu, product=product,
                  tenancy=tenancy, billing=billing, gpus_per_unit=count, price_usd=price, price_period=PricePeriod.HOUR,
-                 region=region, source_url=source_url, as_of=as_of)
+                 region=region, source_url=source_url, as_of=as_of, **skypilot_machine(line))
         for billing, price in prices
         if price != 0
     ]  # fmt: skip
@@ -86,7 +96,7 @@ def plan_import(
     reader = csv.DictReader(io.StringIO(text))
     columns = set(reader.fieldnames or [])
     skypilot = set(SKYPILOT_COLUMNS) <= columns
-    if not skypilot and not set(OFFER_COLUMNS) <= columns:
+    if not skypilot and not set(OFFER_COLUMNS) - set(OPTIONAL_COLUMNS) <= columns:
         plan.problems.append((1, "the header is neither SkyPilot's catalog format nor this calculator's export"))
         return plan
     if skypilot and not (provider and source_url and as_of):

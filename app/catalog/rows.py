@@ -36,6 +36,8 @@ class OfferBase(SQLModel):
     source_url: str
     as_of: date | None = None
     notes: str = ""
+    vcpus: int | None = None
+    ram_gib: Decimal | None = Field(default=None, sa_type=Numeric(12, 3, asdecimal=True))
 
 
 # One offer as files, forms and the API carry it: provider and GPU by name.
@@ -48,6 +50,8 @@ KEY_PARTS = ("provider", "product", "gpu", "region", "billing")
 """What names an offer across versions: an import that differs in one of these is another offer."""
 OFFER_COLUMNS = ("key", "provider", "gpu", *(f for f in OfferBase.model_fields if f != "key"))
 """The columns of an offer in exports and imports, in this order."""
+OPTIONAL_COLUMNS = ("vcpus", "ram_gib")
+"""A unit's vCPUs and RAM (not GPU memory) where stated; files exported before they were kept lack them."""
 VERSIONED_FIELDS = tuple(f for f in OFFER_COLUMNS if f != "key" and f not in KEY_PARTS)
 """What a new version of an offer may change; the history page shows each change of these."""
 
@@ -150,6 +154,14 @@ def memory_gib(value: str) -> int:
     return count(value, 1, 4096)
 
 
+def ram_gib(text: str) -> Decimal:
+    """A unit's RAM in GiB: more than 0, 1,000,000 at most, 3 decimal places at most."""
+    amount = number(text) if DECIMAL_NUMBER.fullmatch(text) else Decimal(0)
+    if not 0 < amount <= 1_000_000 or amount != amount.quantize(Decimal("0.001"), rounding="ROUND_DOWN"):
+        raise ValueError("must be a number of GiB above 0, at most 1,000,000, with 3 decimal places at most")
+    return amount
+
+
 def country(value: str) -> str | None:
     """A two-letter ISO code, or None where the source does not say."""
     if not value:
@@ -221,6 +233,8 @@ OFFER_CHECKS: dict[str, Callable[[str], object]] = {
     "source_url": web_address,
     "as_of": optional_past_day,
     "notes": lambda v: text(v, 2000, required=False),
+    "vcpus": lambda v: count(v, 1, 100_000) if v else None,
+    "ram_gib": lambda v: ram_gib(v) if v else None,
 }
 """How each field of an offer, typed as text, is checked; provider and GPU are checked against the catalog."""
 

@@ -135,6 +135,8 @@ def _cloud_offers() -> Iterator[OfferRow]:
             region_country=countries[row["provider"], row["region"]],
             source_url=source_url(row["source"]),
             as_of=shipped_day(row["as_of"]),
+            vcpus=int(row["vcpus"]),
+            ram_gib=Decimal(row["memory_gib"]),
         )
         for billing, price in [
             (Billing.ON_DEMAND, row["price_per_hour_usd"]),

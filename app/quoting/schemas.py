@@ -40,6 +40,7 @@ class OfferOut(OfferRow):
     tenancy: Tenancy
     billing: Billing
     price_usd: float  # type: ignore[assignment]  # a JSON number here; the catalog keeps the Decimal
+    ram_gib: float | None  # type: ignore[assignment]
     usd_per_gpu_hour: float
 
     @classmethod

@@ -7,8 +7,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
-from app.catalog.rows import OFFER_CHECKS, OfferRow, offer_key
+from app.catalog.rows import OFFER_CHECKS, OPTIONAL_COLUMNS, OfferRow, offer_key
 from app.costing.terms import Billing, PricePeriod, Tenancy
 
 REGIONS_FOR_A_NEW_PRODUCT = 3
@@ -39,13 +40,14 @@ def price(value: object, where: str) -> Decimal:
 
 def hourly_row(
     provider: str, product: str, gpu: str, gpus: int, region: str, billing: Billing, usd: Decimal,
-    source_url: str, today: date, tenancy: Tenancy = Tenancy.VIRTUALIZED, notes: str = "",
+    source_url: str, today: date, tenancy: Tenancy = Tenancy.VIRTUALIZED, notes: str = "", **machine: Any,
 ) -> OfferRow:  # fmt: skip
+    """`machine`: the unit's vcpus and ram_gib, where the source states them."""
     product, region = str(checked("product", product, "the product")), str(checked("region", region, "the region"))
     return OfferRow(
         key=offer_key(provider, product, gpu, region, billing), provider=provider, gpu=gpu, product=product,
         tenancy=tenancy, billing=billing, gpus_per_unit=gpus, price_usd=usd, price_period=PricePeriod.HOUR,
-        region=region, source_url=source_url, as_of=today, notes=notes,
+        region=region, source_url=source_url, as_of=today, notes=notes, **machine,
     )  # fmt: skip
 
 
@@ -68,7 +70,7 @@ def keep(read: SourceRows, found: list[tuple[str, OfferRow]], current: dict[str,
         if row.billing == Billing.SPOT and on_demand.get(_unit(row)) == row.price_usd:
             read.left_out["a spot price equal to the on-demand price"] += 1
         elif row.key in current:
-            read.rows.append((where, row))
+            read.rows.append((where, _with_machine_of(row, current[row.key])))
         elif (row.provider, row.product) in products:
             read.left_out["a region the catalog does not list for this product"] += 1
         else:
@@ -80,6 +82,12 @@ def keep(read: SourceRows, found: list[tuple[str, OfferRow]], current: dict[str,
             read.left_out[f"regions of a new product past its {REGIONS_FOR_A_NEW_PRODUCT} cheapest"] += (
                 len(offers) - REGIONS_FOR_A_NEW_PRODUCT
             )
+
+
+def _with_machine_of(row: OfferRow, held: OfferRow) -> OfferRow:
+    """A source that states no vCPUs or RAM (Azure's prices) leaves what the catalog holds."""
+    unstated = {f: getattr(held, f) for f in OPTIONAL_COLUMNS if getattr(row, f) is None}
+    return row.model_copy(update=unstated) if unstated else row
 
 
 def _unit(row: OfferRow) -> tuple[str, str, str]:

@@ -8,6 +8,7 @@ import csv
 import io
 from datetime import date
 
+from app.catalog.imports import skypilot_machine
 from app.catalog.rows import OFFER_CHECKS, OfferRow
 from app.costing.terms import Billing, Tenancy
 from app.refresh.fetch import Fetcher, RefreshFailed
@@ -84,6 +85,7 @@ def _offers(
     except ValueError as e:
         raise ValueError(f"AcceleratorCount {e}") from None
     product, region = line["InstanceType"].strip(), line["Region"].strip()
+    machine = skypilot_machine(line)
     tenancy = Tenancy.BARE_METAL if cloud == "oci" and product.startswith("BM.") else Tenancy.VIRTUALIZED
     rows = []
     for billing, column, index in [(Billing.ON_DEMAND, "Price", 0), (Billing.SPOT, "SpotPrice", 1)]:
@@ -97,7 +99,7 @@ def _offers(
             usd = price(usd + price(gpu_price[index], f"the GPU row's {column}"), f"{column} with its GPUs")
         if usd > 0:
             rows.append(hourly_row(cloud, product, line["AcceleratorName"].strip(), gpus, region, billing, usd, url,
-                                   today, tenancy))  # fmt: skip
+                                   today, tenancy, **machine))  # fmt: skip
     if not any(r.billing == Billing.ON_DEMAND for r in rows):
         raise LookupError("no on-demand price")
     return rows

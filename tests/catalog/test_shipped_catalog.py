@@ -1,24 +1,19 @@
 from collections import Counter
 
 import pytest
-from sqlalchemy.pool import StaticPool
-from sqlmodel import Session, SQLModel, create_engine
 
 from app.catalog.seed import rows_of
-from app.catalog.snapshot import catalogs_for, select_offers
-from app.catalog.updates import SHIPPED_UPDATES, load_shipped_catalog
+from app.catalog.snapshot import select_offers
+from app.catalog.updates import SHIPPED_UPDATES
 from app.costing.terms import Tenancy
 from app.costing.tiers import check_tiers, tiered_cost
+from tests.factories import shipped_catalogs
 
 
 @pytest.fixture(scope="module")
 def catalogs():
-    """The shipped catalog and its updates, loaded once for this module's checks (none of them writes)."""
-    engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
-    SQLModel.metadata.create_all(engine)
-    with Session(engine) as session:
-        load_shipped_catalog(session)
-    return catalogs_for(engine)
+    """The shipped catalog and its updates (none of these checks writes)."""
+    return shipped_catalogs()
 
 
 @pytest.fixture(scope="module")

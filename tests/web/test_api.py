@@ -56,7 +56,7 @@ def test_offers_are_filterable_and_the_csv_has_the_same_rows(client, session):
     assert reader.fieldnames == [
         "offer_id", "key", "provider", "provider_name", "gpu", "product", "tenancy", "billing", "gpus_per_unit",
         "price_usd", "price_period", "usd_per_gpu_hour", "min_commitment_months", "region", "region_country",
-        "source_url", "as_of", "notes",
+        "source_url", "as_of", "notes", "vcpus", "ram_gib",
     ]  # fmt: skip
 
 

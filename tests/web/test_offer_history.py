@@ -27,6 +27,8 @@ CHANGES = {
     ),
     "as_of": ("2026-11-01", "2026-11-20", "2026-11-01 → 2026-11-20"),
     "notes": ("", "list price from the new page", "— → list price from the new page"),
+    "vcpus": ("", "26", "— → 26"),
+    "ram_gib": ("", "225.5", "— → 225.5"),
 }
 """The on-demand offer of the hand-checked catalog as exported, what an import changes it to, and
 how the history page states the change."""

@@ -160,6 +160,8 @@ class NewOffer(BaseModel):
     region_country: str = ""
     source_url: str = ""
     as_of: str = ""
+    vcpus: str = ""
+    ram_gib: str = ""
     note: str = ""
 
 

@@ -1,0 +1,68 @@
+"""The offers explorer: every offer of a catalog version as a sortable, filterable table, and as CSV."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
+
+from app.catalog.snapshot import Catalogs, CatalogSnapshot
+from app.deps import CatalogsDep, Fragment
+from app.quoting.explorer import LABELS, LIST_FIELDS, ExplorerParams, explore, explored_csv, parse_explorer
+from app.quoting.explorer_rows import COLUMNS, DEFAULT_COLUMNS, explorable
+from app.quoting.params import FieldErrors
+from app.templating import templates
+
+router = APIRouter(tags=["explorer"])
+
+
+Query = dict[str, str | list[str]]
+
+
+def _read(request: Request, catalogs: Catalogs) -> tuple[Query, ExplorerParams | FieldErrors, CatalogSnapshot]:
+    """The raw query (to show back in the form), the params or what is wrong, and the catalog asked for."""
+    query: Query = {
+        k: (request.query_params.getlist(k) if k in LIST_FIELDS else v) for k, v in request.query_params.items()
+    }
+    parsed = parse_explorer(query)
+    catalog = catalogs.at(None if isinstance(parsed, dict) else parsed.catalog_version)
+    if catalog is None:
+        return (
+            query,
+            {"catalog_version": f"there is no catalog version {query.get('catalog_version')}"},
+            catalogs.current(),
+        )
+    return query, parsed, catalog
+
+
+@router.api_route("/offers", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
+async def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> Response:
+    query, parsed, catalog = _read(request, catalogs)
+    errors, explored = (parsed, None) if isinstance(parsed, dict) else ({}, explore(catalog, parsed))
+    context = {
+        "values": {"cols": list(DEFAULT_COLUMNS), "sort": "per_gpu_hour", "dir": "asc"} | query,
+        "errors": errors,
+        "labels": LABELS,
+        "explored": explored,
+        "options": explorable(catalog),
+        "catalog": catalog,
+        "all_columns": COLUMNS,
+        "fragment": fragment,
+    }
+    blocks = ["offer_table", "sort_fields"] if fragment else []
+    # htmx swaps in only a 2xx answer: its partial states the refusal with a 200, or nobody sees it.
+    status = 422 if errors and not fragment else 200
+    return templates.TemplateResponse(request, "offers.html", context, status_code=status, block_names=blocks)
+
+
+@router.api_route("/offers.csv", methods=["GET", "HEAD"], response_class=PlainTextResponse, include_in_schema=False)
+async def offers_csv(request: Request, catalogs: CatalogsDep) -> Response:
+    """Exactly the rows the page lists for the same query (all its pages), with its columns."""
+    _, parsed, catalog = _read(request, catalogs)
+    if isinstance(parsed, dict):
+        message = "; ".join(f"{LABELS.get(k, k)} {v}" for k, v in parsed.items())
+        return PlainTextResponse(f"Nothing exported: {message}.\n", status_code=422)
+    return Response(
+        explored_csv(explore(catalog, parsed)),
+        media_type="text/csv",
+        headers={"Content-Disposition": "attachment; filename=offers.csv"},
+    )

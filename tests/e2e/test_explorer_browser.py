@@ -1,0 +1,59 @@
+"""The offers explorer in Chromium: the heading in the first screen and no sideways scroll on a
+desktop and a phone; sorting by a heading and filtering through the form (htmx); the CSV download."""
+
+from __future__ import annotations
+
+import csv
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.pages import htmx_response, open_page
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_heading_is_in_the_first_screen_and_nothing_scrolls_sideways(
+    browser: Browser, base_url: str, width: int, height: int
+) -> None:
+    page = browser.new_page(viewport={"width": width, "height": height}, base_url=base_url)
+    try:
+        open_page(page, "/offers")
+        top = page.evaluate("document.querySelector('h1').getBoundingClientRect().top")
+        assert 0 <= top < height, f"the heading starts at {top} px, below the first {height} px"
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the page scrolls sideways"
+        expect(page.locator(".counts strong.total")).to_have_text("853")
+    finally:
+        page.close()
+
+
+def month_prices(page: Page) -> list[float]:
+    texts = page.locator("table.offers tbody td[data-label='USD per month']").all_inner_texts()
+    return [float(t.strip("$").replace(",", "")) for t in texts]
+
+
+def test_a_heading_sorts_and_the_form_filters_in_place_keeping_the_order(page: Page) -> None:
+    open_page(page, "/offers")
+    htmx_response(page, lambda: page.get_by_role("link", name=re.compile(r"^USD per month")).click())
+    expect(page).to_have_url(re.compile(r"sort=per_month"))
+    expect(page.locator("th[aria-sort=ascending]")).to_contain_text("USD per month")
+    prices = month_prices(page)
+    assert len(prices) == 100 and prices == sorted(prices)
+
+    htmx_response(page, lambda: page.select_option("#f-gpu", "H100"))
+    expect(page).to_have_url(re.compile(r"gpu=H100.*sort=per_month|sort=per_month.*gpu=H100"))
+    expect(page.locator(".counts strong.total")).to_have_text("175")
+    assert set(page.locator("table.offers tbody td[data-label=GPU]").all_inner_texts()) == {"H100"}
+    assert month_prices(page) == sorted(month_prices(page)), "the filter keeps the order the heading chose"
+
+
+def test_the_csv_download_holds_the_rows_the_page_counts(page: Page) -> None:
+    open_page(page, "/offers?provider=lambda&cols=provider&cols=gpu&cols=per_gpu_hour")
+    shown = int(page.locator(".counts strong.total").inner_text())
+    with page.expect_download() as info:
+        page.locator("a.csv").click()
+    with open(info.value.path(), newline="") as f:
+        table = list(csv.reader(f))
+    assert table[0] == ["Provider", "GPU", "USD per GPU-hour"]
+    assert len(table) - 1 == shown == 54
+    assert {row[0] for row in table[1:]} == {"Lambda"}
