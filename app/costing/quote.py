@@ -184,13 +184,14 @@ def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     fixed = priced.fixed.usd
     total = priced.curve.at(workload.gpu_hours)
     compute = total - fixed
+    per_hour = total / workload.gpu_hours if workload.gpu_hours > 0 else math.inf  # past every float: no rate
     return OfferCost(
         offer=priced.offer,
         compute=compute,
         egress=priced.fixed.egress,
         storage=priced.fixed.storage,
         total=total,
-        effective_per_gpu_hour=_per_hour(total, workload.gpu_hours),
+        effective_per_gpu_hour=per_hour if math.isfinite(per_hour) else None,
         curve=priced.curve,
         gpus_used=workload.peak_gpus,
         gpus_billed=priced.offer.gpus_billed(workload.peak_gpus),
@@ -245,9 +246,3 @@ def _break_evens(curves: tuple[tuple[OptionKey, CostCurve], ...], hours_max: flo
 
 def quote(offers: list[Offer], workload: Workload, assumptions: Assumptions, hours_max: float) -> Quote:
     return quote_priced(price_offers(offers, workload, assumptions), workload, hours_max)
-
-
-def _per_hour(total: float, gpu_hours: float) -> float | None:
-    """None where no GPU-hour is worked, or so few that the rate passes every float."""
-    rate = total / gpu_hours if gpu_hours > 0 else math.inf
-    return rate if math.isfinite(rate) else None

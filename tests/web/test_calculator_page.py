@@ -312,3 +312,12 @@ def test_a_pin_to_an_unknown_offer_or_another_gpu_is_explained(client, session):
     key = session.get(OfferVersion, ids["node"]).key
     page = soup(client.get(f"/?{QUERY.replace('gpu=H100', 'gpu=A100')}&offer={quote_plus(key)}"))
     assert "the offer you are pricing is of H100" in page.select_one("#gpu-error").get_text()
+
+
+def test_each_option_links_to_its_place_among_all_offers(client, session):
+    ids = hand_checked_catalog(session)
+    page = soup(client.get(f"/?{QUERY}"))
+    link = page.select_one('tr[data-option="bare_metal-monthly"] a.explore')["href"]
+    assert link.startswith("/offers?gpu=H100&provider=metal&at=") and link.endswith(f"#offer-{ids['node']}")
+    listed = soup(client.get(link.split("#")[0]))
+    assert listed.select_one(f"#offer-{ids['node']}")["aria-current"] == "true"
