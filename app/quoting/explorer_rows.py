@@ -14,6 +14,7 @@ from app.catalog.snapshot import EU_COUNTRIES, CatalogSnapshot, OfferRecord
 from app.costing.money import cents, rate
 from app.costing.terms import HOURS_PER_MONTH, PERIOD_HOURS
 from app.lru import Lru
+from app.wording import country_name
 
 Value = str | int | Decimal | date | None
 
@@ -157,7 +158,7 @@ def explorable(catalog: CatalogSnapshot) -> Explorable:
         return found[1]
     offers = catalog.offers
     providers = sorted({(o.provider.slug, o.provider.name) for o in offers}, key=lambda p: p[1].casefold())
-    countries = sorted({o.row.region_country for o in offers if o.row.region_country})
+    countries = sorted({o.row.region_country for o in offers if o.row.region_country}, key=country_name)
     rows = tuple(explorer_row(o, catalog.gpus) for o in offers)
     index: dict[str, dict[object, set[int]]] = {name: defaultdict(set) for name in FACTS}
     for r in rows:
@@ -168,7 +169,7 @@ def explorable(catalog: CatalogSnapshot) -> Explorable:
         gpus=tuple((g, f"{g} ({memory} GiB)") for g, memory in catalog.gpus.items() if g in catalog.offers_by_gpu),
         gpu_counts=tuple((str(n), str(n)) for n in sorted({o.priced.gpus_per_unit for o in offers})),
         providers=tuple(providers),
-        countries=tuple((c, f"{c} (EU)" if c in EU_COUNTRIES else c) for c in countries),
+        countries=tuple((c, f"{country_name(c)} (EU)" if c in EU_COUNTRIES else country_name(c)) for c in countries),
         index={name: {value: frozenset(ids) for value, ids in found.items()} for name, found in index.items()},
         outside_us_hq=frozenset(r.offer_id for r in rows if r.record.provider.hq_country not in (None, "US")),
     )
