@@ -1,5 +1,6 @@
-"""axe-core in a real Chromium finds no accessibility violation, of any impact, on any page: the API docs,
-the admin area signed in and out, and the error pages, on a desktop and on a phone."""
+"""axe-core in a real Chromium finds no accessibility violation, of any impact, on any page: the
+calculator, a saved scenario, a comparison, the offers explorer, the API docs, the admin area signed in
+and out, and the error pages, on a desktop and on a phone."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ TRIED = [
 """Operations with each kind of field Swagger UI renders: text, selects, a file, a checkbox, a JSON body."""
 
 PAGES = [
+    "/",
+    "/?gpu=any&preset=llama-3.1-70b",
+    "/s/{saved}",
+    "/compare?s={saved},{other}",
+    "/offers",
+    "/offers?cols=provider&cols=product&cols=gpu&cols=total_memory&cols=vcpus&cols=ram&cols=per_hour&cols=hq&cols=source&sort=per_month&dir=desc",
     "/docs",
     "/admin/login",
     "/s/AAAAAAAAAAAAAAAA",
@@ -44,13 +51,6 @@ PAGES = [
     "/admin/presets",
     "/admin/audit",
 ]
-PUBLIC_PAGES = [
-    "/",
-    "/?gpu=any&preset=llama-3.1-70b",
-    "/s/{saved}",
-    "/compare?s={saved},{other}",
-]
-"""The calculator's pages, being reworked meanwhile: they join PAGES once axe passes on them."""
 
 
 def _swagger_rendered(page: Page) -> None:
