@@ -33,6 +33,10 @@ class Settings(BaseSettings):
     oci_prices_url: str = "https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/?currencyCode=USD"
     ecb_rates_url: str = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
     refresh_timeout_s: float = 30.0
+    catalog_versions_kept: int = 8
+    catalog_bytes_kept: int = 24_000_000
+    """The catalog versions the process keeps in memory, the most recently used (the newest always):
+    a version is read again from the database when asked for after it was given up."""
     saves_per_client_per_10_min: int = 20
     saves_per_hour: int = 2000
     """Saved scenarios are kept for ever, so their growth is bounded per client and in all."""

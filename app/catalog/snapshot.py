@@ -9,14 +9,17 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
+from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
+from app.catalog.cache import Kept
 from app.catalog.presets import PresetRecord, presets_at
 from app.catalog.provider_facts import ProviderRecord, providers_at
 from app.catalog.rates import RateRecord, rates_at
@@ -28,6 +31,9 @@ from app.catalog.tables import (
     valid_at,
 )
 from app.costing import terms
+from app.settings import settings
+
+T = TypeVar("T")
 
 EU_COUNTRIES = frozenset("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split())
 """The 27 member states of the European Union (ISO 3166 codes)."""
@@ -58,6 +64,13 @@ class CatalogSnapshot:
     """USD per unit of each display currency that has a rate at this version."""
     presets: dict[str, PresetRecord]
     """Model architectures sizing can start from, smallest first."""
+    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Work derived from this version (offers priced for inputs, the explorer's rows): given up
+    with the version when the process stops keeping it, never kept apart from it."""
+
+    def memo(self, name: str, make: Callable[[], T]) -> T:
+        found = self.derived.get(name)
+        return found if found is not None else self.derived.setdefault(name, make())
 
     @cached_property
     def offers_by_key(self) -> dict[str, OfferRecord]:
@@ -77,16 +90,17 @@ class CatalogSnapshot:
 
 
 class Catalogs:
-    """One database's catalog: snapshots by version, kept for good, and the newest version number,
-    read again at most every `ttl` seconds, so that a move of the slider needs no query at all.
+    """One database's catalog: snapshots by version, the most recently used kept (a version never
+    changes), and the newest version number, read again at most every `ttl` seconds, so that a
+    move of the slider needs no query at all.
 
     Changes made through this process call `forget_newest`; other processes see them within `ttl`.
     """
 
-    def __init__(self, engine: Engine, ttl: float = 1.0) -> None:
+    def __init__(self, engine: Engine, ttl: float = 1.0, kept: int = 8, kept_bytes: int = 24_000_000) -> None:
         self.engine = engine
         self.ttl = ttl
-        self._snapshots: dict[int, CatalogSnapshot] = {}
+        self._snapshots: Kept[CatalogSnapshot] = Kept(kept, kept_bytes)
         self._newest = 0
         self._newest_read_at = -math.inf
 
@@ -114,7 +128,7 @@ class Catalogs:
             with Session(self.engine) as session:
                 found = _read(session, version)
             if found is not None:
-                self._snapshots[version] = found
+                self._snapshots.put(version, found, keep=self._newest)
         return found
 
 
@@ -123,7 +137,9 @@ _catalogs: WeakKeyDictionary[Engine, Catalogs] = WeakKeyDictionary()
 
 def catalogs_for(engine: Engine) -> Catalogs:
     if engine not in _catalogs:
-        _catalogs[engine] = Catalogs(engine)
+        _catalogs[engine] = Catalogs(
+            engine, kept=settings.catalog_versions_kept, kept_bytes=settings.catalog_bytes_kept
+        )
     return _catalogs[engine]
 
 

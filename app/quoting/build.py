@@ -60,22 +60,22 @@ class QuoteResult:
         return [(o, self.catalog.offers_by_id[o.offer.offer_id]) for o in self.quote.options]
 
 
-_priced: Lru[tuple[int, str], tuple[CatalogSnapshot, list[PricedOffer]]] = Lru()
-"""Offers priced by catalog version and every input but GPU-hours, the last 256: a version never
-changes, so no entry goes stale; the oldest are dropped."""
+PRICED_KEPT = 64
+"""Inputs-but-GPU-hours whose priced offers each catalog version keeps, the most recently used."""
 
 
 def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[PricedOffer]:
-    """The slider's shortcut: offers priced for everything but GPU-hours, by catalog and inputs.
+    """The slider's shortcut: offers priced for everything but GPU-hours, by inputs, kept with the
+    catalog version they were priced at (and given up with it).
 
     Moving the GPU-hours slider changes only H, so the curves are remembered and each move only
-    reads them at the new H. The snapshot itself must match: another database may have a version
-    of the same number.
+    reads them at the new H.
     """
-    key = catalog.version, params.model_dump_json(exclude={"gpu_hours", "catalog_version", "currency"})
-    hit = _priced.get(key)
-    if hit is not None and hit[0] is catalog:
-        return hit[1]
+    kept: Lru[str, list[PricedOffer]] = catalog.memo("priced", lambda: Lru(PRICED_KEPT))
+    key = params.model_dump_json(exclude={"gpu_hours", "catalog_version", "currency"})
+    hit = kept.get(key)
+    if hit is not None:
+        return hit
     offers = select_offers(
         catalog,
         params.gpu,
@@ -87,8 +87,7 @@ def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[Priced
         min_gpus_per_unit=params.peak_gpus if params.sized else 1,
         key=params.offer,
     )
-    priced = price_offers([o.priced for o in offers], params.workload(), params.assumptions())
-    return _priced.put(key, (catalog, priced))[1]
+    return kept.put(key, price_offers([o.priced for o in offers], params.workload(), params.assumptions()))
 
 
 def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:

@@ -13,7 +13,6 @@ from operator import itemgetter
 from app.catalog.snapshot import EU_COUNTRIES, CatalogSnapshot, OfferRecord
 from app.costing.money import cents, rate
 from app.costing.terms import HOURS_PER_MONTH, PERIOD_HOURS
-from app.lru import Lru
 from app.wording import country_name
 
 Value = str | int | Decimal | date | None
@@ -147,15 +146,12 @@ class Explorable:
         return found
 
 
-_explorables: Lru[int, tuple[CatalogSnapshot, Explorable]] = Lru(size=8)
-"""By the snapshot's id, the last 8; a snapshot never changes, and the entry keeps it alive, so the
-id is never reused while it is remembered."""
-
-
 def explorable(catalog: CatalogSnapshot) -> Explorable:
-    found = _explorables.get(id(catalog))
-    if found is not None and found[0] is catalog:
-        return found[1]
+    """The explorer's rows and filter index of a catalog version: made on first use, kept with it."""
+    return catalog.memo("explorable", lambda: _explorable(catalog))
+
+
+def _explorable(catalog: CatalogSnapshot) -> Explorable:
     offers = catalog.offers
     providers = sorted({(o.provider.slug, o.provider.name) for o in offers}, key=lambda p: p[1].casefold())
     countries = sorted({o.row.region_country for o in offers if o.row.region_country}, key=country_name)
@@ -164,7 +160,7 @@ def explorable(catalog: CatalogSnapshot) -> Explorable:
     for r in rows:
         for name, fact in FACTS.items():
             index[name][fact(r)].add(r.offer_id)
-    made = Explorable(
+    return Explorable(
         rows=rows,
         gpus=tuple((g, f"{g} ({memory} GiB)") for g, memory in catalog.gpus.items() if g in catalog.offers_by_gpu),
         gpu_counts=tuple((str(n), str(n)) for n in sorted({o.priced.gpus_per_unit for o in offers})),
@@ -173,5 +169,3 @@ def explorable(catalog: CatalogSnapshot) -> Explorable:
         index={name: {value: frozenset(ids) for value, ids in found.items()} for name, found in index.items()},
         outside_us_hq=frozenset(r.offer_id for r in rows if r.record.provider.hq_country not in (None, "US")),
     )
-    _explorables.put(id(catalog), (catalog, made))
-    return made
