@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from datetime import date
-from functools import cache
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
-from markupsafe import Markup
 from sqlmodel import Session
 
 from app.admin.tables import AdminUser
@@ -32,17 +30,6 @@ SLIDER_MAX = {
     "stored_gb": 50_000,
 }
 """Where each slider ends; the number input beside it takes anything up to the field's own limit."""
-
-
-@cache
-def cleared_error_slots() -> Markup:
-    """Every field's error slot, empty, as the partial sends them to clear fixed mistakes: the
-    same markup on every move of a slider without a mistake, so it is rendered once."""
-    macros: Any = templates.env.get_template("_macros.html").make_module({"errors": {}})
-    return Markup("".join(macros.error_slot(name, oob=True) for name in QuoteParams.model_fields))
-
-
-templates.env.globals.update(cleared_error_slots=cleared_error_slots)
 
 
 GPU_LINES = 4
@@ -103,7 +90,7 @@ def calculator_page(
     }
     if fragment and errors:
         return _kept_results(request, context)
-    blocks = ["results", "error_slots"] if fragment else []
+    blocks = ["results"] if fragment else []
     response = templates.TemplateResponse(
         request, "calculator.html", context, status_code=status_code, block_names=blocks
     )

@@ -21,8 +21,13 @@ document.addEventListener("input", (event) => {
 }, true);
 
 // After a live update, each field's error slot says whether the field is wrong: mark the field so
-// (aria-invalid), as the whole page does when it is rendered with the mistake.
+// (aria-invalid), as the whole page does when it is rendered with the mistake. A response with new
+// results had no mistake: it sends only the results (one swap), and the slots are emptied here.
 document.addEventListener("htmx:afterSettle", () => {
+  const problem = document.getElementById("results-problem");
+  if (problem && problem.textContent.trim() === "") {
+    document.querySelectorAll("form#calculator .error").forEach((slot) => { slot.textContent = ""; });
+  }
   document.querySelectorAll("form#calculator .field").forEach((field) => {
     const slot = field.querySelector(".error");
     const input = field.querySelector("input:not([type=range]), select");

@@ -122,5 +122,6 @@ def test_bad_hours_show_a_field_error_and_keep_the_other_inputs(page: Page, type
 
     htmx_response(page, lambda: page.locator("#gpu_hours").fill("700"))
     expect(page.locator("#gpu_hours")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#gpu_hours-error")).to_have_text("")
     expect(page.locator("#results .problem")).to_have_count(0)
     expect(page.locator(CAPTION)).to_contain_text("at 700 GPU-hours")
