@@ -15,12 +15,26 @@ async def validation_error(_request: Request, exc: RequestValidationError) -> JS
     return JSONResponse({"detail": detail}, status_code=422)
 
 
+def _wants_json(request: Request) -> bool:
+    path = request.url.path
+    return path.startswith(("/api/", "/admin/api/")) or "text/html" not in request.headers.get("accept", "")
+
+
 async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     """People get a page that says what happened; API clients get JSON; redirects stay redirects."""
     if exc.status_code < 400:
         return Response(status_code=exc.status_code, headers=exc.headers)
-    path = request.url.path
-    if path.startswith(("/api/", "/admin/api/")) or "text/html" not in request.headers.get("accept", ""):
+    if _wants_json(request):
         return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
     context = {"status": exc.status_code, "message": exc.detail}
     return templates.TemplateResponse(request, "error.html", context, status_code=exc.status_code)
+
+
+SERVER_ERROR = "Something went wrong on our side; nothing you sent caused it. Try again in a moment."
+
+
+async def server_error(request: Request, _exc: Exception) -> Response:
+    """The 500 of an unhandled exception: a plain page or JSON, never the traceback (the server logs it)."""
+    if _wants_json(request):
+        return JSONResponse({"detail": SERVER_ERROR}, status_code=500)
+    return templates.TemplateResponse(request, "error.html", {"status": 500, "message": SERVER_ERROR}, status_code=500)
