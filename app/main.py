@@ -13,6 +13,7 @@ from starlette.types import ASGIApp
 
 from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import load_shipped_catalog
+from app.client_address import ClientAddress
 from app.db import make_engine, migrate
 from app.errors import http_error, server_error, validation_error
 from app.routes import api, calculator, compare, docs, explorer, scenarios
@@ -25,11 +26,12 @@ MAX_BODY_BYTES = 256 * 1024
 
 
 class App(FastAPI):
-    """FastAPI with the security headers outside every other layer, so that Starlette's own
-    responses (the 500 of an unhandled exception, the body limit's 413) carry them too."""
+    """FastAPI with two layers outside every other: the client's address, settled before anything
+    reads it, and the security headers, so that Starlette's own responses (the 500 of an unhandled
+    exception, the body limit's 413) carry them too."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return SecurityHeaders(super().build_middleware_stack())
+        return ClientAddress(SecurityHeaders(super().build_middleware_stack()))
 
 
 def create_app(database_url: str | None = None) -> FastAPI:

@@ -3,6 +3,7 @@ from fastapi.testclient import TestClient
 
 from app.errors import SERVER_ERROR
 from app.main import MAX_BODY_BYTES, create_app
+from app.settings import settings
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import html
 
@@ -58,3 +59,9 @@ def test_a_body_over_the_limit_is_a_413_that_carries_the_security_headers(client
         "/api/scenarios", content=b"{" + b" " * MAX_BODY_BYTES + b"}", headers={"Content-Type": "application/json"}
     )
     assert response.status_code == 413 and _has_security_headers(response)
+
+
+def test_browsers_are_told_to_keep_to_https_only_where_the_site_is_served_over_it(client, monkeypatch):
+    assert "strict-transport-security" not in client.get("/api/health").headers
+    monkeypatch.setattr(settings, "public_url", "https://gpucost.example")
+    assert client.get("/api/health").headers["strict-transport-security"].startswith("max-age=31536000")
