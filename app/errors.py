@@ -1,11 +1,41 @@
 """Refusals that never become a 500 and read well: JSON for programs, a page for people."""
 
-from fastapi import Request
+from typing import Any
+
+from fastapi import HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.templating import templates
+
+
+class Refusal(BaseModel):
+    """A refusal's body (other than validation's 422): what is wrong, in a sentence."""
+
+    detail: str
+
+
+REFUSALS: dict[int, dict[str, Any]] = {
+    404: {"model": Refusal, "description": "Not found: no catalog version or scenario by that number or link"},
+    413: {"description": "The body is over 256 kB", "content": {"text/plain": {"schema": {"type": "string"}}}},
+    429: {"model": Refusal, "description": "Too many scenarios saved of late, by this client or by everyone"},
+}
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """An API route's `responses=`: the refusals besides 422 that its OpenAPI schema documents."""
+    return {status: REFUSALS[status] for status in statuses}
+
+
+def core_refusal(location: list[str], errors: dict[str, str]) -> HTTPException:
+    """The first field the quote or sizing refused, named as validation names it (422); except a
+    catalog version that does not exist, a 404, since no schema can say which versions exist."""
+    field, message = next(iter(errors.items()))
+    if field == "catalog_version":
+        return HTTPException(404, message)
+    return HTTPException(422, [{"loc": [*location, field], "msg": message, "type": "value_error"}])
 
 
 async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
