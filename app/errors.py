@@ -17,10 +17,13 @@ class Refusal(BaseModel):
     detail: str
 
 
+_AS_JSON = {"application/json": {"schema": Refusal.model_json_schema()}}
+"""Stated, not left to `model=`, which would document it in the route's own type (text/csv)."""
 REFUSALS: dict[int, dict[str, Any]] = {
-    404: {"model": Refusal, "description": "Not found: no catalog version or scenario by that number or link"},
+    400: {"description": "The body is not text in UTF-8", "content": _AS_JSON},
+    404: {"description": "Not found: no catalog version or scenario by that number or link", "content": _AS_JSON},
     413: {"description": "The body is over 256 kB", "content": {"text/plain": {"schema": {"type": "string"}}}},
-    429: {"model": Refusal, "description": "Too many scenarios saved of late, by this client or by everyone"},
+    429: {"description": "Too many scenarios saved of late, by this client or by everyone", "content": _AS_JSON},
 }
 
 

@@ -26,6 +26,19 @@ def _not_a_boolean(value: object) -> object:
 Number = Annotated[float, BeforeValidator(_not_a_boolean)]
 """A number input: from JSON or a form ("1e3" is 1,000), never a boolean."""
 Whole = Annotated[int, BeforeValidator(_not_a_boolean)]
+MaybeNumber = Annotated[float | None, BeforeValidator(_not_a_boolean)]
+"""An optional one: `Number | None` would leave its bounds out of the JSON schema (as "ge", "le")."""
+MaybeWhole = Annotated[int | None, BeforeValidator(_not_a_boolean)]
+
+
+def _not_a_number(value: object) -> object:
+    """JSON's 0 and 1 are no booleans either; a form's "on" and a URL's "true" are."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise PydanticCustomError("boolean_not_number", "must be true or false, not a number")
+    return value
+
+
+Flag = Annotated[bool, BeforeValidator(_not_a_number)]
 
 
 class SizeParams(BaseModel):
@@ -38,18 +51,18 @@ class SizeParams(BaseModel):
     preset: str = Field(
         "", max_length=60, description="a model preset's key, e.g. llama-3.1-70b (none: type the model)"
     )
-    parameters_b: Number | None = Field(
+    parameters_b: MaybeNumber = Field(
         None, gt=0, le=100_000, description="parameters in billions (all of them for a mixture of experts)"
     )
-    layers: Whole | None = Field(None, ge=1, le=10_000, description="transformer layers")
-    hidden_size: Whole | None = Field(None, ge=1, le=1_000_000, description="hidden size")
-    kv_heads: Whole | None = Field(None, ge=1, le=10_000, description="key-value heads (grouped-query attention)")
-    head_dim: Whole | None = Field(None, ge=1, le=100_000, description="dimension of one attention head")
+    layers: MaybeWhole = Field(None, ge=1, le=10_000, description="transformer layers")
+    hidden_size: MaybeWhole = Field(None, ge=1, le=1_000_000, description="hidden size")
+    kv_heads: MaybeWhole = Field(None, ge=1, le=10_000, description="key-value heads (grouped-query attention)")
+    head_dim: MaybeWhole = Field(None, ge=1, le=100_000, description="dimension of one attention head")
     weights: Precision = Field(Precision.BF16, description="precision of the weights")
     mode: Mode = Field(
         Mode.INFERENCE, description="inference, lora (fine-tuning an adapter) or full (training with Adam)"
     )
-    context: Whole | None = Field(
+    context: MaybeWhole = Field(
         None, ge=0, le=10_000_000, description="tokens per sequence (default: the preset's context, else 8,192)"
     )
     sequences: Whole = Field(
@@ -62,7 +75,7 @@ class SizeParams(BaseModel):
     activation_bytes: Number = Field(
         2, ge=0, le=1000, description="training: bytes kept per hidden value, layer and token (2: recomputed)"
     )
-    catalog_version: Whole | None = Field(
+    catalog_version: MaybeWhole = Field(
         None, ge=1, le=VERSION_MAX, description="catalog version to quote at (default: newest)"
     )
 
@@ -94,19 +107,19 @@ class QuoteParams(SizeParams):
     months: Whole = Field(1, ge=1, le=120, description="horizon in months")
     tenancy: list[Tenancy] = Field(default_factory=list, description="tenancies to include (none = all)")
     region: str = Field("", max_length=100, description="only offers in this region")
-    eu_only: bool = Field(False, description="only offers processed in an EU member state")
-    exclude_us_hq: bool = Field(False, description="only providers known to be headquartered outside the US")
-    hide_spot: bool = Field(False, description="leave out spot offers, which the provider can interrupt")
+    eu_only: Flag = Field(False, description="only offers processed in an EU member state")
+    exclude_us_hq: Flag = Field(False, description="only providers known to be headquartered outside the US")
+    hide_spot: Flag = Field(False, description="leave out spot offers, which the provider can interrupt")
     offer: str = Field("", max_length=300, description="price only this offer: its key, as the offers list links it")
     virt_tax: Number = Field(5, ge=0, le=50, description="virtualization tax of virtualized offers, percent")
     virt_tax_bare_metal: Number = Field(0, ge=0, le=50, description="throughput lost on bare metal, percent")
     virt_tax_serverless: Number = Field(0, ge=0, le=50, description="throughput lost on serverless, percent")
     invocations: Whole = Field(1000, ge=0, le=100_000_000, description="serverless invocations per month")
     cold_start_s: Number = Field(20, ge=0, le=3600, description="cold-start seconds per invocation")
-    assumed_egress_usd_per_gb: Number | None = Field(
+    assumed_egress_usd_per_gb: MaybeNumber = Field(
         None, ge=0, le=10, description="USD per GB you assume for egress no price is published for (none: unknown)"
     )
-    assumed_storage_usd_per_gb_month: Number | None = Field(
+    assumed_storage_usd_per_gb_month: MaybeNumber = Field(
         None, ge=0, le=10, description="USD per GB-month you assume for storage a provider publishes no price for"
     )
     currency: Literal["USD", "EUR"] = Field(

@@ -168,7 +168,7 @@ def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: Ca
 
 
 @api_router.post(
-    "", status_code=201, response_model=ScenarioOut, responses=refusals(404, 413, 429), summary="Save a scenario"
+    "", status_code=201, response_model=ScenarioOut, responses=refusals(400, 404, 413, 429), summary="Save a scenario"
 )
 def api_save(scenario: ScenarioIn, request: Request, session: SessionDep, catalogs: CatalogsDep) -> ScenarioOut:
     """Save a scenario (the same checks as the page); a JSON export of one is accepted as it is."""

@@ -1,5 +1,6 @@
 import csv
 import io
+import re
 
 from tests.factories import hand_checked_catalog, make_offer, make_provider
 from tests.web.helpers import QUERY, soup, totals
@@ -130,20 +131,27 @@ def test_a_catalog_version_the_schema_allows_but_no_catalog_has_is_a_documented_
 
 
 def test_the_schema_documents_every_refusal_and_the_csv_as_csv(client):
-    paths = client.get("/openapi.json").json()["paths"]
-    assert set(paths["/api/scenarios"]["post"]["responses"]) == {"201", "404", "413", "422", "429"}
+    openapi = client.get("/openapi.json")
+    assert not re.search(r'"(ge|gt|le|lt)":', openapi.text), "bounds in JSON Schema's words, which clients read"
+    paths = openapi.json()["paths"]
+    assert set(paths["/api/scenarios"]["post"]["responses"]) == {"201", "400", "404", "413", "422", "429"}
+    assert list(paths["/api/offers.csv"]["get"]["responses"]["404"]["content"]) == ["application/json"]
     assert set(paths["/api/scenarios/{slug}"]["get"]["responses"]) == {"200", "404", "422"}
     assert list(paths["/api/offers.csv"]["get"]["responses"]["200"]["content"]) == ["text/csv"]
 
 
-def test_a_boolean_is_no_number(client, session):
-    """Lax validation read JSON's false as 0 seconds (issue 11); a form's "1e3" is still 1,000."""
+def test_a_boolean_is_no_number_and_a_number_no_boolean(client, session):
+    """Lax validation read JSON's false as 0 seconds and 0 as false (issue 11); a form's "1e3" is
+    still 1,000 and its "on" still true."""
     hand_checked_catalog(session)
     for params in [{"cold_start_s": False}, {"peak_gpus": True}, {"assumed_egress_usd_per_gb": True}]:
         response = client.post("/api/scenarios", json={"params": {"gpu": "H100", **params}})
         assert response.status_code == 422, params
         assert response.json()["detail"][0]["msg"] == "must be a number, not true or false"
     assert client.post("/api/scenarios", json={"params": {"gpu": "H100"}, "catalog_version": True}).status_code == 422
+    as_flag = client.post("/api/scenarios", json={"params": {"gpu": "H100", "hide_spot": 0}})
+    assert as_flag.status_code == 422 and as_flag.json()["detail"][0]["msg"] == "must be true or false, not a number"
+    assert client.get("/api/quote?gpu=H100&hide_spot=on&eu_only=true").json()["params"]["hide_spot"] is True
     quoted = client.get("/api/quote?gpu=H100&cold_start_s=1e3&gpu_hours=4e2").json()["params"]
     assert (quoted["cold_start_s"], quoted["gpu_hours"]) == (1000, 400)
 
