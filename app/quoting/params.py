@@ -2,43 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 from urllib.parse import urlencode
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.terms import Assumptions, Tenancy, Workload
+from app.quoting.inputs import Flag, MaybeNumber, MaybeWhole, Number, Whole
 
 GPU_HOURS_MAX = 1_000_000
 VERSION_MAX = 2**31 - 1
 """Catalog versions are database integers; a larger number can name no version."""
-
-
-def _not_a_boolean(value: object) -> object:
-    """JSON's true and false are no numbers, though pydantic's lax mode reads them as 1 and 0."""
-    if isinstance(value, bool):
-        raise PydanticCustomError("number_not_boolean", "must be a number, not true or false")
-    return value
-
-
-Number = Annotated[float, BeforeValidator(_not_a_boolean)]
-"""A number input: from JSON or a form ("1e3" is 1,000), never a boolean."""
-Whole = Annotated[int, BeforeValidator(_not_a_boolean)]
-MaybeNumber = Annotated[float | None, BeforeValidator(_not_a_boolean)]
-"""An optional one: `Number | None` would leave its bounds out of the JSON schema (as "ge", "le")."""
-MaybeWhole = Annotated[int | None, BeforeValidator(_not_a_boolean)]
-
-
-def _not_a_number(value: object) -> object:
-    """JSON's 0 and 1 are no booleans either; a form's "on" and a URL's "true" are."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        raise PydanticCustomError("boolean_not_number", "must be true or false, not a number")
-    return value
-
-
-Flag = Annotated[bool, BeforeValidator(_not_a_number)]
 
 
 class SizeParams(BaseModel):

@@ -12,7 +12,8 @@ from sqlmodel import Session
 from app.catalog.snapshot import Catalogs
 from app.costing.money import cents
 from app.quoting.build import QuoteResult, build_quote
-from app.quoting.params import VERSION_MAX, MaybeWhole, QuoteParams
+from app.quoting.inputs import MaybeWhole
+from app.quoting.params import VERSION_MAX, QuoteParams
 from app.quoting.schemas import QuoteOut, option_name, quote_out
 from app.scenarios.store import save_scenario, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario

@@ -13,7 +13,8 @@ EXAMPLES_PER_OPERATION = 25
 """Enough to meet each parameter's edges on every run; `schemathesis run` goes further by hand."""
 CHECKED_AGAINST_THE_CATALOG = ("/api/quote", "/api/size", "/api/scenarios")
 """A GPU model, preset or offer key is any string to the schema; which exist is the catalog's to
-say, so these may refuse schema-valid input with a 422 naming the field, and no other may."""
+say, as whether a model's fields go together (parameters and architecture) is the sizing's. These
+may refuse schema-valid input with a 422 naming the field (a "value_error"), and no other may."""
 
 
 async def _served_as_the_client_fixture_serves_it(scope, receive, send):
