@@ -1,11 +1,44 @@
 """Refusals that never become a 500 and read well: JSON for programs, a page for people."""
 
-from fastapi import Request
+from typing import Any
+
+from fastapi import HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.templating import templates
+
+
+class Refusal(BaseModel):
+    """A refusal's body (other than validation's 422): what is wrong, in a sentence."""
+
+    detail: str
+
+
+_AS_JSON = {"application/json": {"schema": Refusal.model_json_schema()}}
+"""Stated, not left to `model=`, which would document it in the route's own type (text/csv)."""
+REFUSALS: dict[int, dict[str, Any]] = {
+    400: {"description": "The body is not text in UTF-8", "content": _AS_JSON},
+    404: {"description": "Not found: no catalog version or scenario by that number or link", "content": _AS_JSON},
+    413: {"description": "The body is over 256 kB", "content": {"text/plain": {"schema": {"type": "string"}}}},
+    429: {"description": "Too many scenarios saved of late, by this client or by everyone", "content": _AS_JSON},
+}
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """An API route's `responses=`: the refusals besides 422 that its OpenAPI schema documents."""
+    return {status: REFUSALS[status] for status in statuses}
+
+
+def core_refusal(location: list[str], errors: dict[str, str]) -> HTTPException:
+    """The first field the quote or sizing refused, named as validation names it (422); except a
+    catalog version that does not exist, a 404, since no schema can say which versions exist."""
+    field, message = next(iter(errors.items()))
+    if field == "catalog_version":
+        return HTTPException(404, message)
+    return HTTPException(422, [{"loc": [*location, field], "msg": message, "type": "value_error"}])
 
 
 async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -15,12 +48,26 @@ async def validation_error(_request: Request, exc: RequestValidationError) -> JS
     return JSONResponse({"detail": detail}, status_code=422)
 
 
+def _wants_json(request: Request) -> bool:
+    path = request.url.path
+    return path.startswith(("/api/", "/admin/api/")) or "text/html" not in request.headers.get("accept", "")
+
+
 async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     """People get a page that says what happened; API clients get JSON; redirects stay redirects."""
     if exc.status_code < 400:
         return Response(status_code=exc.status_code, headers=exc.headers)
-    path = request.url.path
-    if path.startswith(("/api/", "/admin/api/")) or "text/html" not in request.headers.get("accept", ""):
+    if _wants_json(request):
         return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
     context = {"status": exc.status_code, "message": exc.detail}
     return templates.TemplateResponse(request, "error.html", context, status_code=exc.status_code)
+
+
+SERVER_ERROR = "Something went wrong on our side; nothing you sent caused it. Try again in a moment."
+
+
+async def server_error(request: Request, _exc: Exception) -> Response:
+    """The 500 of an unhandled exception: a plain page or JSON, never the traceback (the server logs it)."""
+    if _wants_json(request):
+        return JSONResponse({"detail": SERVER_ERROR}, status_code=500)
+    return templates.TemplateResponse(request, "error.html", {"status": 500, "message": SERVER_ERROR}, status_code=500)

@@ -9,11 +9,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from sqlmodel import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import load_shipped_catalog
+from app.client_address import ClientAddress
 from app.db import make_engine, migrate
-from app.errors import http_error, validation_error
+from app.errors import http_error, server_error, validation_error
 from app.routes import api, calculator, compare, docs, explorer, scenarios
 from app.routes.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, transfer
 from app.security import SecurityHeaders
@@ -21,6 +23,15 @@ from app.settings import ROOT, settings
 
 MAX_BODY_BYTES = 256 * 1024
 """The largest request: a scenario with a 2,000-character note is a few kB; nothing needs more."""
+
+
+class App(FastAPI):
+    """FastAPI with two layers outside every other: the client's address, settled before anything
+    reads it, and the security headers, so that Starlette's own responses (the 500 of an unhandled
+    exception, the body limit's 413) carry them too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return ClientAddress(SecurityHeaders(super().build_middleware_stack()))
 
 
 def create_app(database_url: str | None = None) -> FastAPI:
@@ -39,10 +50,10 @@ def create_app(database_url: str | None = None) -> FastAPI:
         yield
         engine.dispose()
 
-    app = FastAPI(
+    app = App(
         title="GPU cost calculator", lifespan=lifespan, max_body_size=MAX_BODY_BYTES, docs_url=None, redoc_url=None
     )
-    app.add_middleware(SecurityHeaders)
+    app.add_exception_handler(Exception, server_error)
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")

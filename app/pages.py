@@ -109,6 +109,12 @@ def _kept_results(request: Request, context: dict[str, Any]) -> Response:
     return response
 
 
+class CSVResponse(Response):
+    """A CSV download; as a route's response_class, the OpenAPI schema says text/csv."""
+
+    media_type = "text/csv"
+
+
 def not_found_page(request: Request) -> Response:
     return templates.TemplateResponse(request, "not_found.html", {}, status_code=404)
 

@@ -65,6 +65,8 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"strict-origin-when-cross-origin"),
     (b"x-frame-options", b"DENY"),
 ]
+HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
+"""Sent only where PUBLIC_URL is https: browsers then never ask for the site over plain HTTP for a year."""
 
 
 class SecurityHeaders:
@@ -82,6 +84,8 @@ class SecurityHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+                if (settings.public_url or "").startswith("https://"):
+                    message["headers"].append(HSTS)
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -1,18 +1,21 @@
 """Configuration from the environment (or a .env file)."""
 
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import IPvAnyNetwork, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
 """The checkout: templates/, static/ and migrations/ live here."""
 
 DEVELOPMENT_SECRET = "development-only-secret-do-not-deploy"
+SECRET_KEY_MIN_BYTES = 32
+"""A key shorter than this can be guessed offline from a CSRF token, and with it every token forged."""
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", hide_input_in_errors=True)
 
     database_url: str = "sqlite:///./gpucost.db"
     """Empty databases are migrated to head and loaded with the shipped catalog at start."""
@@ -22,6 +25,9 @@ class Settings(BaseSettings):
     public_url: str | None = None
     """Where users reach the app, e.g. https://gpucost.example; share links are built on it rather
     than on the request's Host header. Unset: the request's own address."""
+    trusted_proxies: Annotated[list[IPvAnyNetwork], NoDecode] = []
+    """The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses or
+    networks, comma-separated (e.g. 10.0.0.5,10.1.0.0/16). Unset: none, every peer is the client."""
     admin_session_hours: int = 8
     password_hash_time_cost: int = 3
     password_hash_memory_kib: int = 65_536
@@ -41,10 +47,22 @@ class Settings(BaseSettings):
     saves_per_hour: int = 2000
     """Saved scenarios are kept for ever, so their growth is bounded per client and in all."""
 
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        return [item.strip() for item in value.split(",") if item.strip()] if isinstance(value, str) else value
+
     @model_validator(mode="after")
     def _real_secret_outside_development(self) -> "Settings":
-        if self.environment != "development" and self.secret_key == DEVELOPMENT_SECRET:
+        if self.environment == "development":
+            return self
+        if self.secret_key == DEVELOPMENT_SECRET:
             raise ValueError("set SECRET_KEY: the development secret is refused outside development")
+        if len(self.secret_key.encode()) < SECRET_KEY_MIN_BYTES:
+            raise ValueError(
+                f"SECRET_KEY must be at least {SECRET_KEY_MIN_BYTES} bytes outside development "
+                "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
         return self
 
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.terms import Assumptions, Tenancy, Workload
+from app.quoting.inputs import Flag, MaybeNumber, MaybeWhole, Number, Whole
 
 GPU_HOURS_MAX = 1_000_000
 VERSION_MAX = 2**31 - 1
@@ -25,31 +26,31 @@ class SizeParams(BaseModel):
     preset: str = Field(
         "", max_length=60, description="a model preset's key, e.g. llama-3.1-70b (none: type the model)"
     )
-    parameters_b: float | None = Field(
+    parameters_b: MaybeNumber = Field(
         None, gt=0, le=100_000, description="parameters in billions (all of them for a mixture of experts)"
     )
-    layers: int | None = Field(None, ge=1, le=10_000, description="transformer layers")
-    hidden_size: int | None = Field(None, ge=1, le=1_000_000, description="hidden size")
-    kv_heads: int | None = Field(None, ge=1, le=10_000, description="key-value heads (grouped-query attention)")
-    head_dim: int | None = Field(None, ge=1, le=100_000, description="dimension of one attention head")
+    layers: MaybeWhole = Field(None, ge=1, le=10_000, description="transformer layers")
+    hidden_size: MaybeWhole = Field(None, ge=1, le=1_000_000, description="hidden size")
+    kv_heads: MaybeWhole = Field(None, ge=1, le=10_000, description="key-value heads (grouped-query attention)")
+    head_dim: MaybeWhole = Field(None, ge=1, le=100_000, description="dimension of one attention head")
     weights: Precision = Field(Precision.BF16, description="precision of the weights")
     mode: Mode = Field(
         Mode.INFERENCE, description="inference, lora (fine-tuning an adapter) or full (training with Adam)"
     )
-    context: int | None = Field(
+    context: MaybeWhole = Field(
         None, ge=0, le=10_000_000, description="tokens per sequence (default: the preset's context, else 8,192)"
     )
-    sequences: int = Field(
+    sequences: Whole = Field(
         1, ge=1, le=100_000, description="concurrent sequences when serving, micro-batch when training"
     )
     kv_cache: Precision = Field(Precision.BF16, description="precision of the KV cache")
-    overhead_pct: float = Field(10, ge=0, le=100, description="runtime overhead, percent of the other terms")
-    usable_pct: float = Field(90, ge=10, le=100, description="share of each GPU's memory a workload can use, percent")
-    lora_pct: float = Field(1, gt=0, le=100, description="LoRA adapter parameters, percent of the model's")
-    activation_bytes: float = Field(
+    overhead_pct: Number = Field(10, ge=0, le=100, description="runtime overhead, percent of the other terms")
+    usable_pct: Number = Field(90, ge=10, le=100, description="share of each GPU's memory a workload can use, percent")
+    lora_pct: Number = Field(1, gt=0, le=100, description="LoRA adapter parameters, percent of the model's")
+    activation_bytes: Number = Field(
         2, ge=0, le=1000, description="training: bytes kept per hidden value, layer and token (2: recomputed)"
     )
-    catalog_version: int | None = Field(
+    catalog_version: MaybeWhole = Field(
         None, ge=1, le=VERSION_MAX, description="catalog version to quote at (default: newest)"
     )
 
@@ -70,28 +71,30 @@ class QuoteParams(SizeParams):
     model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
 
     gpu: str = Field("H100", max_length=40, description="GPU model, e.g. H100")
-    gpu_hours: float = Field(500, ge=0, le=GPU_HOURS_MAX, description="GPU-hours per month")
-    peak_gpus: int = Field(1, ge=1, le=10_000, description="GPUs used at once; an instance is billed for all its GPUs")
-    checkpoint_gb: float = Field(140, ge=0, le=1_000_000, description="checkpoint size, GB")
-    checkpoints_out: int = Field(1, ge=0, le=10_000, description="checkpoints moved out per month")
-    egress_gb: float = Field(0, ge=0, le=10_000_000, description="other egress, GB per month")
-    stored_gb: float = Field(0, ge=0, le=10_000_000, description="stored GB")
-    months: int = Field(1, ge=1, le=120, description="horizon in months")
+    gpu_hours: Number = Field(500, ge=0, le=GPU_HOURS_MAX, description="GPU-hours per month")
+    peak_gpus: Whole = Field(
+        1, ge=1, le=10_000, description="GPUs used at once; an instance is billed for all its GPUs"
+    )
+    checkpoint_gb: Number = Field(140, ge=0, le=1_000_000, description="checkpoint size, GB")
+    checkpoints_out: Whole = Field(1, ge=0, le=10_000, description="checkpoints moved out per month")
+    egress_gb: Number = Field(0, ge=0, le=10_000_000, description="other egress, GB per month")
+    stored_gb: Number = Field(0, ge=0, le=10_000_000, description="stored GB")
+    months: Whole = Field(1, ge=1, le=120, description="horizon in months")
     tenancy: list[Tenancy] = Field(default_factory=list, description="tenancies to include (none = all)")
     region: str = Field("", max_length=100, description="only offers in this region")
-    eu_only: bool = Field(False, description="only offers processed in an EU member state")
-    exclude_us_hq: bool = Field(False, description="only providers known to be headquartered outside the US")
-    hide_spot: bool = Field(False, description="leave out spot offers, which the provider can interrupt")
+    eu_only: Flag = Field(False, description="only offers processed in an EU member state")
+    exclude_us_hq: Flag = Field(False, description="only providers known to be headquartered outside the US")
+    hide_spot: Flag = Field(False, description="leave out spot offers, which the provider can interrupt")
     offer: str = Field("", max_length=300, description="price only this offer: its key, as the offers list links it")
-    virt_tax: float = Field(5, ge=0, le=50, description="virtualization tax of virtualized offers, percent")
-    virt_tax_bare_metal: float = Field(0, ge=0, le=50, description="throughput lost on bare metal, percent")
-    virt_tax_serverless: float = Field(0, ge=0, le=50, description="throughput lost on serverless, percent")
-    invocations: int = Field(1000, ge=0, le=100_000_000, description="serverless invocations per month")
-    cold_start_s: float = Field(20, ge=0, le=3600, description="cold-start seconds per invocation")
-    assumed_egress_usd_per_gb: float | None = Field(
+    virt_tax: Number = Field(5, ge=0, le=50, description="virtualization tax of virtualized offers, percent")
+    virt_tax_bare_metal: Number = Field(0, ge=0, le=50, description="throughput lost on bare metal, percent")
+    virt_tax_serverless: Number = Field(0, ge=0, le=50, description="throughput lost on serverless, percent")
+    invocations: Whole = Field(1000, ge=0, le=100_000_000, description="serverless invocations per month")
+    cold_start_s: Number = Field(20, ge=0, le=3600, description="cold-start seconds per invocation")
+    assumed_egress_usd_per_gb: MaybeNumber = Field(
         None, ge=0, le=10, description="USD per GB you assume for egress no price is published for (none: unknown)"
     )
-    assumed_storage_usd_per_gb_month: float | None = Field(
+    assumed_storage_usd_per_gb_month: MaybeNumber = Field(
         None, ge=0, le=10, description="USD per GB-month you assume for storage a provider publishes no price for"
     )
     currency: Literal["USD", "EUR"] = Field(

@@ -7,10 +7,12 @@ import io
 from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, HTTPException, Query
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import Response
 
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.deps import CatalogsDep
+from app.errors import core_refusal, refusals
+from app.pages import CSVResponse
 from app.quoting.build import build_quote
 from app.quoting.params import VERSION_MAX, FieldErrors, QuoteParams, SizeParams
 from app.quoting.provider_schemas import ProviderOut
@@ -28,19 +30,19 @@ router = APIRouter(prefix="/api", tags=["api"])
 T = TypeVar("T")
 
 
-def unprocessable(field: str, message: str) -> HTTPException:
-    return HTTPException(422, detail=[{"loc": ["query", field], "msg": message, "type": "value_error"}])
-
-
 def _answered(result: T | FieldErrors) -> T:
-    """The result, or a 422 naming the first field the core refused, as validation would."""
+    """The result, or the refusal of the first field the core refused."""
     if isinstance(result, dict):
-        field, message = next(iter(result.items()))
-        raise unprocessable(field, message)
+        raise core_refusal(["query"], result)
     return result
 
 
-@router.get("/quote", response_model=QuoteOut, summary="Quote a workload: the cheapest offer of each option")
+@router.get(
+    "/quote",
+    response_model=QuoteOut,
+    responses=refusals(404),
+    summary="Quote a workload: the cheapest offer of each option",
+)
 def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) -> QuoteOut:
     """Each option's cheapest offer for the scenario, with USD per month rounded to the cent."""
     return quote_out(_answered(build_quote(catalogs, params)))
@@ -49,17 +51,17 @@ def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) ->
 def _catalog(catalogs: Catalogs, version: int | None) -> CatalogSnapshot:
     found = catalogs.at(version)
     if found is None:
-        raise unprocessable("catalog_version", f"there is no catalog version {version}")
+        raise HTTPException(404, f"there is no catalog version {version}")
     return found
 
 
-@router.get("/offers", response_model=list[OfferOut], summary="List the catalog's offers")
+@router.get("/offers", response_model=list[OfferOut], responses=refusals(404), summary="List the catalog's offers")
 def api_offers(filters: Annotated[OfferFilters, Query()], catalogs: CatalogsDep) -> list[OfferOut]:
     """The catalog's offers at a version (default: newest), filtered."""
     return offers_matching(_catalog(catalogs, filters.catalog_version), filters)
 
 
-@router.get("/offers.csv", response_class=PlainTextResponse, summary="The same offers as CSV")
+@router.get("/offers.csv", response_class=CSVResponse, responses=refusals(404), summary="The same offers as CSV")
 def api_offers_csv(filters: Annotated[OfferFilters, Query()], catalogs: CatalogsDep) -> Response:
     """The same offers as CSV, one row per offer."""
     out = io.StringIO()
@@ -67,13 +69,14 @@ def api_offers_csv(filters: Annotated[OfferFilters, Query()], catalogs: Catalogs
     writer.writeheader()
     for offer in offers_matching(_catalog(catalogs, filters.catalog_version), filters):
         writer.writerow(offer.model_dump(mode="json"))
-    return Response(
-        out.getvalue(), media_type="text/csv", headers={"Content-Disposition": "attachment; filename=offers.csv"}
-    )
+    return CSVResponse(out.getvalue(), headers={"Content-Disposition": "attachment; filename=offers.csv"})
 
 
 @router.get(
-    "/providers", response_model=list[ProviderOut], summary="Providers with their egress, storage and headquarters"
+    "/providers",
+    response_model=list[ProviderOut],
+    responses=refusals(404),
+    summary="Providers with their egress, storage and headquarters",
 )
 def api_providers(
     catalogs: CatalogsDep, catalog_version: Annotated[int | None, Query(ge=1, le=VERSION_MAX)] = None
@@ -83,7 +86,12 @@ def api_providers(
     return [ProviderOut.of(p) for p in sorted(catalog.providers.values(), key=lambda p: p.slug)]
 
 
-@router.get("/size", response_model=SizeOut, summary="Size a model: its memory and the GPUs that hold it")
+@router.get(
+    "/size",
+    response_model=SizeOut,
+    responses=refusals(404),
+    summary="Size a model: its memory and the GPUs that hold it",
+)
 def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> SizeOut:
     """A model's memory need, term by term with its formula, and how many GPUs of each model hold it."""
     return size_out(_answered(size(catalogs, params)))

@@ -12,7 +12,8 @@ from pydantic import ValidationError
 
 from app.catalog.snapshot import Catalogs
 from app.deps import CatalogsDep, SessionDep
-from app.pages import calculator_page, not_found_page
+from app.errors import core_refusal, refusals
+from app.pages import CSVResponse, calculator_page, not_found_page
 from app.quoting.params import QuoteParams, form_values, query_string
 from app.quoting.schemas import quote_out
 from app.scenarios.service import (
@@ -107,8 +108,9 @@ def import_from_page(
         return problem(403, EXPIRED.format("Import"))
     content = file.file.read(200_000)  # a plain def: the save runs off the event loop
     try:
-        scenario = quote_and_save(session, catalogs, ScenarioIn.model_validate_json(content), client_key(request))
-    except (ValidationError, Unquotable):
+        exported = ScenarioIn.model_validate_json(content.decode("utf-8-sig"))  # an editor may have added a BOM
+        scenario = quote_and_save(session, catalogs, exported, client_key(request))
+    except (UnicodeDecodeError, ValidationError, Unquotable):
         return problem(422, "That file is not a scenario exported from this calculator.")
     except TooManySaves as e:
         return problem(429, str(e))
@@ -125,7 +127,7 @@ def export_json(slug: str, request: Request, session: SessionDep, catalogs: Cata
     return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
 
 
-@router.get("/s/{slug}.csv", summary="A saved scenario's options as CSV")
+@router.get("/s/{slug}.csv", response_class=CSVResponse, summary="A saved scenario's options as CSV")
 def export_csv(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> Response:
     """The options table of the saved quote, one row per option."""
     scenario = scenario_at(session, slug)
@@ -144,7 +146,7 @@ def export_csv(slug: str, request: Request, session: SessionDep, catalogs: Catal
              o.offer.as_of, quote.catalog_version, *rate]
         )  # fmt: skip
     disposition = f'attachment; filename="scenario-{slug}.csv"'
-    return Response(out.getvalue(), media_type="text/csv", headers={"Content-Disposition": disposition})
+    return CSVResponse(out.getvalue(), headers={"Content-Disposition": disposition})
 
 
 @router.get("/s/{slug}", response_class=HTMLResponse, summary="A saved scenario's page")
@@ -165,20 +167,23 @@ def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: Ca
     )
 
 
-@api_router.post("", status_code=201, response_model=ScenarioOut, summary="Save a scenario")
+@api_router.post(
+    "", status_code=201, response_model=ScenarioOut, responses=refusals(400, 404, 413, 429), summary="Save a scenario"
+)
 def api_save(scenario: ScenarioIn, request: Request, session: SessionDep, catalogs: CatalogsDep) -> ScenarioOut:
     """Save a scenario (the same checks as the page); a JSON export of one is accepted as it is."""
     try:
         saved = quote_and_save(session, catalogs, scenario, client_key(request))
     except Unquotable as e:
-        field, message = next(iter(e.errors.items()))
-        raise HTTPException(422, [{"loc": ["body", "params", field], "msg": message, "type": "value_error"}]) from None
+        raise core_refusal(["body", "params"], e.errors) from None
     except TooManySaves as e:
         raise HTTPException(429, str(e)) from None
     return scenario_out(catalogs, saved, str(request.base_url))
 
 
-@api_router.get("/{slug}", response_model=ScenarioOut, summary="A saved scenario with its quote")
+@api_router.get(
+    "/{slug}", response_model=ScenarioOut, responses=refusals(404), summary="A saved scenario with its quote"
+)
 def api_scenario(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> ScenarioOut:
     scenario = scenario_at(session, slug)
     if scenario is None:

@@ -12,6 +12,7 @@ from sqlmodel import Session
 from app.catalog.snapshot import Catalogs
 from app.costing.money import cents
 from app.quoting.build import QuoteResult, build_quote
+from app.quoting.inputs import MaybeWhole
 from app.quoting.params import VERSION_MAX, QuoteParams
 from app.quoting.schemas import QuoteOut, option_name, quote_out
 from app.scenarios.store import save_scenario, scenario_params
@@ -28,7 +29,7 @@ class ScenarioIn(BaseModel):
     name: str = Field("", max_length=NAME_MAX)
     note: str = Field("", max_length=NOTE_MAX)
     params: QuoteParams
-    catalog_version: int | None = Field(
+    catalog_version: MaybeWhole = Field(
         None, ge=1, le=VERSION_MAX, description="default: the one in params, else the newest"
     )
 

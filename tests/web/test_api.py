@@ -1,5 +1,6 @@
 import csv
 import io
+import re
 
 from tests.factories import hand_checked_catalog, make_offer, make_provider
 from tests.web.helpers import QUERY, soup, totals
@@ -38,7 +39,7 @@ def test_quote_refuses_bad_fields_with_422_naming_the_field(client, session):
         ("gpu_hours=inf", "gpu_hours"),
         ("peak_gpus=0", "peak_gpus"),
         ("gpu=Z9000", "gpu"),
-        ("catalog_version=99", "catalog_version"),
+        ("catalog_version=0", "catalog_version"),
         ("catalog_version=99999999999999999999999", "catalog_version"),
     ]:
         response = client.get(f"/api/quote?{query}")
@@ -110,11 +111,49 @@ def test_catalog_listings_refuse_versions_that_cannot_exist(client, session):
         "/api/offers?catalog_version=0",
         "/api/offers?catalog_version=99999999999999999999999",
         "/api/providers?catalog_version=99999999999999999999999",
-        "/api/offers.csv?catalog_version=7",
     ]:
         response = client.get(path)
         assert response.status_code == 422, path
         assert response.json()["detail"][0]["loc"][-1] == "catalog_version"
+
+
+def test_a_catalog_version_the_schema_allows_but_no_catalog_has_is_a_documented_404(client, session):
+    """The schema can say 1 to 2^31 - 1, not which versions exist (issue 11): 404, as a missing scenario."""
+    hand_checked_catalog(session)
+    schema = client.get("/openapi.json").json()["paths"]
+    for path in ["/api/quote", "/api/offers", "/api/offers.csv", "/api/providers", "/api/size"]:
+        response = client.get(f"{path}?catalog_version=7")
+        assert response.status_code == 404, path
+        assert response.json() == {"detail": "there is no catalog version 7"}
+        assert "404" in schema[path]["get"]["responses"], path
+    saved = client.post("/api/scenarios", json={"params": {"gpu": "H100"}, "catalog_version": 7})
+    assert saved.status_code == 404 and "404" in schema["/api/scenarios"]["post"]["responses"]
+
+
+def test_the_schema_documents_every_refusal_and_the_csv_as_csv(client):
+    openapi = client.get("/openapi.json")
+    assert not re.search(r'"(ge|gt|le|lt)":', openapi.text), "bounds in JSON Schema's words, which clients read"
+    paths = openapi.json()["paths"]
+    assert set(paths["/api/scenarios"]["post"]["responses"]) == {"201", "400", "404", "413", "422", "429"}
+    assert list(paths["/api/offers.csv"]["get"]["responses"]["404"]["content"]) == ["application/json"]
+    assert set(paths["/api/scenarios/{slug}"]["get"]["responses"]) == {"200", "404", "422"}
+    assert list(paths["/api/offers.csv"]["get"]["responses"]["200"]["content"]) == ["text/csv"]
+
+
+def test_a_boolean_is_no_number_and_a_number_no_boolean(client, session):
+    """Lax validation read JSON's false as 0 seconds and 0 as false (issue 11); a form's "1e3" is
+    still 1,000 and its "on" still true."""
+    hand_checked_catalog(session)
+    for params in [{"cold_start_s": False}, {"peak_gpus": True}, {"assumed_egress_usd_per_gb": True}]:
+        response = client.post("/api/scenarios", json={"params": {"gpu": "H100", **params}})
+        assert response.status_code == 422, params
+        assert response.json()["detail"][0]["msg"] == "must be a number, not true or false"
+    assert client.post("/api/scenarios", json={"params": {"gpu": "H100"}, "catalog_version": True}).status_code == 422
+    as_flag = client.post("/api/scenarios", json={"params": {"gpu": "H100", "hide_spot": 0}})
+    assert as_flag.status_code == 422 and as_flag.json()["detail"][0]["msg"] == "must be true or false, not a number"
+    assert client.get("/api/quote?gpu=H100&hide_spot=on&eu_only=true").json()["params"]["hide_spot"] is True
+    quoted = client.get("/api/quote?gpu=H100&cold_start_s=1e3&gpu_hours=4e2").json()["params"]
+    assert (quoted["cold_start_s"], quoted["gpu_hours"]) == (1000, 400)
 
 
 def test_a_tiny_positive_workload_is_quoted_not_a_server_error(client, session):

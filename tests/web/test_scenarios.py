@@ -151,7 +151,7 @@ def test_api_refuses_bad_scenarios_naming_the_field_and_saves_nothing(client, se
         ({"params": {"gpu": "Z9000"}}, ["body", "params", "gpu"]),
         ({"params": {"gpu_hours": -1}}, ["body", "params", "gpu_hours"]),
         ({"name": "x" * 121, "params": {}}, ["body", "name"]),
-        ({"params": {}, "catalog_version": 9}, ["body", "params", "catalog_version"]),
+        ({"params": {}, "catalog_version": 0}, ["body", "catalog_version"]),
     ]
     for body, loc in cases:
         response = client.post("/api/scenarios", json=body)
@@ -186,6 +186,20 @@ def test_json_export_can_be_uploaded_on_the_page(client, session):
     assert response.status_code == 303 and response.headers["location"] != link
     bad = client.post("/s/import", data={"csrf_token": token}, files={"file": ("x.json", b"{}", "application/json")})
     assert bad.status_code == 422 and saved_count(session) == 2
+
+
+def test_json_export_saved_with_a_byte_order_mark_imports_on_the_page_and_through_the_api(client, session):
+    """Windows editors save UTF-8 with a BOM (issue 11); bytes that are no UTF-8 are refused, not a 500."""
+    hand_checked_catalog(session)
+    exported = b"\xef\xbb\xbf" + client.get(f"{save_via_page(client).headers['location']}.json").content
+    token = soup(client.get("/")).select_one("details.import input[name=csrf_token]")["value"]
+    files = {"file": ("scenario.json", exported, "application/json")}
+    assert client.post("/s/import", data={"csrf_token": token}, files=files, follow_redirects=False).status_code == 303
+    api = client.post("/api/scenarios", content=exported, headers={"Content-Type": "application/json"})
+    assert api.status_code == 201
+    latin1 = {"file": ("x.json", '{"name": "caf\u00e9"}'.encode("latin-1"), "application/json")}
+    assert client.post("/s/import", data={"csrf_token": token}, files=latin1).status_code == 422
+    assert saved_count(session) == 3
 
 
 def test_csv_export_is_the_options_table(client, session):
