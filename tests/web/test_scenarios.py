@@ -207,11 +207,11 @@ def test_a_taken_slug_is_never_reused(session, monkeypatch):
     assert store.save_scenario(session, QuoteParams(), 1, "", "", "client").slug == "fresh-slug-000001"
 
 
-def test_concurrent_saves_all_land_under_distinct_slugs(tmp_path, monkeypatch):
+def test_concurrent_saves_all_land_under_distinct_slugs(database_url, monkeypatch):
     from app.db import make_engine
 
     monkeypatch.setattr(settings, "saves_per_client_per_10_min", 1000)
-    engine = make_engine(f"sqlite:///{tmp_path / 'concurrent.db'}")
+    engine = make_engine(database_url)
     SQLModel.metadata.create_all(engine)
     with Session(engine) as session:
         make_version(session)
