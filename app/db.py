@@ -20,7 +20,9 @@ MIGRATION_LOCK = zlib.crc32(b"gpucost migrate")
 
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True)
+        event.listen(engine, "before_cursor_execute", _without_nul, retval=True)
+        return engine
     engine = create_engine(url, connect_args={"check_same_thread": False})
 
     @event.listens_for(engine, "connect")
@@ -32,6 +34,22 @@ def make_engine(url: str) -> Engine:
         cursor.close()
 
     return engine
+
+
+def _without_nul(_connection: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> tuple[str, Any]:
+    """PostgreSQL refuses text holding a NUL character, which no name, note or price needs: dropped
+    here, in every statement's parameters, rather than failing the request (SQLite stores it)."""
+    return statement, _strip_nul(parameters)
+
+
+def _strip_nul(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {key: _strip_nul(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_strip_nul(item) for item in value)
+    return value
 
 
 @contextmanager

@@ -22,6 +22,8 @@ from app.catalog.tables import (
     StoragePrice,
 )
 from app.catalog.updates import load_shipped_catalog
+from app.db import make_engine
+from tests.databases import postgres
 
 
 def make_version(session: Session, note: str = "test catalog") -> int:
@@ -183,10 +185,13 @@ def _copy(source: Engine, target: Engine) -> None:
 
 
 @cache
-def shipped_catalogs() -> Catalogs:
-    """The shipped catalog and its updates, loaded once per test run for the tests that only read it."""
-    engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
-    SQLModel.metadata.create_all(engine)
+def shipped_catalogs(backend: str = "sqlite") -> Catalogs:
+    """The shipped catalog and its updates, loaded once per test run and backend for the tests that only read it."""
+    if backend == "sqlite":
+        engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
+        SQLModel.metadata.create_all(engine)
+    else:
+        engine = make_engine(postgres().url_of(postgres().schema_database()))
     with Session(engine) as session:
         load_shipped_catalog(session)
     return catalogs_for(engine)

@@ -104,6 +104,11 @@ def test_failed_sign_ins_are_throttled_per_client_address(client, session, admin
     assert sign_in(client).status_code == 429
 
 
+def test_a_nul_character_in_the_account_name_is_a_failed_sign_in_not_a_server_error(client, session, admin):
+    """PostgreSQL refuses text holding NUL, and every attempt is written down before it is checked."""
+    assert sign_in(client, username="ali\x00ce", password="wrong password!").status_code == 401
+
+
 def test_sign_in_never_redirects_outside_the_admin_area(client, session, admin):
     token = html(client.get("/admin/login")).select_one("input[name=csrf_token]")["value"]
     data = {"csrf_token": token, "username": "alice", "password": PASSWORD, "next": "https://evil.example/"}

@@ -240,6 +240,13 @@ def test_api_saves_at_the_version_named_in_the_params(client, session):
     assert saved["catalog_version"] == 1 and saved["quote"]["options"][0]["total"] == 1003.60
 
 
+def test_a_nul_character_in_a_name_is_saved_without_it_on_postgresql_not_a_server_error(client, session):
+    hand_checked_catalog(session)
+    saved = client.post("/api/scenarios", json={"name": "GPU\x00 plan", "params": {"gpu_hours": 400}})
+    assert saved.status_code == 201
+    assert client.get(f"/api/scenarios/{saved.json()['slug']}").json()["name"].replace("\x00", "") == "GPU plan"
+
+
 def test_share_links_use_the_configured_public_address_not_the_host_header(client, session, monkeypatch):
     hand_checked_catalog(session)
     link = save_via_page(client).headers["location"]
