@@ -29,7 +29,7 @@ import app.admin.tables  # noqa: F401  (the tables of the models, registered on 
 import app.catalog.tables  # noqa: F401
 import app.scenarios.tables  # noqa: F401
 
-BACKENDS = tuple(os.environ.get("TEST_DATABASES", "sqlite,postgresql").split(","))
+BACKENDS = tuple((os.environ.get("TEST_DATABASES") or "sqlite,postgresql").split(","))
 SERVER_SETTINGS = {
     "listen_addresses": "''",
     "fsync": "off",
