@@ -1,18 +1,28 @@
 """Making a database engine (the app makes its own at start), and bringing the schema up to date."""
 
+import fcntl
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import CursorResult, Engine, Result, event
-from sqlmodel import create_engine
+from sqlalchemy import CursorResult, Engine, Result, event, make_url, text
+from sqlalchemy.pool import NullPool
+from sqlmodel import Session, create_engine
 
 from app.settings import ROOT
+
+MIGRATION_LOCK = zlib.crc32(b"gpucost migrate")
+"""The PostgreSQL advisory lock that one migrating process holds at a time."""
 
 
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True)
+        event.listen(engine, "before_cursor_execute", _without_nul, retval=True)
+        return engine
     engine = create_engine(url, connect_args={"check_same_thread": False})
 
     @event.listens_for(engine, "connect")
@@ -26,14 +36,75 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def migrate(url: str) -> None:
-    """Bring the schema to the newest Alembic revision."""
+def _without_nul(_connection: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> tuple[str, Any]:
+    """PostgreSQL refuses text holding a NUL character, which no name, note or price needs: dropped
+    here, in every statement's parameters, rather than failing the request (SQLite stores it)."""
+    return statement, _strip_nul(parameters)
+
+
+def _strip_nul(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {key: _strip_nul(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_strip_nul(item) for item in value)
+    return value
+
+
+@contextmanager
+def migration_lock(url: str) -> Iterator[None]:
+    """Held by one process at a time for each database, so that workers starting together on a new
+    database migrate and seed it one after the other: the first does the work, the others find it
+    done. PostgreSQL: an advisory lock, freed with its connection if the process dies; SQLite: an
+    exclusive lock on `<database file>.migrate.lock` (an in-memory database has one process)."""
+    if url.startswith("sqlite"):
+        path = make_url(url).database
+        if not path or path == ":memory:":
+            yield
+            return
+        with open(f"{path}.migrate.lock", "a") as lock_file:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            yield
+        return
+    engine = create_engine(url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+    finally:
+        engine.dispose()
+
+
+def alembic_config(url: str) -> Config:
+    """Alembic's configuration for the database at `url`, from any working directory."""
     config = Config(str(ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(ROOT / "migrations"))
-    config.set_main_option("sqlalchemy.url", url)
-    command.upgrade(config, "head")
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))  # a URL-escaped password or socket path
+    return config
+
+
+def upgrade_schema(url: str) -> None:
+    """Bring the schema to the newest Alembic revision; hold `migration_lock` around it."""
+    command.upgrade(alembic_config(url), "head")
+
+
+def migrate(url: str) -> None:
+    """Bring the schema to the newest Alembic revision, one process at a time."""
+    with migration_lock(url):
+        upgrade_schema(url)
 
 
 def rows_touched(result: Result[Any]) -> int:
     """How many rows an UPDATE or DELETE changed: what tells a conditional change it lost a race."""
     return cast(CursorResult[Any], result).rowcount
+
+
+def lock_record(session: Session, record: str) -> None:
+    """Order concurrent changes to one record until the transaction ends. SQLite's write lock
+    already orders every writing transaction; PostgreSQL's read-committed writers need this lock."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": zlib.crc32(record.encode())})

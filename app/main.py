@@ -7,14 +7,13 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
-from sqlmodel import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
 from app.catalog.snapshot import catalogs_for
-from app.catalog.updates import load_shipped_catalog
+from app.catalog.updates import bring_up_to_date
 from app.client_address import ClientAddress
-from app.db import make_engine, migrate
+from app.db import make_engine
 from app.errors import http_error, server_error, validation_error
 from app.routes import api, calculator, compare, docs, explorer, scenarios
 from app.routes.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, transfer
@@ -40,10 +39,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        migrate(url)
+        bring_up_to_date(url)
         engine = make_engine(url)
-        with Session(engine) as session:
-            load_shipped_catalog(session)
         catalogs_for(engine).at()
         app.state.engine = engine
         gc.freeze()  # the catalog lives as long as the process: keep it out of every full collection

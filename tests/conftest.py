@@ -1,8 +1,14 @@
-"""Web and catalog tests run on an in-memory SQLite database with the schema of the models."""
+"""Web and catalog tests run on a database of each backend that TEST_DATABASES names (tests/databases.py).
+
+A test that asks for `session`, `client`, `new_database` or `database_url` runs once on SQLite
+(in memory, the schema of the models copied in) and once on PostgreSQL (a database with that
+schema, emptied); every other test, the cost model's and the end-to-end ones among them, runs
+once, on SQLite where it needs a database.
+"""
 
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 # The cheapest argon2id: the tests check how passwords are used, not what guessing one costs. Set
 # before the app reads its settings, and inherited by the servers and commands the tests start.
@@ -10,17 +16,54 @@ os.environ |= {"PASSWORD_HASH_TIME_COST": "1", "PASSWORD_HASH_MEMORY_KIB": "8", 
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 from sqlmodel import Session
 
 from app.catalog.snapshot import catalogs_for
+from app.db import make_engine
 from app.deps import get_catalogs, get_session
 from app.main import app
+from tests.databases import BACKENDS, postgres
 from tests.factories import empty_database
 
 
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
 @pytest.fixture
-def session() -> Iterator[Session]:
-    with Session(empty_database()) as session:
+def new_database(backend: str) -> Iterator[Callable[[], Engine]]:
+    """Makes databases with the schema of the models on the test's backend; gone after the test."""
+    made: list[tuple[Engine, str]] = []
+
+    def new() -> Engine:
+        if backend == "sqlite":
+            return empty_database()
+        name = postgres().schema_database()
+        made.append((make_engine(postgres().url_of(name)), name))
+        return made[-1][0]
+
+    yield new
+    for engine, name in made:
+        engine.dispose()
+        postgres().give_back(name)
+
+
+@pytest.fixture
+def database_url(backend: str, tmp_path) -> Iterator[str]:
+    """A new database without a schema, for a test that migrates it or shares it between threads or processes."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.db'}"
+        return
+    name = postgres().create()
+    yield postgres().url_of(name)
+    postgres().drop(name)
+
+
+@pytest.fixture
+def session(new_database: Callable[[], Engine]) -> Iterator[Session]:
+    with Session(new_database()) as session:
         yield session
 
 

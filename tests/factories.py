@@ -22,6 +22,8 @@ from app.catalog.tables import (
     StoragePrice,
 )
 from app.catalog.updates import load_shipped_catalog
+from app.db import make_engine
+from tests.databases import postgres
 
 
 def make_version(session: Session, note: str = "test catalog") -> int:
@@ -134,9 +136,13 @@ def hand_checked_catalog(session: Session) -> dict[str, int]:
     """Cloud (US, 100 GB free then 0.09/GB): on demand 2.50/GPU-h; bare-metal host (DE HQ, in
     Germany, no egress fees): one-GPU node at 1,250 a month; serverless at 0.001 USD/s.
 
-    Made once by the factories above and copied into each test's empty database: the same rows and
-    ids every time, without paying for the ORM in every test. Returns the offers' ids."""
+    On SQLite made once by the factories above and copied into each test's empty database, without
+    paying for the ORM in every test; on PostgreSQL written by them into the new database, whose
+    sequences start at 1: the same rows and ids every time. Returns the offers' ids."""
     session.commit()
+    if session.get_bind().dialect.name != "sqlite":
+        assert _make_hand_checked_catalog(session) == HAND_CHECKED_IDS
+        return dict(HAND_CHECKED_IDS)
     _copy(_templates()[1], session.get_bind())  # type: ignore[arg-type]
     session.expire_all()
     return dict(HAND_CHECKED_IDS)
@@ -179,10 +185,13 @@ def _copy(source: Engine, target: Engine) -> None:
 
 
 @cache
-def shipped_catalogs() -> Catalogs:
-    """The shipped catalog and its updates, loaded once per test run for the tests that only read it."""
-    engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
-    SQLModel.metadata.create_all(engine)
+def shipped_catalogs(backend: str = "sqlite") -> Catalogs:
+    """The shipped catalog and its updates, loaded once per test run and backend for the tests that only read it."""
+    if backend == "sqlite":
+        engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
+        SQLModel.metadata.create_all(engine)
+    else:
+        engine = make_engine(postgres().url_of(postgres().schema_database()))
     with Session(engine) as session:
         load_shipped_catalog(session)
     return catalogs_for(engine)

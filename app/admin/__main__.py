@@ -1,5 +1,8 @@
 """Server-side commands.
 
+`python -m app.admin migrate`: bring the database to the newest schema and load the shipped
+catalog and its updates, as every start does, one process at a time (run it before starting the
+workers of a new release, so that none of them waits for it).
 `python -m app.admin create-admin NAME`: the only way to make an admin (no default password); the
 password is asked for twice, or read from standard input with --password-stdin.
 `python -m app.admin load-catalog FILE`: load a JSON export into a database that has no catalog yet
@@ -23,7 +26,7 @@ from app.catalog.imports import apply_import, load_catalog
 from app.catalog.rate_changes import change_rate
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import Provenance
-from app.catalog.updates import load_shipped_catalog
+from app.catalog.updates import bring_up_to_date
 from app.db import make_engine, migrate
 from app.refresh.ecb import read_ecb
 from app.refresh.fetch import Fetcher, RefreshFailed
@@ -34,6 +37,7 @@ from app.settings import settings
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.admin")
     commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("migrate", help="bring the schema to head and load the shipped catalog updates")
     create = commands.add_parser("create-admin", help="create an admin account")
     create.add_argument("username")
     create.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
@@ -43,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     refresh.add_argument("source", choices=[*sorted(SOURCES), "ecb"])
     refresh.add_argument("--apply", action="store_true", help="apply the prices as one catalog version")
     args = parser.parse_args(argv)
+
+    if args.command == "migrate":
+        bring_up_to_date(settings.database_url)
+        print("The database is at the newest schema, with the shipped catalog and its updates.")
+        return 0
 
     if args.command == "refresh":
         return _refresh(args.source, args.apply)
@@ -77,10 +86,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _refresh(source: str, apply: bool) -> int:
-    migrate(settings.database_url)
+    bring_up_to_date(settings.database_url)
     engine = make_engine(settings.database_url)
     with Session(engine) as session, http_client() as client:
-        load_shipped_catalog(session)
         if source == "ecb":
             return _refresh_rate(session, client, apply)
         version = catalogs_for(engine).newest()

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, func, select
 
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, Versioned
-from app.db import rows_touched
+from app.db import lock_record, rows_touched
 
 
 class StaleRecord(Exception):
@@ -51,8 +51,9 @@ def replace_current(
     based_on: int | None,
 ) -> tuple[int, int]:  # fmt: skip
     """Open a new version for one record and close its current rows, unless someone changed it since
-    `based_on` (checked after the version is written, so SQLite's write lock orders concurrent
-    edits). Returns the version and how many rows were closed."""
+    `based_on` (checked under the record's lock, so concurrent edits see each other). Returns the
+    version and how many rows were closed."""
+    lock_record(session, record)
     version = new_version(session, note, who, record)
     if based_on is not None and last_change(session, table, column, value) != based_on:
         session.rollback()

@@ -2,7 +2,8 @@
 database as a catalog version of its own: saved scenarios keep the facts they were quoted with.
 
 An update is a file in seed_data/ and the function that applies it; ShippedUpdate records which
-ones a database has, and its primary key stops two starting workers from applying one twice.
+ones a database has. Workers starting together take turns (`bring_up_to_date`); should a process
+load without the turn, ShippedUpdate's primary key still stops it applying an update twice.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from app.catalog.tables import (
 )
 from app.catalog.tier_rows import Tier, priced_tiers
 from app.costing.tiers import check_tiers
+from app.db import make_engine, migration_lock, upgrade_schema
 
 
 def _tiers(lines: list[dict[str, str]]) -> list[Tier]:
@@ -142,3 +144,16 @@ def load_shipped_catalog(session: Session) -> None:
     """The shipped catalog and every update since, on a new database or one that lags behind."""
     seed_if_empty(session)
     apply_shipped_updates(session)
+
+
+def bring_up_to_date(url: str) -> None:
+    """The schema at head and the shipped catalog loaded: what every start of the app and `python -m
+    app.admin migrate` do, one process at a time, so that the first does it and the others find it done."""
+    with migration_lock(url):
+        upgrade_schema(url)
+        engine = make_engine(url)
+        try:
+            with Session(engine) as session:
+                load_shipped_catalog(session)
+        finally:
+            engine.dispose()

@@ -7,7 +7,6 @@ from datetime import date
 from decimal import Decimal
 
 from alembic import command
-from alembic.config import Config
 from sqlmodel import Session, select
 
 from app.catalog.exports import export_offers_csv
@@ -16,9 +15,8 @@ from app.catalog.rows import OPTIONAL_COLUMNS
 from app.catalog.tables import OfferVersion
 from app.catalog.updates import load_shipped_catalog
 from app.costing.terms import Billing
-from app.db import make_engine, migrate
+from app.db import alembic_config, make_engine, migrate
 from app.refresh.reading import SourceRows, hourly_row, keep
-from app.settings import ROOT
 from tests.catalog.test_transfer import SKYPILOT
 from tests.factories import hand_checked_catalog
 
@@ -54,16 +52,13 @@ def test_a_refresh_that_states_no_vcpus_or_ram_keeps_what_the_catalog_holds():
     assert (refreshed.price_usd, refreshed.vcpus, refreshed.ram_gib) == (Decimal("6.50"), 40, Decimal(320))
 
 
-def test_migration_0012_fills_vcpus_and_ram_of_existing_offers_from_the_seed_file(tmp_path):
+def test_migration_0012_fills_vcpus_and_ram_of_existing_offers_from_the_seed_file(database_url):
     """gpu_offers.csv: aws,p5.48xlarge,H100,8 GPUs,80 GiB each,192 vCPUs,2048 GiB RAM,... in us-east-1."""
-    url = f"sqlite:///{tmp_path / 'catalog.db'}"
-    migrate(url)
-    engine = make_engine(url)
+    migrate(database_url)
+    engine = make_engine(database_url)
     with Session(engine) as session:
         load_shipped_catalog(session)
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
-    config.set_main_option("sqlalchemy.url", url)
+    config = alembic_config(database_url)
     command.downgrade(config, "0011")
     command.upgrade(config, "head")
     with Session(engine) as session:

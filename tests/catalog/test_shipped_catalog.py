@@ -7,13 +7,14 @@ from app.catalog.snapshot import select_offers
 from app.catalog.updates import SHIPPED_UPDATES
 from app.costing.terms import Tenancy
 from app.costing.tiers import check_tiers, tiered_cost
+from tests.databases import BACKENDS
 from tests.factories import shipped_catalogs
 
 
-@pytest.fixture(scope="module")
-def catalogs():
-    """The shipped catalog and its updates (none of these checks writes)."""
-    return shipped_catalogs()
+@pytest.fixture(scope="module", params=BACKENDS)
+def catalogs(request):
+    """The shipped catalog and its updates as each backend gives them back (none of these checks writes)."""
+    return shipped_catalogs(request.param)
 
 
 @pytest.fixture(scope="module")

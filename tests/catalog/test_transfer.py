@@ -4,8 +4,7 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from sqlalchemy.pool import StaticPool
-from sqlmodel import Session, SQLModel, create_engine, func, select
+from sqlmodel import Session, func, select
 
 from app.admin.accounts import create_admin
 from app.catalog.exports import export_catalog, export_offers_csv
@@ -25,17 +24,11 @@ gpu_1x_h100b,H100,1,26,200,,,us-east-1,
 """
 
 
-def empty_session():
-    engine = create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
-    SQLModel.metadata.create_all(engine)
-    return Session(engine)
-
-
-def test_a_json_export_loaded_into_an_empty_database_is_the_same_catalog(session):
+def test_a_json_export_loaded_into_an_empty_database_is_the_same_catalog(session, new_database):
     load_seed(session)
     session.commit()
     exported = export_catalog(session, 1)
-    with empty_session() as other:
+    with Session(new_database()) as other:
         assert load_catalog(other, exported) == 1
         assert export_catalog(other, 1) == exported
     assert len(exported["offers"]) == 853 and len(exported["providers"]) == 25

@@ -46,7 +46,7 @@ def test_a_replaced_price_cannot_be_changed_again(session):
         )
 
 
-def test_concurrent_edits_from_the_same_form_land_once(tmp_path):
+def test_concurrent_edits_from_the_same_form_land_once(database_url):
     """Six admins save the storage price from the same page at once: one lands, five are refused."""
     import threading
 
@@ -57,7 +57,7 @@ def test_concurrent_edits_from_the_same_form_land_once(tmp_path):
     from app.catalog.tables import Provenance, StoragePrice
     from app.db import make_engine
 
-    engine = make_engine(f"sqlite:///{tmp_path / 'race.db'}")
+    engine = make_engine(database_url)
     SQLModel.metadata.create_all(engine)
     with Session(engine) as session:
         provider_id = make_provider(session, "cloud").id

@@ -25,10 +25,10 @@ def _keep_saving(url: str, acknowledged: list[tuple[str, float]], stop: threadin
                 acknowledged.append((response.json()["slug"], hours))
 
 
-def test_every_acknowledged_save_survives_three_kills_mid_save(database_url: str) -> None:
+def test_every_acknowledged_save_survives_three_kills_mid_save(shipped_database: str) -> None:
     acknowledged: list[tuple[str, float]] = []
     for _ in range(3):
-        server = start(database_url)
+        server = start(shipped_database)
         stop = threading.Event()
         savers = [threading.Thread(target=_keep_saving, args=(server.url, acknowledged, stop)) for _ in range(4)]
         for saver in savers:
@@ -43,7 +43,7 @@ def test_every_acknowledged_save_survives_three_kills_mid_save(database_url: str
             saver.join(timeout=10)
     assert len(acknowledged) >= 60, f"only {len(acknowledged)} saves were acknowledged before the kills"
 
-    with serving(database_url) as server, httpx.Client(timeout=5) as client:
+    with serving(shipped_database) as server, httpx.Client(timeout=5) as client:
         for slug, hours in acknowledged:
             response = client.get(f"{server.url}/api/scenarios/{slug}")
             assert response.status_code == 200, f"acknowledged save {slug} is gone after the kills"

@@ -32,9 +32,9 @@ def _quoted_compute(client: httpx.Client, gpu: str, key: str) -> float:
     return client.get("/api/quote", params=params).json()["options"][0]["compute"]
 
 
-def test_a_price_changed_through_one_process_is_quoted_by_the_other_within_its_second(database_url: str) -> None:
+def test_a_price_changed_through_one_process_is_quoted_by_the_other_within_its_second(shipped_database: str) -> None:
     """A one-GPU hourly offer changed to 123.45 an hour: 100 GPU-hours of it, 12,345.00."""
-    engine = make_engine(database_url)
+    engine = make_engine(shipped_database)
     with Session(engine) as session:
         create_admin(session, "ops", PASSWORD)
         offer, gpu = session.exec(
@@ -44,7 +44,7 @@ def test_a_price_changed_through_one_process_is_quoted_by_the_other_within_its_s
             .where(OfferVersion.gpus_per_unit == 1)
         ).first()
         row_id, key = offer.id, offer.key
-    with serving(database_url) as one, serving(database_url) as other:
+    with serving(shipped_database) as one, serving(shipped_database) as other:
         with (
             httpx.Client(base_url=one.url, timeout=10) as admin,
             httpx.Client(base_url=other.url, timeout=10) as reader,
@@ -70,9 +70,9 @@ def test_a_price_changed_through_one_process_is_quoted_by_the_other_within_its_s
     assert seen_after < 1.5, f"the other process quoted the new price {seen_after:.2f} s later"
 
 
-def test_saves_from_both_processes_land_once_each(database_url: str) -> None:
+def test_saves_from_both_processes_land_once_each(shipped_database: str) -> None:
     slugs = []
-    with serving(database_url) as one, serving(database_url) as other:
+    with serving(shipped_database) as one, serving(shipped_database) as other:
         with httpx.Client(timeout=10) as client:
             for n in range(40):
                 server = (one, other)[n % 2]
@@ -82,6 +82,6 @@ def test_saves_from_both_processes_land_once_each(database_url: str) -> None:
             for n, slug in enumerate(slugs):
                 server = (other, one)[n % 2]
                 assert client.get(f"{server.url}/api/scenarios/{slug}").json()["params"]["gpu_hours"] == 200 + n
-    with Session(make_engine(database_url)) as session:
+    with Session(make_engine(shipped_database)) as session:
         assert session.exec(select(func.count()).select_from(Scenario)).one() == 40
     assert len(set(slugs)) == 40

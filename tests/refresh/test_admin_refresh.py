@@ -69,10 +69,10 @@ def test_a_refresh_needs_the_forms_csrf_token(signed_in, session):
     assert response.status_code == 403
 
 
-def test_the_command_line_previews_and_applies_with_apply(tmp_path, monkeypatch, capsys):
+def test_the_command_line_previews_and_applies_with_apply(database_url, monkeypatch, capsys):
     """`python -m app.admin refresh skypilot:lambda` on the shipped catalog: Lambda's offers in the
     file are repriced; only --apply makes a version."""
-    monkeypatch.setattr(settings, "database_url", f"sqlite:///{tmp_path / 'cli.db'}")
+    monkeypatch.setattr(settings, "database_url", database_url)
     monkeypatch.setattr(
         "app.admin.__main__.http_client", lambda: answering({LAMBDA_URL: recorded("skypilot_lambda_vms.csv")})
     )
@@ -87,9 +87,9 @@ def test_the_command_line_previews_and_applies_with_apply(tmp_path, monkeypatch,
     assert (rows[H100_US_EAST].price_usd, rows[H100_US_EAST].source_url) == (Decimal("31.92"), LAMBDA_URL)
 
 
-def test_the_command_line_saves_the_ecb_rate_as_a_version_with_its_date(tmp_path, monkeypatch, capsys):
+def test_the_command_line_saves_the_ecb_rate_as_a_version_with_its_date(database_url, monkeypatch, capsys):
     ecb = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
-    monkeypatch.setattr(settings, "database_url", f"sqlite:///{tmp_path / 'cli.db'}")
+    monkeypatch.setattr(settings, "database_url", database_url)
     monkeypatch.setattr("app.admin.__main__.http_client", lambda: answering({ecb: recorded("ecb_eurofxref_daily.xml")}))
     assert admin_command(["refresh", "ecb", "--apply"]) == 0
     assert "ECB reference rate of 2026-11-27: 1 EUR = 1.2500 USD." in capsys.readouterr().out

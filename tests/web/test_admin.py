@@ -23,9 +23,9 @@ def admin(session):
     return create_admin(session, "alice", PASSWORD)
 
 
-def test_create_admin_command_stores_an_argon2_hash_not_the_password(tmp_path, monkeypatch):
+def test_create_admin_command_stores_an_argon2_hash_not_the_password(database_url, monkeypatch):
     """`python -m app.admin create-admin root --password-stdin`, through the command's function."""
-    monkeypatch.setattr(settings, "database_url", f"sqlite:///{tmp_path / 'admin.db'}")
+    monkeypatch.setattr(settings, "database_url", database_url)
     monkeypatch.setattr("sys.stdin", io.StringIO(PASSWORD + "\n"))
     assert admin_command(["create-admin", "root", "--password-stdin"]) == 0
     with Session(create_engine(settings.database_url)) as session:
@@ -34,8 +34,8 @@ def test_create_admin_command_stores_an_argon2_hash_not_the_password(tmp_path, m
     assert PASSWORD not in user.password_hash
 
 
-def test_create_admin_command_refuses_a_short_password(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(settings, "database_url", f"sqlite:///{tmp_path / 'admin.db'}")
+def test_create_admin_command_refuses_a_short_password(database_url, monkeypatch, capsys):
+    monkeypatch.setattr(settings, "database_url", database_url)
     monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
     assert admin_command(["create-admin", "bob", "--password-stdin"]) == 1
     assert "at least 12 characters" in capsys.readouterr().err
@@ -102,6 +102,11 @@ def test_failed_sign_ins_are_throttled_per_client_address(client, session, admin
     for i in range(20):
         assert sign_in(client, username=f"nobody{i}", password="wrong password!").status_code == 401
     assert sign_in(client).status_code == 429
+
+
+def test_a_nul_character_in_the_account_name_is_a_failed_sign_in_not_a_server_error(client, session, admin):
+    """PostgreSQL refuses text holding NUL, and every attempt is written down before it is checked."""
+    assert sign_in(client, username="ali\x00ce", password="wrong password!").status_code == 401
 
 
 def test_sign_in_never_redirects_outside_the_admin_area(client, session, admin):

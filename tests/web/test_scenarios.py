@@ -221,11 +221,11 @@ def test_a_taken_slug_is_never_reused(session, monkeypatch):
     assert store.save_scenario(session, QuoteParams(), 1, "", "", "client").slug == "fresh-slug-000001"
 
 
-def test_concurrent_saves_all_land_under_distinct_slugs(tmp_path, monkeypatch):
+def test_concurrent_saves_all_land_under_distinct_slugs(database_url, monkeypatch):
     from app.db import make_engine
 
     monkeypatch.setattr(settings, "saves_per_client_per_10_min", 1000)
-    engine = make_engine(f"sqlite:///{tmp_path / 'concurrent.db'}")
+    engine = make_engine(database_url)
     SQLModel.metadata.create_all(engine)
     with Session(engine) as session:
         make_version(session)
@@ -252,6 +252,13 @@ def test_api_saves_at_the_version_named_in_the_params(client, session):
     body = {"params": {"gpu_hours": 400, "checkpoint_gb": 140, "virt_tax": 0, "catalog_version": 1}}
     saved = client.post("/api/scenarios", json=body).json()
     assert saved["catalog_version"] == 1 and saved["quote"]["options"][0]["total"] == 1003.60
+
+
+def test_a_nul_character_in_a_name_is_saved_without_it_on_postgresql_not_a_server_error(client, session):
+    hand_checked_catalog(session)
+    saved = client.post("/api/scenarios", json={"name": "GPU\x00 plan", "params": {"gpu_hours": 400}})
+    assert saved.status_code == 201
+    assert client.get(f"/api/scenarios/{saved.json()['slug']}").json()["name"].replace("\x00", "") == "GPU plan"
 
 
 def test_share_links_use_the_configured_public_address_not_the_host_header(client, session, monkeypatch):
