@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 import pytest
 from fastapi.routing import APIRoute
-from sqlmodel import Session, create_engine, func, select
+from sqlmodel import Session, col, create_engine, func, select
 
 from app.admin.__main__ import main as admin_command
 from app.admin.accounts import create_admin
@@ -250,7 +250,7 @@ def test_retire_and_restore_as_new_versions(client, session, admin):
     restored = client.post("/admin/offers/3/restore", data={"csrf_token": token}, follow_redirects=False)
     assert (restored.status_code, restored.headers["location"]) == (303, history)
     assert totals(soup(client.get(f"/?{QUERY}")))["serverless-per_second"] == "$1,440.00"
-    rows = session.exec(select(OfferVersion).where(OfferVersion.key == key)).all()
+    rows = session.exec(select(OfferVersion).where(OfferVersion.key == key).order_by(col(OfferVersion.id))).all()
     assert [r.valid_to is None for r in rows] == [False, True]
 
 
