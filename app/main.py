@@ -6,10 +6,11 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.staticfiles import StaticFiles
+from fastapi.middleware.gzip import GZipMiddleware
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
+from app.assets import Assets
 from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import bring_up_to_date
 from app.client_address import ClientAddress
@@ -53,7 +54,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.add_exception_handler(Exception, server_error)
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=5)
+    app.mount("/static", Assets(directory=ROOT / "static"), name="static")
     for area in (
         calculator,
         api,

@@ -8,6 +8,7 @@ from decimal import Decimal
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup
 
+from app.assets import asset_url
 from app.catalog.rows import decimal_text
 from app.charts import Chart
 from app.costing.money import USD, Currency, cents, rate
@@ -162,5 +163,5 @@ def chart_body(chart: Chart) -> Markup:
     return body
 
 
-templates.env.globals.update(chart_body=chart_body)
+templates.env.globals.update(chart_body=chart_body, asset_url=asset_url)
 templates.env.globals.update(explorer_url=explorer_url, calculator_url=calculator_url, billing_labels=BILLING_LABELS)
