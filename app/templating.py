@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from app.assets import asset_url
 from app.catalog.rows import decimal_text
+from app.chart_layout import BADGE_R
 from app.charts import Chart
 from app.costing.money import USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
@@ -163,5 +164,5 @@ def chart_body(chart: Chart) -> Markup:
     return body
 
 
-templates.env.globals.update(chart_body=chart_body, asset_url=asset_url)
+templates.env.globals.update(chart_body=chart_body, asset_url=asset_url, badge_r=BADGE_R)
 templates.env.globals.update(explorer_url=explorer_url, calculator_url=calculator_url, billing_labels=BILLING_LABELS)
