@@ -9,6 +9,7 @@ from functools import cached_property
 from app.catalog.rates import RateRecord
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord, select_offers
 from app.costing.breakeven import hours_searched
+from app.costing.contenders import contenders
 from app.costing.money import SYMBOLS, USD, Currency
 from app.costing.quote import OfferCost, PricedOffer, Quote, price_offers, quote_priced
 from app.lru import Lru
@@ -68,8 +69,8 @@ def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[Priced
     """The slider's shortcut: offers priced for everything but GPU-hours, by inputs, kept with the
     catalog version they were priced at (and given up with it).
 
-    Moving the GPU-hours slider changes only H, so the curves are remembered and each move only
-    reads them at the new H.
+    Moving the GPU-hours slider changes only H, so the curves are remembered, less the offers that
+    cannot be cheapest of their option at any H, and each move reads those left at the new H.
     """
     kept: Lru[str, list[PricedOffer]] = catalog.memo("priced", lambda: Lru(PRICED_KEPT))
     key = params.model_dump_json(exclude={"gpu_hours", "catalog_version", "currency"})
@@ -87,7 +88,8 @@ def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[Priced
         min_gpus_per_unit=params.peak_gpus if params.sized else 1,
         key=params.offer,
     )
-    return kept.put(key, price_offers([o.priced for o in offers], params.workload(), params.assumptions()))
+    priced = price_offers([o.priced for o in offers], params.workload(), params.assumptions())
+    return kept.put(key, contenders(priced))
 
 
 def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:
