@@ -71,7 +71,7 @@ def calculator_page(
     parsed = parse_params(query)
     built = parsed if isinstance(parsed, dict) else build_quote(catalogs, parsed)
     errors, result = (built, None) if isinstance(built, dict) else ({}, built)
-    token = csrf_token(request)
+    token = None if fragment else csrf_token(request)  # the results block holds no form that posts
     context = {
         "values": {**DEFAULT_VALUES, **query},
         "errors": errors,
@@ -94,7 +94,7 @@ def calculator_page(
     response = templates.TemplateResponse(
         request, "calculator.html", context, status_code=status_code, block_names=blocks
     )
-    if not fragment:
+    if token is not None:
         remember_csrf(request, response, token)
     return response
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -10,6 +11,7 @@ from markupsafe import Markup
 
 from app.assets import asset_url
 from app.catalog.rows import decimal_text
+from app.catalog.snapshot import CatalogSnapshot
 from app.chart_layout import BADGE_R
 from app.charts import Chart
 from app.costing.money import USD, Currency, cents, rate
@@ -164,5 +166,18 @@ def chart_body(chart: Chart) -> Markup:
     return body
 
 
-templates.env.globals.update(chart_body=chart_body, asset_url=asset_url, badge_r=BADGE_R)
+FRAGMENTS_KEPT = 1024
+"""Rendered macros each catalog version keeps, the most recently used."""
+
+
+def once(catalog: CatalogSnapshot, key: tuple[object, ...], macro: Callable[..., Markup], *args: object) -> Markup:
+    """A macro's HTML rendered once per catalog version and `key`, which must name everything else
+    the macro reads: a slider move changes GPU-hours, not an offer's description or the break-evens."""
+    kept: Lru[tuple[object, ...], Markup] = catalog.memo("fragments", lambda: Lru(FRAGMENTS_KEPT))
+    key = (macro.name, *key)  # type: ignore[attr-defined]  # a Jinja macro
+    fragment = kept.get(key)
+    return fragment if fragment is not None else kept.put(key, macro(*args))
+
+
+templates.env.globals.update(chart_body=chart_body, once=once, today=date.today, asset_url=asset_url, badge_r=BADGE_R)
 templates.env.globals.update(explorer_url=explorer_url, calculator_url=calculator_url, billing_labels=BILLING_LABELS)
