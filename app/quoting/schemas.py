@@ -54,6 +54,14 @@ class OfferOut(OfferRow):
             }
         )
 
+    @classmethod
+    def at(cls, catalog: CatalogSnapshot, offer_id: int) -> OfferOut:
+        """An offer of a catalog version as the API states it, worked out once per version: each
+        quote names a few offers, and a version's offers never change."""
+        made: dict[int, OfferOut] = catalog.memo("offers_out", dict)
+        found = made.get(offer_id)
+        return found if found is not None else made.setdefault(offer_id, cls.of(catalog.offers_by_id[offer_id]))
+
 
 _BESIDE = {
     "key": ("offer_id", "key"),
@@ -96,7 +104,7 @@ class OptionOut(BaseModel):
             effective_per_gpu_hour=_money_rate(o.effective_per_gpu_hour, currency),
             complete=o.complete,
             assumed=list(o.assumed),
-            offer=OfferOut.of(catalog.offers_by_id[o.offer.offer_id]),
+            offer=OfferOut.at(catalog, o.offer.offer_id),
         )
 
 

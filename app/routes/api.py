@@ -43,7 +43,7 @@ def _answered(result: T | FieldErrors) -> T:
     responses=refusals(404),
     summary="Quote a workload: the cheapest offer of each option",
 )
-def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) -> QuoteOut:
+async def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) -> QuoteOut:
     """Each option's cheapest offer for the scenario, with USD per month rounded to the cent."""
     return quote_out(_answered(build_quote(catalogs, params)))
 
@@ -98,6 +98,6 @@ def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> S
 
 
 @router.get("/health", summary="Is the service up")
-def health() -> dict[str, str]:
+async def health() -> dict[str, str]:
     """A trivial endpoint: the benchmark's yardstick for the partial."""
     return {"status": "ok"}
