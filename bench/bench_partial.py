@@ -34,6 +34,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -200,6 +201,22 @@ def start_server(tmp: Path, scale: int) -> tuple[subprocess.Popen, int, int]:
     return server, port, offers
 
 
+def compression_costs(body: bytes) -> list[tuple[int, int, float]]:
+    """(level, gzip bytes, ms) for one partial's body: what each gzip level costs the server per
+    move, to weigh against the bytes it saves (median of 3 batches of 100)."""
+    costs = []
+    for level in (1, 3, 5, 6, 9):
+        batches = []
+        for _ in range(3):
+            start = time.perf_counter()
+            for _ in range(100):
+                packer = zlib.compressobj(level, zlib.DEFLATED, 31)  # 31: a gzip stream, as the middleware sends
+                packed = packer.compress(body) + packer.flush()
+            batches.append((time.perf_counter() - start) * 10)
+        costs.append((level, len(packed), statistics.median(batches)))
+    return costs
+
+
 def rss_mb(pid: int) -> float:
     status = Path(f"/proc/{pid}/status").read_text()
     return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
@@ -245,6 +262,7 @@ def main() -> int:
                 for name, r in results.items():
                     print(f"{name:<30}{r['rps']:>10.1f}{r['p50']:>9.2f}{r['p99']:>9.2f}{r['errors']:>8}")
             rss = {scale: rss_mb(server.pid) for scale, (server, _, _) in servers.items()}
+            body = get(servers[1][1], PARTIAL.format(h=hours(1)), HX)[1].encode()
         finally:
             for server, _, _ in servers.values():
                 server.terminate()
@@ -259,6 +277,10 @@ def main() -> int:
         met = "" if not goal else f"  goal {goal}: " + ("MET" if _meets(statistics.median(values), goal) else "NOT MET")
         print(f"  {what:<42}{spread(values)}{met}")
     print(f"RSS after the runs: {rss[1]:.1f} MB (1x), {rss[10]:.1f} MB (10x); goal <= 150 MB")
+    per_partial = 1000 / statistics.median(r["GET / partial (HX-Request)"]["rps"] for r in runs)
+    print(f"gzip of one partial ({len(body):,} bytes; a partial costs {per_partial:.2f} ms of server time):")
+    for level, size, ms in compression_costs(body):
+        print(f"  level {level}: {size:,} bytes in {ms:.3f} ms ({ms / per_partial:.0%} of a partial)")
     if any(r["errors"] for results in runs for r in results.values()):
         print("INVALID: some requests failed or were not 2xx", file=sys.stderr)
         return 1
