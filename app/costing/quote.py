@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from app.costing.breakeven import Crossing, crossings
@@ -38,11 +38,11 @@ class OfferCost:
     """Months of compute billed over the horizon: all of a minimum commitment, however short the horizon."""
     months: int = 1
 
-    @property
+    @cached_property
     def option(self) -> OptionKey:
         return option_of(self.offer)
 
-    @property
+    @cached_property
     def complete(self) -> bool:
         return not self.unpublished
 
@@ -56,7 +56,7 @@ class OfferCost:
     def horizon_total(self) -> float:
         return float(self.horizon_in())
 
-    @property
+    @cached_property
     def unpublished(self) -> tuple[str, ...]:
         """The costs left out of the total: no published price, and none assumed."""
         return tuple(name for name, usd in (("egress", self.egress), ("storage", self.storage)) if usd is None)
