@@ -31,6 +31,12 @@ class LinearCost:
         """(intercept, slope) of the curve on (lo, hi], a stretch without steps."""
         return self.base, self.usd_per_hour
 
+    @property
+    def growth(self) -> tuple[float, float]:
+        """Between equal totals, the cheaper is the one that costs less per hour more, then the
+        lower base: at 0 GPU-hours two offers with one egress price tie, and the cheaper per hour wins."""
+        return self.usd_per_hour, self.base
+
 
 @dataclass(frozen=True)
 class SteppedCost:
@@ -60,6 +66,10 @@ class SteppedCost:
 
     def piece(self, lo: float, hi: float) -> tuple[float, float]:
         return self.at(hi), 0.0
+
+    @property
+    def growth(self) -> tuple[float, float]:
+        return self.unit_month, self.base
 
 
 CostCurve = LinearCost | SteppedCost

@@ -205,30 +205,30 @@ def cost_offer(offer: Offer, workload: Workload, assumptions: Assumptions) -> Of
     return _breakdown(price_offers([offer], workload, assumptions)[0], workload)
 
 
-def _rank(cost: OfferCost, total: float) -> tuple[bool, float]:
-    """Fully priced first: an egress or storage price nobody published is not a free one."""
-    return not cost.complete, total
+Rank = tuple[bool, float, tuple[float, float], int]
+"""Fully priced first (an egress or storage price nobody published is not a free one), then the
+total, then the curve's growth, then the first listed."""
 
 
 def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float) -> Quote:
     """Cheapest offer per option at the workload's GPU-hours, options cheapest first; offers with a
     cost their provider does not publish rank after all fully priced ones, and the cheapest of them
-    is named if it looks cheaper than the answer. Break-evens are searched up to hours_max."""
+    is named if it looks cheaper than the answer. Equal totals go to the lower curve.growth, then
+    to the first listed. Break-evens are searched up to hours_max."""
     hours = workload.gpu_hours
-    cheapest: dict[OptionKey, tuple[tuple[bool, float], PricedOffer]] = {}
-    looks_cheapest: tuple[float, PricedOffer] | None = None
-    for p in priced:
-        total = p.curve.at(hours)
-        rank = not p.fixed.complete, total
+    cheapest: dict[OptionKey, tuple[Rank, PricedOffer]] = {}
+    looks_cheapest: tuple[Rank, PricedOffer] | None = None
+    for listed, p in enumerate(priced):
+        rank = not p.fixed.complete, p.curve.at(hours), p.curve.growth, listed
         best = cheapest.get(p.option)
         if best is None or rank < best[0]:
             cheapest[p.option] = rank, p
-        if rank[0] and (looks_cheapest is None or total < looks_cheapest[0]):
-            looks_cheapest = total, p
-    options = sorted((_breakdown(p, workload) for _, p in cheapest.values()), key=lambda c: _rank(c, c.total))
+        if rank[0] and (looks_cheapest is None or rank < looks_cheapest[0]):
+            looks_cheapest = rank, p
+    options = [_breakdown(p, workload) for _, p in sorted(cheapest.values(), key=lambda best: best[0])]
     break_evens = list(_break_evens(tuple((o.option, o.curve) for o in options), hours_max))
     cheaper_looking = None
-    if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0] < options[0].total:
+    if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0][1] < options[0].total:
         cheaper_looking = _breakdown(looks_cheapest[1], workload)
     return Quote(options, break_evens, hours_max, cheaper_looking)
 

@@ -25,18 +25,14 @@ def test_a_dearer_offer_with_the_same_egress_never_wins_and_is_left_out():
     assert [p.offer.offer_id for p in contenders(priced)] == [1, 3]
 
 
-def test_a_dearer_offer_listed_first_stays_for_at_0_hours_it_ties_and_the_first_wins():
+def test_at_0_hours_equal_totals_go_to_the_offer_cheaper_per_hour_so_the_dearer_is_left_out():
     """At 0 GPU-hours 2.60 and 2.50 an hour both cost their 90 USD of egress: the quote names the
-    first of equal totals, so the 2.60 must stay to be named."""
+    2.50, cheaper for every hour after, wherever it is listed; the 2.60 is never named."""
     tiers = (Tier(0, None, 0.09),)
-    priced = price_offers([on_demand(1, 2.60, tiers), on_demand(2, 2.50, tiers)], Workload(0, egress_gb=1000), NO_TAX)
-    assert [p.offer.offer_id for p in contenders(priced)] == [1, 2]
-    assert quote_priced(priced, Workload(0, egress_gb=1000), 1000).options[0].offer.offer_id == 1
-
-
-def test_of_two_equal_offers_the_first_stays_as_the_quote_picks_the_first():
-    priced = price_offers([on_demand(7, 2.0), on_demand(8, 2.0)], Workload(100), NO_TAX)
-    assert [p.offer.offer_id for p in contenders(priced)] == [7]
+    at_0 = Workload(0, egress_gb=1000)
+    priced = price_offers([on_demand(1, 2.60, tiers), on_demand(2, 2.50, tiers)], at_0, NO_TAX)
+    assert [p.offer.offer_id for p in contenders(priced)] == [2]
+    assert quote_priced(priced, at_0, 1000).options[0].offer.offer_id == 2
 
 
 def test_a_node_is_compared_only_with_nodes_of_its_size():
@@ -86,7 +82,8 @@ HOURS = st.one_of(
 )
 def test_the_contenders_give_the_quote_of_the_full_scan(drawn, hours, peak_gpus, egress_gb, assumed_egress):
     """The same cheapest offer per option, the same order, totals, break-evens and the offer that
-    only looks cheaper, at every GPU-hours, as ranking every offer."""
+    only looks cheaper, at every GPU-hours, as ranking every offer; and no offer left that another
+    of its option beats or matches at every GPU-hours."""
     offers = [
         Offer(i, f"p{i % 5}", tenancy, billing, gpus, price, period, 12 if billing is Billing.COMMITTED else None, e, s)
         for i, ((tenancy, billing, period), gpus, price, e, s) in enumerate(drawn)
