@@ -37,6 +37,9 @@ async def _is_fragment(request: Request) -> bool:
 
 
 Fragment = Annotated[bool, Depends(_is_fragment)]
+VARIES_BY_FRAGMENT = {"Vary": "HX-Request"}
+"""One URL answers a fragment or the whole page by that header: a browser's cache must keep them
+apart, or going back could show a bare fragment."""
 
 ADMIN_COOKIE = "admin_session"
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}

@@ -16,6 +16,7 @@ from app.catalog.snapshot import Catalogs
 from app.catalog.tables import PendingImport
 from app.charts import FRAMES, Chart, cost_chart, overlay_chart
 from app.costing.quote import Quote
+from app.deps import VARIES_BY_FRAGMENT
 from app.quoting.build import ANY_GPU, QuoteResult, build_quote
 from app.quoting.params import DEFAULT_VALUES, QuoteParams, parse_params
 from app.security import csrf_token, remember_csrf
@@ -92,7 +93,7 @@ def calculator_page(
         return _kept_results(request, context)
     blocks = ["results"] if fragment else []
     response = templates.TemplateResponse(
-        request, "calculator.html", context, status_code=status_code, block_names=blocks
+        request, "calculator.html", context, status_code=status_code, headers=VARIES_BY_FRAGMENT, block_names=blocks
     )
     if token is not None:
         remember_csrf(request, response, token)
@@ -105,7 +106,7 @@ def _kept_results(request: Request, context: dict[str, Any]) -> Response:
     response = templates.TemplateResponse(
         request, "calculator.html", context | {"kept_results": True}, block_names=["results_problem", "error_slots"]
     )
-    response.headers.update({"HX-Reswap": "none", "HX-Push-Url": "false"})
+    response.headers.update({"HX-Reswap": "none", "HX-Push-Url": "false"} | VARIES_BY_FRAGMENT)
     return response
 
 

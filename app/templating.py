@@ -92,9 +92,9 @@ def hours(value: float, places: int = 1) -> str:
     return f"{value:,.{places}f}"
 
 
-def age_days(day: date) -> int:
+def age_days(day: date, today: date | None = None) -> int:
     """How many days old a price is today."""
-    return (date.today() - day).days
+    return ((today or date.today()) - day).days
 
 
 def plain(value: object) -> object:
@@ -174,9 +174,9 @@ def once(catalog: CatalogSnapshot, key: tuple[object, ...], macro: Callable[...,
     """A macro's HTML rendered once per catalog version and `key`, which must name everything else
     the macro reads: a slider move changes GPU-hours, not an offer's description or the break-evens."""
     kept: Lru[tuple[object, ...], Markup] = catalog.memo("fragments", lambda: Lru(FRAGMENTS_KEPT))
-    key = (macro.name, *key)  # type: ignore[attr-defined]  # a Jinja macro
-    fragment = kept.get(key)
-    return fragment if fragment is not None else kept.put(key, macro(*args))
+    named = (macro.name, *key)  # type: ignore[attr-defined]  # a Jinja macro
+    fragment = kept.get(named)
+    return fragment if fragment is not None else kept.put(named, macro(*args))
 
 
 templates.env.globals.update(chart_body=chart_body, once=once, today=date.today, asset_url=asset_url, badge_r=BADGE_R)

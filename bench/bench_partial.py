@@ -93,7 +93,7 @@ def wait_ready(proc: subprocess.Popen, port: int, log: Path, timeout: float = 90
     sys.exit(f"server not ready after {timeout:.0f} s:\n{log.read_text()[-3000:]}")
 
 
-LUA = """local path, i = PATH, 0
+LUA = """local path, i = PATH, START
 HEADERS
 request = function()
   i = i + 1
@@ -108,11 +108,12 @@ end
 """
 
 
-def load_wrk(port: int, path: str, headers: dict, seconds: float, connections: int, tmp: Path) -> dict:
-    """wrk with a Lua script that fills in the path per request; non-2xx counts as an error."""
+def load_wrk(port: int, path: str, headers: dict, seconds: float, connections: int, tmp: Path, start: int) -> dict:
+    """wrk with a Lua script that fills in the path per request (the GPU-hours of requests start, start + 1,
+    ...); non-2xx counts as an error."""
     lua = tmp / "bench.lua"
     set_headers = "\n".join(f'wrk.headers["{k}"] = "{v}"' for k, v in headers.items())
-    lua.write_text(LUA.replace("PATH", json.dumps(path)).replace("HEADERS", set_headers))
+    lua.write_text(LUA.replace("PATH", json.dumps(path)).replace("START", str(start)).replace("HEADERS", set_headers))
     cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(lua)]
     cmd.append(f"http://{HOST}:{port}")
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
@@ -140,13 +141,14 @@ async def _connection(port: int, path: str, head: str, stop_at: float, offset: i
     return latencies, errors
 
 
-def _python_load(port: int, path: str, headers: dict, seconds: float, connections: int) -> dict:
+def _python_load(port: int, path: str, headers: dict, seconds: float, connections: int, first: int) -> dict:
     """Runs in a child process (see load_python), so its CPU is not the server's."""
     head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
 
     async def run() -> list:
         stop_at = time.perf_counter() + seconds
-        return await asyncio.gather(*(_connection(port, path, head, stop_at, c * 100_003) for c in range(connections)))
+        each = (_connection(port, path, head, stop_at, first + c * 1000) for c in range(connections))
+        return await asyncio.gather(*each)
 
     start = time.perf_counter()
     results = asyncio.run(run())
@@ -156,9 +158,9 @@ def _python_load(port: int, path: str, headers: dict, seconds: float, connection
     return dict(rps=len(lat) / elapsed, p50=p50, p99=p99, errors=sum(e for _, e in results))
 
 
-def load_python(port: int, path: str, headers: dict, seconds: float, connections: int, tmp: Path) -> dict:
+def load_python(port: int, path: str, headers: dict, seconds: float, connections: int, tmp: Path, start: int) -> dict:
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        return pool.apply(_python_load, (port, path, headers, seconds, connections))
+        return pool.apply(_python_load, (port, path, headers, seconds, connections, start))
 
 
 ENDPOINTS = [
@@ -169,7 +171,11 @@ ENDPOINTS = [
     ("GET / partial, 10x catalog", 10, PARTIAL, HX),
     ("GET /api/quote, 10x catalog", 10, QUOTE, {}),
 ]
-"""Each run loads these in turn, one at a time; the catalog (1x or 10x) says which server answers."""
+"""Each run loads these in turn, one at a time, each run starting two further down the list, so that
+drift over a run does not always favour the same ones; the catalog (1x or 10x) says which server answers."""
+STRIDE = 12_000
+"""Requests apart that each load starts (warm-ups included): more than one load sends, and 36 loads stay
+within the 499,000 requests whose GPU-hours never repeat."""
 RATIOS = [
     ("partial / trivial, throughput", "GET / partial (HX-Request)", "GET /api/health", ">= 0.5x"),
     ("gzip partial / trivial, throughput", "GET / partial, gzip", "GET /api/health", ""),
@@ -190,14 +196,17 @@ def start_server(tmp: Path, scale: int) -> tuple[subprocess.Popen, int, int]:
         cmd += ["--log-level", "warning", "--no-access-log"]
         env = {**os.environ, "DATABASE_URL": url}
         server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
-    wait_ready(server, port, log)
-    for path, headers, marker in ((PARTIAL, HX, 'id="results"'), (QUOTE, {}, '"options"')):
-        # Refuse to time a broken answer: a 500 is cheap and would make the ratio look good.
-        status, body = get(port, path.format(h=hours(0)), headers)
-        if status != 200 or marker not in body or "<html" in body:
-            time.sleep(0.5)  # the server logs the traceback just after sending the 500
-            server.terminate()
-            sys.exit(f"{path[:30]} at {scale}x: HTTP {status}, {body[:200]!r}\nserver log:\n{log.read_text()[-1500:]}")
+    try:
+        wait_ready(server, port, log)
+        for path, headers, marker in ((PARTIAL, HX, 'id="results"'), (QUOTE, {}, '"options"')):
+            # Refuse to time a broken answer: a 500 is cheap and would make the ratio look good.
+            status, body = get(port, path.format(h=hours(0)), headers)
+            if status != 200 or marker not in body or "<html" in body:
+                time.sleep(0.5)  # the server logs the traceback just after sending the 500
+                sys.exit(f"{path[:30]} at {scale}x: HTTP {status}, {body[:200]!r}\nlog:\n{log.read_text()[-1500:]}")
+    except BaseException:
+        server.terminate()
+        raise
     return server, port, offers
 
 
@@ -247,16 +256,20 @@ def main() -> int:
     runs: list[dict[str, dict]] = []
     servers: dict[int, tuple[subprocess.Popen, int, int]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-partial-") as tmp_name:
+        tmp = Path(tmp_name)
         try:
             for scale in (1, 10):
-                servers[scale] = start_server(Path(tmp_name), scale)
+                servers[scale] = start_server(tmp, scale)
                 print(f"catalog {scale}x: {servers[scale][2]:,} offers")
+            loads = 0
             for run in range(args.runs):
                 results = {}
-                for name, scale, path, headers in ENDPOINTS:
+                turn = 2 * run % len(ENDPOINTS)
+                for name, scale, path, headers in ENDPOINTS[turn:] + ENDPOINTS[:turn]:
                     port = servers[scale][1]
-                    load(port, path, headers, args.warmup, args.connections, Path(tmp_name))
-                    results[name] = load(port, path, headers, args.seconds, args.connections, Path(tmp_name))
+                    load(port, path, headers, args.warmup, args.connections, tmp, STRIDE * loads)
+                    results[name] = load(port, path, headers, args.seconds, args.connections, tmp, STRIDE * (loads + 1))
+                    loads += 2
                 runs.append(results)
                 print(f"\nrun {run + 1}\n{'endpoint':<30}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}")
                 for name, r in results.items():

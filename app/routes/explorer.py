@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
-from app.deps import CatalogsDep, Fragment
+from app.deps import VARIES_BY_FRAGMENT, CatalogsDep, Fragment
 from app.quoting.explorer import LABELS, LIST_FIELDS, ExplorerParams, explore, explored_csv, parse_explorer
 from app.quoting.explorer_rows import COLUMNS, DEFAULT_COLUMNS, explorable
 from app.quoting.params import FieldErrors
@@ -51,7 +51,9 @@ async def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragmen
     blocks = ["offer_table", "sort_fields"] if fragment else []
     # htmx swaps in only a 2xx answer: its partial states the refusal with a 200, or nobody sees it.
     status = 422 if errors and not fragment else 200
-    return templates.TemplateResponse(request, "offers.html", context, status_code=status, block_names=blocks)
+    return templates.TemplateResponse(
+        request, "offers.html", context, status_code=status, headers=VARIES_BY_FRAGMENT, block_names=blocks
+    )
 
 
 @router.api_route("/offers.csv", methods=["GET", "HEAD"], response_class=PlainTextResponse, include_in_schema=False)
