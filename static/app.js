@@ -8,7 +8,13 @@ function showValue(slider, value) {
   slider.setAttribute("aria-valuetext", `${value} ${slider.dataset.unit}`.trim());
 }
 
-document.querySelectorAll("input[type=range][data-pair]").forEach((slider) => { slider.hidden = false; });
+const showSliders = () => {
+  document.querySelectorAll("input[type=range][data-pair]").forEach((slider) => { slider.hidden = false; });
+};
+showSliders();
+// htmx keeps no snapshot of the calculator (hx-history="false"): back and forward put the server's
+// page in, its sliders hidden as in any page, so show them again.
+document.addEventListener("htmx:historyRestore", showSliders);
 
 document.addEventListener("input", (event) => {
   const el = event.target;

@@ -125,3 +125,30 @@ def test_bad_hours_show_a_field_error_and_keep_the_other_inputs(page: Page, type
     expect(page.locator("#gpu_hours-error")).to_have_text("")
     expect(page.locator("#results .problem")).to_have_count(0)
     expect(page.locator(CAPTION)).to_contain_text("at 700 GPU-hours")
+
+
+def test_back_and_forward_show_each_steps_inputs_and_results(page: Page) -> None:
+    """htmx keeps no copy of the calculator page (hx-history="false"), so back and forward must fetch the
+    whole page of that step from the server and show its inputs, slider and results, ready for the next move."""
+    open_page(page)
+    hours, slider = page.locator("#gpu_hours"), page.locator("#gpu_hours-slider")
+    shown = {}
+    for value, text in (("1200", "1,200"), ("2400", "2,400")):
+        htmx_response(page, lambda value=value: hours.fill(value))
+        expect(page.locator(CAPTION)).to_contain_text(f"at {text} GPU-hours")
+        shown[value] = page.locator(HEADLINE).inner_text(), _totals(page)
+    assert shown["1200"] != shown["2400"]
+
+    for step, value, text in ((page.go_back, "1200", "1,200"), (page.go_forward, "2400", "2,400")):
+        with page.expect_response(lambda r: r.request.headers.get("hx-history-restore-request") == "true") as restore:
+            step()
+        assert restore.value.status == 200, f"the history restore got {restore.value.status}"
+        expect(page).to_have_url(_url_has("gpu_hours", value))
+        expect(page.locator(CAPTION)).to_contain_text(f"at {text} GPU-hours")
+        assert hours.input_value() == value
+        expect(slider).to_be_visible()
+        assert slider.input_value() == value
+        assert (page.locator(HEADLINE).inner_text(), _totals(page)) == shown[value]
+
+    htmx_response(page, lambda: hours.fill("3000"))  # the restored form still updates the results
+    expect(page.locator(CAPTION)).to_contain_text("at 3,000 GPU-hours")
