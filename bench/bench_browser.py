@@ -41,17 +41,8 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_partial import HOST, start_server  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_ARGS  # noqa: E402  # as the end-to-end tests launch it
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-"""As the end-to-end tests launch it: no background traffic to count or to compete with."""
 FIRST_LOAD_GOAL = 60_000
 """Bytes (60 KB, 1 KB = 1000 bytes)."""
 WARMUP = 5
