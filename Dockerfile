@@ -1,5 +1,6 @@
 # The README's production steps in a container: set up, then serve on the embedded SQLite database
-# as an unprivileged user. It refuses to start without a SECRET_KEY of 32 bytes or more.
+# as an unprivileged user. It refuses to start without a SECRET_KEY of 32 bytes or more and a PUBLIC_URL
+# (or ALLOWED_HOSTS).
 FROM python:3.11-slim
 WORKDIR /app
 COPY . .

@@ -12,7 +12,7 @@ from app.admin.accounts import session_user
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs, catalogs_for
 from app.refresh.sources import http_client
-from app.security import csrf_ok
+from app.security import ADMIN_COOKIE, csrf_ok
 
 
 def get_session(request: Request) -> Iterator[Session]:
@@ -41,7 +41,6 @@ VARIES_BY_FRAGMENT = {"Vary": "HX-Request"}
 """One URL answers a fragment or the whole page by that header: a browser's cache must keep them
 apart, or going back could show a bare fragment."""
 
-ADMIN_COOKIE = "admin_session"
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 

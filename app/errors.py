@@ -4,10 +4,12 @@ from typing import Any
 
 from fastapi import HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
+from app.settings import settings
 from app.templating import templates
 
 
@@ -57,10 +59,26 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     """People get a page that says what happened; API clients get JSON; redirects stay redirects."""
     if exc.status_code < 400:
         return Response(status_code=exc.status_code, headers=exc.headers)
+    if exc.status_code == 404 and request.method in ("GET", "HEAD") and request.url.path.endswith("/"):
+        found = _without_trailing_slash(request)
+        if found is not None:
+            return found
     if _wants_json(request):
         return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
     context = {"status": exc.status_code, "message": exc.detail}
     return templates.TemplateResponse(request, "error.html", context, status_code=exc.status_code)
+
+
+def _without_trailing_slash(request: Request) -> Response | None:
+    """`/offers/` to `/offers` where that is a page, on PUBLIC_URL where it is set, else on the path
+    alone: never on the request's Host header, and never to `//other.example`."""
+    path = "/" + request.url.path.strip("/")
+    if path == request.url.path or not any(
+        route.matches({**request.scope, "path": path})[0] is not Match.NONE for route in request.app.router.routes
+    ):
+        return None
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(f"{(settings.public_url or '').rstrip('/')}{path}{query}", status_code=307)
 
 
 SERVER_ERROR = "Something went wrong on our side; nothing you sent caused it. Try again in a moment."

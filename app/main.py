@@ -16,6 +16,7 @@ from app.catalog.updates import bring_up_to_date
 from app.client_address import ClientAddress
 from app.db import make_engine
 from app.errors import http_error, server_error, validation_error
+from app.hosts import AllowedHosts
 from app.routes import api, calculator, compare, docs, explorer, scenarios
 from app.routes.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, transfer
 from app.security import SecurityHeaders
@@ -26,12 +27,12 @@ MAX_BODY_BYTES = 256 * 1024
 
 
 class App(FastAPI):
-    """FastAPI with two layers outside every other: the client's address, settled before anything
-    reads it, and the security headers, so that Starlette's own responses (the 500 of an unhandled
-    exception, the body limit's 413) carry them too."""
+    """FastAPI with three layers outside every other: the client's address, settled before anything
+    reads it; the security headers, so that Starlette's own responses (the 500 of an unhandled
+    exception, the body limit's 413) carry them too; and the host check, before anything reads Host."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return ClientAddress(SecurityHeaders(super().build_middleware_stack()))
+        return ClientAddress(SecurityHeaders(AllowedHosts(super().build_middleware_stack())))
 
 
 GZIP_LEVEL = 1
@@ -54,7 +55,12 @@ def create_app(database_url: str | None = None) -> FastAPI:
         engine.dispose()
 
     app = App(
-        title="GPU cost calculator", lifespan=lifespan, max_body_size=MAX_BODY_BYTES, docs_url=None, redoc_url=None
+        title="GPU cost calculator",
+        lifespan=lifespan,
+        max_body_size=MAX_BODY_BYTES,
+        docs_url=None,
+        redoc_url=None,
+        redirect_slashes=False,  # Starlette's would name the request's Host: errors.http_error redirects instead
     )
     app.add_exception_handler(Exception, server_error)
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from pydantic import IPvAnyNetwork, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -25,6 +26,9 @@ class Settings(BaseSettings):
     public_url: str | None = None
     """Where users reach the app, e.g. https://gpucost.example; share links are built on it rather
     than on the request's Host header. Unset: the request's own address."""
+    allowed_hosts: Annotated[list[str], NoDecode] = []
+    """The host names a request may name in its Host header, comma-separated (`*.example.com`: its
+    subdomains; `*`: any). Unset: PUBLIC_URL's host in production, any host in development."""
     trusted_proxies: Annotated[list[IPvAnyNetwork], NoDecode] = []
     """The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses or
     networks, comma-separated (e.g. 10.0.0.5,10.1.0.0/16). Unset: none, every peer is the client."""
@@ -47,7 +51,7 @@ class Settings(BaseSettings):
     saves_per_hour: int = 2000
     """Saved scenarios are kept for ever, so their growth is bounded per client and in all."""
 
-    @field_validator("trusted_proxies", mode="before")
+    @field_validator("trusted_proxies", "allowed_hosts", mode="before")
     @classmethod
     def _comma_separated(cls, value: object) -> object:
         return [item.strip() for item in value.split(",") if item.strip()] if isinstance(value, str) else value
@@ -63,7 +67,19 @@ class Settings(BaseSettings):
                 f"SECRET_KEY must be at least {SECRET_KEY_MIN_BYTES} bytes outside development "
                 "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')"
             )
+        if not self.public_url and not self.allowed_hosts:
+            raise ValueError(
+                "set PUBLIC_URL (the address users reach, e.g. https://gpucost.example) or ALLOWED_HOSTS: "
+                "outside development the app answers only for the host names it is told"
+            )
         return self
+
+    def hosts_allowed(self) -> list[str]:
+        """What ALLOWED_HOSTS says, else PUBLIC_URL's host outside development, else any host."""
+        if self.allowed_hosts:
+            return self.allowed_hosts
+        host = urlsplit(self.public_url or "").hostname
+        return [host] if host and self.environment != "development" else ["*"]
 
 
 settings = Settings()

@@ -12,7 +12,9 @@ def test_production_refuses_to_start_with_a_short_or_placeholder_secret_key(secr
 
 
 def test_production_starts_with_a_secret_key_of_32_bytes():
-    settings = Settings(_env_file=None, environment="production", secret_key="k" * 32)  # type: ignore[call-arg]
+    settings = Settings(
+        _env_file=None, environment="production", secret_key="k" * 32, public_url="https://gpucost.example"
+    )  # type: ignore[call-arg]
     assert settings.environment == "production"
 
 

@@ -5,6 +5,7 @@ from urllib.parse import urlencode
 
 import pytest
 from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
 from sqlmodel import Session, col, create_engine, func, select
 
 from app.admin.__main__ import main as admin_command
@@ -216,9 +217,9 @@ def test_the_later_of_two_conflicting_edits_is_refused_and_shows_the_other(clien
     create_admin(session, "bob", PASSWORD)
     signed_in_as(client, session)
     form_alice = csrf(client, "/admin/offers/1")
-    signed_in_as(client, session, "bob")
-    assert edit(client, 1, price_usd="2.75", note="bob's change").status_code == 303
-    signed_in_as(client, session)
+    bob = TestClient(app)
+    signed_in_as(bob, session, "bob")
+    assert edit(bob, 1, price_usd="2.75", note="bob's change").status_code == 303
     data = {
         "csrf_token": form_alice,
         "price_usd": "3.00",

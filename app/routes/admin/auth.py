@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.admin.accounts import Throttled, authenticate, end_session, start_session
 from app.deps import ADMIN_COOKIE, SessionDep, csrf_protect
-from app.security import client_key, csrf_token, remember_csrf, served_over_https
+from app.security import client_key, csrf_token, new_csrf_token, remember_csrf, served_over_https, set_csrf_cookie
 from app.settings import settings
 from app.templating import templates
 
@@ -50,14 +50,16 @@ def login(
         return _login_page(request, 401, "Wrong name or password.", _safe_next(next))
     response = RedirectResponse(_safe_next(next), status_code=303)
     end_session(session, request.cookies.get(ADMIN_COOKIE))  # a new sign-in never keeps an old session
+    admin_session = start_session(session, user)
     response.set_cookie(
         ADMIN_COOKIE,
-        start_session(session, user),
+        admin_session,
         max_age=settings.admin_session_hours * 3600,
         httponly=True,
         samesite="lax",
         secure=served_over_https(request),
     )
+    set_csrf_cookie(request, response, new_csrf_token(admin_session))  # a token from before signing in is no good after
     return response
 
 
