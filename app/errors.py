@@ -63,7 +63,12 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     return templates.TemplateResponse(request, "error.html", context, status_code=exc.status_code)
 
 
-SERVER_ERROR = "Something went wrong on our side; nothing you sent caused it. Try again in a moment."
+SERVER_ERROR = (
+    "Something went wrong on our side and the request may not have been completed. "
+    "Nothing is ever saved in part; try again in a moment."
+)
+"""True of any 500: each change is one transaction, rolled back unless it is committed whole; a
+failure after the commit (while answering) leaves the change saved, hence "may not"."""
 
 
 async def server_error(request: Request, _exc: Exception) -> Response:
