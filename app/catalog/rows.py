@@ -104,10 +104,10 @@ WHOLE_NUMBER = re.compile(r"[0-9]+(\.0*)?")
 
 
 def count(value: str, least: int, most: int) -> int:
-    """A whole number in a range."""
-    if not WHOLE_NUMBER.fullmatch(value) or not least <= int(float(value)) <= most:
+    """A whole number in a range, read as a Decimal: a float is infinite past 308 digits."""
+    if not WHOLE_NUMBER.fullmatch(value) or not least <= Decimal(value) <= most:
         raise ValueError(f"must be a whole number from {least:,} to {most:,}")
-    return int(float(value))
+    return int(Decimal(value))
 
 
 PROVIDER_SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")

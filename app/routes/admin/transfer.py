@@ -60,7 +60,7 @@ def preview_import(
         return admin_page(request, admin, "import", 422, catalog=catalog, problem=problem, values=values)
     plan = plan_import(session, text, catalog.version, provider, tenancy, source_url, day)
     pending = save_pending_import(session, plan, catalog.version, admin.username) if plan.applicable else None
-    return import_preview_page(request, admin, session, plan, pending)
+    return import_preview_page(request, admin, session, plan, pending, status=422 if plan.problems else 200)
 
 
 @router.post("/import/{pending_id}/apply")

@@ -1,0 +1,63 @@
+"""Input that once answered 500 is refused under its field or line (422)."""
+
+import csv
+import io
+
+import pytest
+
+from app.admin.accounts import create_admin
+from app.catalog.changes import new_version
+from app.catalog.updates import model_presets_2026_11
+from tests.factories import hand_checked_catalog
+from tests.web.helpers import NEW_OFFER, PASSWORD, PRESET, csrf, html, signed_in_as, versions
+
+HUGE = "9" * 400
+"""Past 308 digits a float is infinite: int(float(...)) raised OverflowError, a 500."""
+
+
+@pytest.fixture
+def signed_in(client, session):
+    hand_checked_catalog(session)
+    model_presets_2026_11(session, new_version(session, "presets"))
+    session.commit()
+    create_admin(session, "alice", PASSWORD)
+    signed_in_as(client, session)
+    return client
+
+
+@pytest.mark.parametrize(
+    ("path", "form", "field"),
+    [
+        ("/admin/gpus", {"name": "X1", "memory_gib": HUGE}, "memory_gib"),
+        *(("/admin/new-offer", NEW_OFFER | {field: HUGE}, field) for field in ("gpus_per_unit", "vcpus")),
+        ("/admin/new-offer", NEW_OFFER | {"min_commitment_months": HUGE}, "min_commitment_months"),
+        *(("/admin/presets", PRESET | {field: HUGE}, field) for field in ("layers", "hidden_size", "default_context")),
+        *(("/admin/presets", PRESET | {field: HUGE}, field) for field in ("attention_heads", "kv_heads", "head_dim")),
+    ],
+)
+def test_a_whole_number_of_400_digits_is_refused_under_its_field(signed_in, session, path, form, field):
+    before = versions(session)
+    response = signed_in.post(path, data={"csrf_token": csrf(signed_in, "/admin/gpus"), **form})
+    assert response.status_code == 422
+    assert html(response).select_one(f"#{field}-error").get_text().startswith("must be a whole number from")
+    assert versions(session) == before
+
+
+def import_file(client, text):
+    files = {"file": ("offers.csv", text.encode(), "text/csv")}
+    return client.post("/admin/import", data={"csrf_token": csrf(client, "/admin/import")}, files=files)
+
+
+def problems(page):
+    return [tuple(td.get_text() for td in tr.select("td")) for tr in page.select(".problem tbody tr")]
+
+
+def test_a_count_of_400_digits_in_an_imported_row_is_refused_naming_its_line(signed_in):
+    rows = list(csv.DictReader(io.StringIO(signed_in.get("/admin/api/export.csv").text)))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows([rows[0] | {"vcpus": HUGE}, *rows[1:]])
+    response = import_file(signed_in, out.getvalue())
+    assert response.status_code == 422
+    assert problems(html(response)) == [("2", "vcpus must be a whole number from 1 to 100,000")]
