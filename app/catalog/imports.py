@@ -25,6 +25,7 @@ from app.catalog.tables import (
     ProviderHeadquarters,
     StoragePrice,
 )
+from app.catalog.text_rules import plain_text
 from app.costing.terms import Billing, PricePeriod
 from app.db import rows_touched
 
@@ -183,6 +184,7 @@ def load_catalog(session: Session, data: dict[str, Any], who: str = "system") ->
     """An export, loaded into a database without a catalog, as its first version."""
     if session.exec(select(CatalogVersion.id).limit(1)).first() is not None:
         raise ValueError("this database already has a catalog; import offers through the admin page instead")
+    _check_texts(data)
     version = new_version(session, f"loaded an export of catalog version {data['catalog_version']}", who, "catalog")
     providers, gpus = {}, {}
     for p in data["providers"]:
@@ -206,3 +208,15 @@ def load_catalog(session: Session, data: dict[str, Any], who: str = "system") ->
         session.add(OfferVersion.of_row(row, providers[row.provider], gpus[row.gpu], version))
     commit_change(session)
     return version
+
+
+def _check_texts(data: Any, where: str = "") -> None:
+    """Every text of an export, refused as the forms refuse text (a NUL, say); the message says where."""
+    if isinstance(data, str):
+        _checked(where, lambda: plain_text(data))
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            _check_texts(value, f"{where}.{key}" if where else key)
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            _check_texts(value, f"{where}[{i}]")

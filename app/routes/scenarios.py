@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from app.catalog.snapshot import Catalogs
 from app.deps import CatalogsDep, SessionDep
 from app.errors import core_refusal, refusals
+from app.forms import FormReader
 from app.pages import CSVResponse, calculator_page, not_found_page
 from app.quoting.params import QuoteParams, form_values, query_string
 from app.quoting.schemas import quote_out
@@ -21,6 +22,7 @@ from app.scenarios.service import (
     ScenarioOut,
     Unquotable,
     as_saved_and_today,
+    label,
     quote_and_save,
     saved_quote,
     scenario_out,
@@ -73,13 +75,11 @@ def save_from_page(
         return problem(403, {"form": EXPIRED.format("Save")})
     if params is None:
         return problem(422, {"form": "Fix the calculator's inputs before saving."})
-    errors = {}
-    if len(name) > NAME_MAX:
-        errors["name"] = f"must be at most {NAME_MAX} characters"
-    if len(note) > NOTE_MAX:
-        errors["note"] = f"must be at most {NOTE_MAX:,} characters"
-    if errors:
-        return problem(422, errors)
+    form = FormReader()
+    form.read("name", label, name, NAME_MAX)
+    form.read("note", label, note, NOTE_MAX)
+    if form.errors:
+        return problem(422, form.errors)
     try:
         scenario = quote_and_save(
             session, catalogs, ScenarioIn(name=name, note=note, params=params), client_key(request)

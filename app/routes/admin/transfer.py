@@ -15,7 +15,7 @@ from app.catalog.imports import apply_import, claim_pending_import, plan_import,
 from app.catalog.queries import pending_import
 from app.costing.terms import Tenancy
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
-from app.forms import FormReader
+from app.forms import FormReader, OptionalNote
 from app.pages import admin_page, import_preview_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
@@ -66,7 +66,7 @@ def preview_import(
 @router.post("/import/{pending_id}/apply")
 def apply(
     admin: Admin, session: SessionDep, catalogs: CatalogsDep, pending_id: RecordId,
-    note: Annotated[str, Form(max_length=500)] = "",
+    note: OptionalNote = "",
 ) -> Response:  # fmt: skip
     """All rows in one transaction as one catalog version, or none if anything moved meanwhile."""
     pending = pending_import(session, pending_id)
