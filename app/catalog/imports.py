@@ -5,7 +5,6 @@ into an empty database."""
 from __future__ import annotations
 
 import csv
-import io
 from datetime import date
 from typing import Any
 
@@ -13,6 +12,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
+from app.catalog.files import csv_rows
 from app.catalog.plans import ImportPlan, OfferPlanner
 from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, OPTIONAL_COLUMNS, OfferRow, check_offer_fields, offer_key
 from app.catalog.tables import (
@@ -94,8 +94,12 @@ def plan_import(
 ) -> ImportPlan:  # fmt: skip
     """Read a CSV in SkyPilot's format (needs provider, source and date) or our export format."""
     plan = ImportPlan()
-    reader = csv.DictReader(io.StringIO(text))
-    columns = set(reader.fieldnames or [])
+    reader = csv_rows(text)
+    try:
+        columns = set(reader.fieldnames or [])
+    except csv.Error as e:
+        plan.problems.append((1, f"unreadable CSV: {e}"))
+        return plan
     skypilot = set(SKYPILOT_COLUMNS) <= columns
     if not skypilot and not set(OFFER_COLUMNS) - set(OPTIONAL_COLUMNS) <= columns:
         plan.problems.append((1, "the header is neither SkyPilot's catalog format nor this calculator's export"))
