@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
+from app.catalog.files import csv_text
 from app.catalog.snapshot import Catalogs
 from app.deps import CatalogsDep, SessionDep
 from app.errors import core_refusal, refusals
@@ -134,19 +133,17 @@ def export_csv(slug: str, request: Request, session: SessionDep, catalogs: Catal
     if scenario is None:
         return not_found_page(request)
     quote = quote_out(saved_quote(catalogs, scenario))
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([column.format(cur=quote.currency.lower()) for column in CSV_COLUMNS])
     found = quote.exchange_rate
     rate = ["", "", ""] if found is None else [found.usd_per_unit, found.as_of, found.source]
-    for o in quote.options:
-        writer.writerow(
-            [option_label((o.tenancy, o.billing)), o.offer.provider_name, o.offer.product, o.offer.region, o.compute,
-             o.egress, o.storage, o.total, o.horizon_total, o.effective_per_gpu_hour, o.offer.source_url,
-             o.offer.as_of, quote.catalog_version, *rate]
-        )  # fmt: skip
+    rows = (
+        [option_label((o.tenancy, o.billing)), o.offer.provider_name, o.offer.product, o.offer.region, o.compute,
+         o.egress, o.storage, o.total, o.horizon_total, o.effective_per_gpu_hour, o.offer.source_url,
+         o.offer.as_of, quote.catalog_version, *rate]
+        for o in quote.options
+    )  # fmt: skip
+    body = csv_text([column.format(cur=quote.currency.lower()) for column in CSV_COLUMNS], rows)
     disposition = f'attachment; filename="scenario-{slug}.csv"'
-    return CSVResponse(out.getvalue(), headers={"Content-Disposition": disposition})
+    return CSVResponse(body, headers={"Content-Disposition": disposition})
 
 
 @router.get("/s/{slug}", response_class=HTMLResponse, summary="A saved scenario's page")

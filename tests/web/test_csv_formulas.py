@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import select
 
 from app.admin.accounts import create_admin
-from app.catalog.tables import PendingImport, Provider
+from app.catalog.tables import OfferVersion, PendingImport, Provider
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import NEW_OFFER, PASSWORD, csrf, html, signed_in_as, versions
 
@@ -109,6 +109,22 @@ def test_a_control_character_in_a_provider_fact_is_refused_under_its_field(signe
     response = signed_in.post(f"/admin/providers/{cloud}/storage", data=data)
     assert response.status_code == 422
     assert html(response).select_one("#storage_product-error").get_text() == REFUSED
+
+
+def test_a_formula_stored_before_these_checks_is_inert_text_in_every_csv(signed_in, session):
+    """A provider name and an offer's product written straight to the database, as a path without
+    the checks would: PostgreSQL keeps the formula without its NUL, SQLite keeps both, and every CSV
+    shows the same text behind a quote."""
+    cloud = session.exec(select(Provider).where(Provider.slug == "cloud")).one()
+    cloud.name = SMUGGLED
+    offer = session.exec(select(OfferVersion).where(OfferVersion.provider_id == cloud.id)).one()
+    offer.product, offer.notes = f"\r{FORMULA}", f"\t{FORMULA}"
+    session.add_all([cloud, offer])
+    session.commit()
+    for path, body in every_csv(signed_in).items():
+        assert cells_naming(body), path
+        assert {cell.lstrip("'\t\r") for cell in cells_naming(body)} == {FORMULA}, path
+        assert all(cell.startswith("'") for cell in cells_naming(body)), path
 
 
 @pytest.mark.parametrize("path", ["/admin/offers/1/retire", "/admin/providers/1/retire", "/admin/gpus/1/retire"])
