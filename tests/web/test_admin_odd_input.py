@@ -4,9 +4,11 @@ import csv
 import io
 
 import pytest
+from sqlmodel import select
 
 from app.admin.accounts import create_admin
 from app.catalog.changes import new_version
+from app.catalog.tables import Provider
 from app.catalog.updates import model_presets_2026_11
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import NEW_OFFER, PASSWORD, PRESET, csrf, html, signed_in_as, versions
@@ -85,3 +87,31 @@ def test_a_count_of_400_digits_in_an_imported_row_is_refused_naming_its_line(sig
     response = import_file(signed_in, out.getvalue())
     assert response.status_code == 422
     assert problems(html(response)) == [("2", "vcpus must be a whole number from 1 to 100,000")]
+
+
+@pytest.mark.parametrize(
+    ("tiers", "message"),
+    [
+        (f"0,{HUGE},0\n{HUGE},,0.1", "line 1: GB must be at most 10,000,000,000, with 9 decimal places at most"),
+        ("0,100,0\n100,," + "9" * 30, "line 2: USD must be at most 10,000,000, with 8 decimal places at most"),
+        ("0,,0.000000001", "line 1: USD must be at most 10,000,000, with 8 decimal places at most"),
+    ],
+)
+@pytest.mark.parametrize("form", ["egress", "storage"])
+def test_a_tier_the_database_would_not_keep_as_typed_is_refused_naming_its_line(
+    signed_in, session, form, tiers, message
+):
+    """PostgreSQL refused more digits than a tier's column holds (a 500) and rounded more decimals
+    (SQLite kept them): both refused alike."""
+    cloud = session.exec(select(Provider).where(Provider.slug == "cloud")).one().id
+    page = html(signed_in.get(f"/admin/providers/{cloud}"))
+    based_on = page.select_one(f"form[action$='/{form}'] input[name=based_on]")["value"]
+    data = {"csrf_token": csrf(signed_in, "/admin/providers"), "based_on": based_on, "tiers": tiers,
+            "kind": "block_volume", "product": "disk", "source": "https://example.test/s", "as_of": "2026-11-20",
+            "source_kind": "official", "note": "new tiers"}  # fmt: skip
+    before = versions(session)
+    response = signed_in.post(f"/admin/providers/{cloud}/{form}", data=data)
+    assert response.status_code == 422
+    field = "tiers" if form == "egress" else "storage_tiers"
+    assert html(response).select_one(f"#{field}-error").get_text() == message
+    assert versions(session) == before
