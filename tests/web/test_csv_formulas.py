@@ -127,7 +127,9 @@ def test_a_formula_stored_before_these_checks_is_inert_text_in_every_csv(signed_
         assert all(cell.startswith("'") for cell in cells_naming(body)), path
 
 
-@pytest.mark.parametrize("path", ["/admin/offers/1/retire", "/admin/providers/1/retire", "/admin/gpus/1/retire"])
+@pytest.mark.parametrize(
+    "path", ["/admin/offers/1/retire", "/admin/providers/1/retire", "/admin/gpus/1/retire", "/admin/import/1/apply"]
+)
 def test_a_control_character_in_a_note_left_to_its_default_is_refused(signed_in, session, path):
     before = versions(session)
     response = signed_in.post(path, data={"csrf_token": csrf(signed_in), "note": "gone\x00"}, follow_redirects=False)
