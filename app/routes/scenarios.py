@@ -21,7 +21,7 @@ from app.scenarios.service import (
     ScenarioOut,
     Unquotable,
     as_saved_and_today,
-    label,
+    form_text,
     quote_and_save,
     saved_quote,
     scenario_out,
@@ -75,8 +75,8 @@ def save_from_page(
     if params is None:
         return problem(422, {"form": "Fix the calculator's inputs before saving."})
     form = FormReader()
-    form.read("name", label, name, NAME_MAX)
-    form.read("note", label, note, NOTE_MAX)
+    form.read("name", form_text, name, NAME_MAX)
+    form.read("note", form_text, note, NOTE_MAX)
     if form.errors:
         return problem(422, form.errors)
     try:

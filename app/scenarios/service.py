@@ -22,14 +22,15 @@ from app.scenarios.today import ThenAndNow, then_and_now
 from app.settings import settings
 
 
-def label(value: str, longest: int) -> str:
+def form_text(value: str, longest: int) -> str:
     """A scenario's name or note as the page's form checks it: what ScenarioIn checks, in the form's words."""
     if len(value) > longest:
         raise ValueError(f"must be at most {longest:,} characters")
     return plain_text(value)
 
 
-Label = Annotated[str, AfterValidator(plain_text), Field(json_schema_extra={"pattern": f"^[^{CONTROL_CHARACTERS}]*$"})]
+PLAIN_TEXT_SCHEMA = {"pattern": f"^[^{CONTROL_CHARACTERS}]*$"}
+PlainText = Annotated[str, AfterValidator(plain_text), Field(json_schema_extra=PLAIN_TEXT_SCHEMA)]
 """Text read back the same from both backends: the schema states the pattern, the check words the refusal."""
 
 
@@ -38,8 +39,8 @@ class ScenarioIn(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    name: Label = Field("", max_length=NAME_MAX)
-    note: Label = Field("", max_length=NOTE_MAX)
+    name: PlainText = Field("", max_length=NAME_MAX)
+    note: PlainText = Field("", max_length=NOTE_MAX)
     params: QuoteParams
     catalog_version: MaybeWhole = Field(
         None, ge=1, le=VERSION_MAX, description="default: the one in params, else the newest"
