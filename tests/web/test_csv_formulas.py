@@ -90,7 +90,7 @@ def test_a_smuggled_formula_in_a_skypilot_file_is_refused_naming_its_line(signed
         ),  # fmt: skip
     ],
 )
-def test_a_smuggled_formula_typed_in_an_admin_form_is_refused_under_its_field(signed_in, session, path, form, field):
+def test_a_control_character_typed_in_an_admin_form_is_refused_under_its_field(signed_in, session, path, form, field):
     before = versions(session)
     response = signed_in.post(path, data={"csrf_token": csrf(signed_in, "/admin/providers"), **form})
     assert response.status_code == 422
@@ -112,9 +112,9 @@ def test_a_control_character_in_a_provider_fact_is_refused_under_its_field(signe
 
 
 def test_a_formula_stored_before_these_checks_is_inert_text_in_every_csv(signed_in, session):
-    """A provider name and an offer's product written straight to the database, as a path without
-    the checks would: PostgreSQL keeps the formula without its NUL, SQLite keeps both, and every CSV
-    shows the same text behind a quote."""
+    """A provider's name and an offer's product and notes written straight to the database, as a
+    path without the checks would: PostgreSQL keeps the formula without its NUL, SQLite keeps both,
+    and every CSV shows the same text behind a quote."""
     cloud = session.exec(select(Provider).where(Provider.slug == "cloud")).one()
     cloud.name = SMUGGLED
     offer = session.exec(select(OfferVersion).where(OfferVersion.provider_id == cloud.id)).one()
