@@ -81,7 +81,12 @@ def _without_trailing_slash(request: Request) -> Response | None:
     return RedirectResponse(f"{(settings.public_url or '').rstrip('/')}{path}{query}", status_code=307)
 
 
-SERVER_ERROR = "Something went wrong on our side; nothing you sent caused it. Try again in a moment."
+SERVER_ERROR = (
+    "Something went wrong on our side and the request may not have been completed. "
+    "Nothing is ever saved in part; try again in a moment."
+)
+"""True of any 500: each change is one transaction, rolled back unless it is committed whole; a
+failure after the commit (while answering) leaves the change saved, hence "may not"."""
 
 
 async def server_error(request: Request, _exc: Exception) -> Response:

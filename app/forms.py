@@ -4,14 +4,22 @@ its field, so that every mistake of one submission is shown at once."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Annotated, Any, TypeVar, cast
+
+from fastapi import Form
+from pydantic import AfterValidator
 
 from app.catalog import rows as check
 from app.catalog.tables import Provenance, SourceKind
+from app.catalog.text_rules import plain_text
 
 T = TypeVar("T")
 
 Errors = dict[str, str]
+
+OptionalNote = Annotated[str, Form(max_length=500), AfterValidator(plain_text)]
+"""Why an admin retires something or applies an import, which may be left to a default: refused
+(422) if it holds a control character, as every text of the catalog is."""
 
 
 class FormReader:

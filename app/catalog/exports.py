@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import csv
-import io
-from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.catalog.rows import OFFER_COLUMNS, OfferRow, decimal_text
+from app.catalog.files import as_text, csv_text
+from app.catalog.rows import OFFER_COLUMNS, OfferRow
 from app.catalog.tables import (
     EgressTierVersion,
     GpuModel,
@@ -34,24 +32,13 @@ def current_offers(session: Session, version: int) -> list[tuple[OfferVersion, O
     return [(offer, offer.as_row(provider, gpu)) for offer, provider, gpu in session.exec(query)]
 
 
-def as_text(value: Any) -> Any:
-    """Decimals as plain digits (1250, not 1.25E+3) and dates as ISO text, for CSV and JSON alike."""
-    if isinstance(value, Decimal):
-        return decimal_text(value)
-    return value.isoformat() if isinstance(value, date) else value
-
-
 def row_as_json(row: OfferRow) -> dict[str, Any]:
     return {name: as_text(getattr(row, name)) for name in OFFER_COLUMNS}
 
 
 def export_offers_csv(session: Session, version: int) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=OFFER_COLUMNS)
-    writer.writeheader()
-    for _, row in current_offers(session, version):
-        writer.writerow({k: "" if v is None else v for k, v in row_as_json(row).items()})
-    return out.getvalue()
+    rows = current_offers(session, version)
+    return csv_text(OFFER_COLUMNS, ([getattr(row, name) for name in OFFER_COLUMNS] for _, row in rows))
 
 
 def export_catalog(session: Session, version: int) -> dict[str, Any]:

@@ -5,7 +5,6 @@ into an empty database."""
 from __future__ import annotations
 
 import csv
-import io
 from datetime import date
 from typing import Any
 
@@ -13,6 +12,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
+from app.catalog.files import csv_rows
 from app.catalog.plans import ImportPlan, OfferPlanner
 from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, OPTIONAL_COLUMNS, OfferRow, check_offer_fields, offer_key
 from app.catalog.tables import (
@@ -25,6 +25,7 @@ from app.catalog.tables import (
     ProviderHeadquarters,
     StoragePrice,
 )
+from app.catalog.text_rules import plain_text
 from app.costing.terms import Billing, PricePeriod
 from app.db import rows_touched
 
@@ -93,8 +94,12 @@ def plan_import(
 ) -> ImportPlan:  # fmt: skip
     """Read a CSV in SkyPilot's format (needs provider, source and date) or our export format."""
     plan = ImportPlan()
-    reader = csv.DictReader(io.StringIO(text))
-    columns = set(reader.fieldnames or [])
+    reader = csv_rows(text)
+    try:
+        columns = set(reader.fieldnames or [])
+    except csv.Error as e:
+        plan.problems.append((1, f"unreadable CSV: {e}"))
+        return plan
     skypilot = set(SKYPILOT_COLUMNS) <= columns
     if not skypilot and not set(OFFER_COLUMNS) - set(OPTIONAL_COLUMNS) <= columns:
         plan.problems.append((1, "the header is neither SkyPilot's catalog format nor this calculator's export"))
@@ -183,6 +188,7 @@ def load_catalog(session: Session, data: dict[str, Any], who: str = "system") ->
     """An export, loaded into a database without a catalog, as its first version."""
     if session.exec(select(CatalogVersion.id).limit(1)).first() is not None:
         raise ValueError("this database already has a catalog; import offers through the admin page instead")
+    _check_texts(data)
     version = new_version(session, f"loaded an export of catalog version {data['catalog_version']}", who, "catalog")
     providers, gpus = {}, {}
     for p in data["providers"]:
@@ -206,3 +212,15 @@ def load_catalog(session: Session, data: dict[str, Any], who: str = "system") ->
         session.add(OfferVersion.of_row(row, providers[row.provider], gpus[row.gpu], version))
     commit_change(session)
     return version
+
+
+def _check_texts(data: Any, where: str = "") -> None:
+    """Every text of an export, refused as the forms refuse text (a NUL, say); the message says where."""
+    if isinstance(data, str):
+        _checked(where, lambda: plain_text(data))
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            _check_texts(value, f"{where}.{key}" if where else key)
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            _check_texts(value, f"{where}[{i}]")

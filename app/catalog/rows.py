@@ -13,12 +13,11 @@ from typing import Any
 from sqlalchemy import Numeric
 from sqlmodel import Field, SQLModel
 
+from app.catalog.text_rules import FORMULA_START, plain_text
 from app.costing.terms import Billing, PricePeriod, Tenancy
 
 PRICE_MAX = Decimal(10_000_000)
 """USD per unit and period: a year of an 8-GPU server is a few hundred thousand; nothing costs more."""
-FORMULA_START = ("=", "+", "-", "@")
-"""A text starting so is a formula to a spreadsheet: refused, so exports open safely."""
 
 
 # The fields of an offer that every version of it carries; the table adds ids, files add names.
@@ -91,7 +90,7 @@ def price(text: str) -> Decimal:
 
 def text(value: str, longest: int, required: bool = True) -> str:
     """A name or label: present, not too long, and no spreadsheet formula when exported."""
-    value = value.strip()
+    value = plain_text(value).strip()
     if (required and not value) or len(value) > longest:
         raise ValueError(f"must be {'1' if required else '0'} to {longest:,} characters")
     if value.startswith(FORMULA_START):
@@ -104,10 +103,10 @@ WHOLE_NUMBER = re.compile(r"[0-9]+(\.0*)?")
 
 
 def count(value: str, least: int, most: int) -> int:
-    """A whole number in a range."""
-    if not WHOLE_NUMBER.fullmatch(value) or not least <= int(float(value)) <= most:
+    """A whole number in a range, read as a Decimal: a float is infinite past 308 digits."""
+    if not WHOLE_NUMBER.fullmatch(value) or not least <= Decimal(value) <= most:
         raise ValueError(f"must be a whole number from {least:,} to {most:,}")
-    return int(float(value))
+    return int(Decimal(value))
 
 
 PROVIDER_SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
@@ -173,7 +172,7 @@ def country(value: str) -> str | None:
 
 def web_address(value: str) -> str:
     """Where a fact was read: an http(s) address, never a script."""
-    if not value.startswith(("https://", "http://")) or len(value) > 500:
+    if not plain_text(value).startswith(("https://", "http://")) or len(value) > 500:
         raise ValueError("must be the http(s) address of the page the price was read from")
     return value
 
@@ -196,7 +195,7 @@ def optional_past_day(value: str) -> date | None:
 def change_note(value: str) -> str:
     if not value.strip() or len(value) > 500:
         raise ValueError("say in a few words why (500 characters at most)")
-    return value.strip()
+    return plain_text(value).strip()
 
 
 def one_of(value: str, allowed: type[StrEnum]) -> str:

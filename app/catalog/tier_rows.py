@@ -5,11 +5,19 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from app.catalog.rows import number
+from app.catalog.rows import PRICE_MAX, number
 from app.costing import tiers as tiered
 
 Tier = tuple[Decimal, Decimal | None, Decimal]
 """An egress tier as stored: from GB, to GB (None: no end), USD per GB."""
+GB_MAX = Decimal(10) ** 10
+"""A tier's bound fits its column (20 digits, 9 of them decimals); ten exabytes is past any price list."""
+
+
+def _kept(amount: Decimal, places: int, most: Decimal) -> bool:
+    """Whether the database keeps `amount` as typed: PostgreSQL refuses more digits (a 500) and
+    rounds more decimals, which SQLite keeps."""
+    return abs(amount) <= most and amount == amount.quantize(Decimal(1).scaleb(-places), rounding="ROUND_DOWN")
 
 
 def priced_tiers(tiers: list[Tier]) -> tuple[tiered.Tier, ...]:
@@ -31,6 +39,10 @@ def parse_tiers(value: str) -> list[Tier]:
             raise ValueError(f"line {line_no}: not a number") from None
         if not all(v.is_finite() for v in (from_gb, usd, to_gb or Decimal(0))):
             raise ValueError(f"line {line_no}: not a number")
+        if not all(_kept(gb, 9, GB_MAX) for gb in (from_gb, to_gb or Decimal(0))):
+            raise ValueError(f"line {line_no}: GB must be at most {GB_MAX:,}, with 9 decimal places at most")
+        if not _kept(usd, 8, PRICE_MAX):
+            raise ValueError(f"line {line_no}: USD must be at most {PRICE_MAX:,}, with 8 decimal places at most")
         tiers.append((from_gb, to_gb, usd))
     tiered.check_tiers(priced_tiers(tiers))
     return tiers

@@ -3,8 +3,6 @@ asks, and the same rows as CSV. The query is checked at the edge; a bad one gets
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -12,8 +10,7 @@ from urllib.parse import urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
-from app.catalog.exports import as_text
-from app.catalog.rows import FORMULA_START
+from app.catalog.files import csv_text
 from app.catalog.snapshot import EU_COUNTRIES, CatalogSnapshot, OfferRecord
 from app.costing.terms import Billing, Tenancy
 from app.quoting.explorer_rows import COLUMNS, DEFAULT_COLUMNS, FACTS, Explorable, ExplorerRow, explorable
@@ -184,20 +181,10 @@ def explore(catalog: CatalogSnapshot, params: ExplorerParams) -> Explored:
     return Explored(params, catalog, options, rows, page, params.at if at is not None else None)
 
 
-def spreadsheet_safe(value: Any) -> Any:
-    """Text a spreadsheet would run as a formula (=, +, -, @ first) is kept as text with a quote."""
-    return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_START) else value
-
-
 def explored_csv(explored: Explored) -> str:
     """Every matching row, in the page's order, with the chosen columns under their headings."""
-    out = io.StringIO()
-    writer = csv.writer(out)
     columns = [COLUMNS[name] for name in explored.columns]
-    writer.writerow([c.label for c in columns])
-    for row in explored.rows:
-        writer.writerow([spreadsheet_safe("" if v is None else as_text(v)) for v in (c.value(row) for c in columns)])
-    return out.getvalue()
+    return csv_text([c.label for c in columns], ([c.value(row) for c in columns] for row in explored.rows))
 
 
 def explorer_url(record: OfferRecord, version: int | None = None) -> str:

@@ -5,9 +5,9 @@ spot price per hour; GCP lists a GPU's price apart from its host VM, so the two 
 from __future__ import annotations
 
 import csv
-import io
 from datetime import date
 
+from app.catalog.files import csv_rows
 from app.catalog.imports import skypilot_machine
 from app.catalog.rows import OFFER_CHECKS, OfferRow
 from app.costing.terms import Billing, Tenancy
@@ -28,15 +28,15 @@ def read_cloud(
     fetch: Fetcher, base: str, cloud: str, today: date, current: dict[str, OfferRow], gpus: set[str]
 ) -> SourceRows:
     url = catalog_url(base, cloud)
-    reader = csv.DictReader(io.StringIO(fetch.text(url)))
-    missing = COLUMNS - set(reader.fieldnames or [])
-    if missing:
-        raise RefreshFailed(f"{url} is not a SkyPilot catalog: no {', '.join(sorted(missing))} column")
-    read = SourceRows()
+    reader = csv_rows(fetch.text(url))
     try:
+        missing = COLUMNS - set(reader.fieldnames or [])
         lines = list(enumerate(reader, start=2))
     except csv.Error as e:
         raise RefreshFailed(f"{url} is not readable CSV: {e}") from None
+    if missing:
+        raise RefreshFailed(f"{url} is not a SkyPilot catalog: no {', '.join(sorted(missing))} column")
+    read = SourceRows()
     gpu_prices = _gcp_gpu_prices(lines) if cloud == "gcp" else {}
     found: list[tuple[str, OfferRow]] = []
     for line_no, line in lines:

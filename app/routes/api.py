@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import Response
 
+from app.catalog.files import csv_text
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.deps import CatalogsDep
 from app.errors import core_refusal, refusals
@@ -64,12 +63,9 @@ def api_offers(filters: Annotated[OfferFilters, Query()], catalogs: CatalogsDep)
 @router.get("/offers.csv", response_class=CSVResponse, responses=refusals(404), summary="The same offers as CSV")
 def api_offers_csv(filters: Annotated[OfferFilters, Query()], catalogs: CatalogsDep) -> Response:
     """The same offers as CSV, one row per offer."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=OFFER_OUT_COLUMNS)
-    writer.writeheader()
-    for offer in offers_matching(_catalog(catalogs, filters.catalog_version), filters):
-        writer.writerow(offer.model_dump(mode="json"))
-    return CSVResponse(out.getvalue(), headers={"Content-Disposition": "attachment; filename=offers.csv"})
+    offers = offers_matching(_catalog(catalogs, filters.catalog_version), filters)
+    body = csv_text(OFFER_OUT_COLUMNS, ([getattr(o, name) for name in OFFER_OUT_COLUMNS] for o in offers))
+    return CSVResponse(body, headers={"Content-Disposition": "attachment; filename=offers.csv"})
 
 
 @router.get(

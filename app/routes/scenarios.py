@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
+from app.catalog.files import csv_text
 from app.catalog.snapshot import Catalogs
 from app.deps import CatalogsDep, SessionDep
 from app.errors import core_refusal, refusals
+from app.forms import FormReader
 from app.pages import CSVResponse, calculator_page, not_found_page
 from app.quoting.params import QuoteParams, form_values, query_string
 from app.quoting.schemas import quote_out
@@ -21,6 +21,7 @@ from app.scenarios.service import (
     ScenarioOut,
     Unquotable,
     as_saved_and_today,
+    form_text,
     quote_and_save,
     saved_quote,
     scenario_out,
@@ -73,13 +74,11 @@ def save_from_page(
         return problem(403, {"form": EXPIRED.format("Save")})
     if params is None:
         return problem(422, {"form": "Fix the calculator's inputs before saving."})
-    errors = {}
-    if len(name) > NAME_MAX:
-        errors["name"] = f"must be at most {NAME_MAX} characters"
-    if len(note) > NOTE_MAX:
-        errors["note"] = f"must be at most {NOTE_MAX:,} characters"
-    if errors:
-        return problem(422, errors)
+    form = FormReader()
+    form.read("name", form_text, name, NAME_MAX)
+    form.read("note", form_text, note, NOTE_MAX)
+    if form.errors:
+        return problem(422, form.errors)
     try:
         scenario = quote_and_save(
             session, catalogs, ScenarioIn(name=name, note=note, params=params), client_key(request)
@@ -134,19 +133,17 @@ def export_csv(slug: str, request: Request, session: SessionDep, catalogs: Catal
     if scenario is None:
         return not_found_page(request)
     quote = quote_out(saved_quote(catalogs, scenario))
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([column.format(cur=quote.currency.lower()) for column in CSV_COLUMNS])
     found = quote.exchange_rate
     rate = ["", "", ""] if found is None else [found.usd_per_unit, found.as_of, found.source]
-    for o in quote.options:
-        writer.writerow(
-            [option_label((o.tenancy, o.billing)), o.offer.provider_name, o.offer.product, o.offer.region, o.compute,
-             o.egress, o.storage, o.total, o.horizon_total, o.effective_per_gpu_hour, o.offer.source_url,
-             o.offer.as_of, quote.catalog_version, *rate]
-        )  # fmt: skip
+    rows = (
+        [option_label((o.tenancy, o.billing)), o.offer.provider_name, o.offer.product, o.offer.region, o.compute,
+         o.egress, o.storage, o.total, o.horizon_total, o.effective_per_gpu_hour, o.offer.source_url,
+         o.offer.as_of, quote.catalog_version, *rate]
+        for o in quote.options
+    )  # fmt: skip
+    body = csv_text([column.format(cur=quote.currency.lower()) for column in CSV_COLUMNS], rows)
     disposition = f'attachment; filename="scenario-{slug}.csv"'
-    return CSVResponse(out.getvalue(), headers={"Content-Disposition": disposition})
+    return CSVResponse(body, headers={"Content-Disposition": disposition})
 
 
 @router.get("/s/{slug}", response_class=HTMLResponse, summary="A saved scenario's page")

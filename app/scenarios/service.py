@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from app.catalog.snapshot import Catalogs
+from app.catalog.text_rules import CONTROL_CHARACTERS, plain_text
 from app.costing.money import cents
 from app.quoting.build import QuoteResult, build_quote
 from app.quoting.inputs import MaybeWhole
@@ -21,13 +22,25 @@ from app.scenarios.today import ThenAndNow, then_and_now
 from app.settings import settings
 
 
+def form_text(value: str, longest: int) -> str:
+    """A scenario's name or note as the page's form checks it: what ScenarioIn checks, in the form's words."""
+    if len(value) > longest:
+        raise ValueError(f"must be at most {longest:,} characters")
+    return plain_text(value)
+
+
+PLAIN_TEXT_SCHEMA = {"pattern": f"^[^{CONTROL_CHARACTERS}]*$"}
+PlainText = Annotated[str, AfterValidator(plain_text), Field(json_schema_extra=PLAIN_TEXT_SCHEMA)]
+"""Text read back the same from both backends: the schema states the pattern, the check words the refusal."""
+
+
 class ScenarioIn(BaseModel):
     """A scenario to save; a JSON export of one is accepted as it is (its other fields are ignored)."""
 
     model_config = ConfigDict(extra="ignore")
 
-    name: str = Field("", max_length=NAME_MAX)
-    note: str = Field("", max_length=NOTE_MAX)
+    name: PlainText = Field("", max_length=NAME_MAX)
+    note: PlainText = Field("", max_length=NOTE_MAX)
     params: QuoteParams
     catalog_version: MaybeWhole = Field(
         None, ge=1, le=VERSION_MAX, description="default: the one in params, else the newest"

@@ -34,6 +34,17 @@ def test_a_json_export_loaded_into_an_empty_database_is_the_same_catalog(session
     assert len(exported["offers"]) == 853 and len(exported["providers"]) == 25
 
 
+def test_loading_refuses_an_export_holding_a_control_character_and_says_where(session, new_database):
+    """PostgreSQL would drop the NUL and keep the formula behind it, which SQLite keeps whole."""
+    hand_checked_catalog(session)
+    exported = export_catalog(session, 1)
+    exported["providers"][1]["name"] = '\x00=HYPERLINK("http://evil.example","x")'
+    with Session(new_database()) as other:
+        with pytest.raises(ValueError, match=r"^providers\[1\]\.name may not hold control characters such as NUL$"):
+            load_catalog(other, exported)
+        assert other.exec(select(func.count()).select_from(CatalogVersion)).one() == 0
+
+
 def test_loading_refuses_a_database_that_has_a_catalog(session):
     hand_checked_catalog(session)
     with pytest.raises(ValueError):

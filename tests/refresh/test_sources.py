@@ -111,6 +111,21 @@ def test_a_skypilot_file_without_its_columns_is_refused(session, sources_catalog
         plan_refresh(session, 1, "skypilot:lambda", client)
 
 
+def test_a_skypilot_file_with_carriage_return_line_endings_plans_the_same(session, sources_catalog):
+    lf = recorded("skypilot_lambda_vms.csv").text
+    plans = [
+        plan_refresh(session, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
+        for text in (lf, lf.replace("\r\n", "\n").replace("\n", "\r"))
+    ]
+    assert plans[1].problems == [] and changed(plans[1]) == changed(plans[0]) and plans[1].add == plans[0].add
+
+
+def test_a_skypilot_file_whose_header_cannot_be_read_is_refused(session, sources_catalog):
+    client = answering({LAMBDA_URL: httpx.Response(200, text="InstanceType," + "x" * 200_000 + "\n")})
+    with pytest.raises(RefreshFailed, match="is not readable CSV: field larger than field limit"):
+        plan_refresh(session, 1, "skypilot:lambda", client)
+
+
 def test_malformed_rows_are_reported_by_line_and_block_the_apply(session, sources_catalog):
     bad = "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,-1,us-south-1,,\ngpu_2x_h100,H100,two,1,1,2.5,us-east-1,,\n"
     text = recorded("skypilot_lambda_vms.csv").text + bad

@@ -11,6 +11,16 @@ from app.deps import ADMIN_COOKIE
 QUERY = "gpu=H100&gpu_hours=400&checkpoint_gb=140&checkpoints_out=1&virt_tax=0&invocations=0"
 """400 GPU-hours, one 140 GB checkpoint out, no tax, no cold starts: the hand-checked catalog's numbers."""
 PASSWORD = "correct horse battery"
+NEW_OFFER = {"provider": "cloud", "gpu": "H100", "product": "new", "tenancy": "virtualized", "billing": "on_demand",
+             "gpus_per_unit": "1", "price_usd": "5.00", "price_period": "hour", "region": "r",
+             "source_url": "https://example.test/x", "as_of": "2026-11-20", "note": "n"}  # fmt: skip
+"""The new-offer form, filled in well for the hand-checked catalog (its csrf_token aside)."""
+PRESET = {"key": "llama-3.1-70b", "name": "Llama 3.1 70B", "parameters_b": "70.6", "active_parameters_b": "",
+          "parameters_source": "https://huggingface.co/meta-llama/Llama-3.1-70B", "layers": "80",
+          "hidden_size": "8192", "attention_heads": "64", "kv_heads": "8", "head_dim": "128",
+          "default_context": "131072", "source": "https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json",
+          "as_of": "2026-11-20", "source_kind": "official", "note": "exact count"}  # fmt: skip
+"""The preset form for Llama 3.1 70B, filled in well (its csrf_token and based_on aside)."""
 
 
 def html(response):

@@ -7,13 +7,7 @@ from app.admin.accounts import create_admin
 from app.catalog.changes import new_version
 from app.catalog.updates import model_presets_2026_11
 from tests.factories import hand_checked_catalog
-from tests.web.helpers import PASSWORD, csrf, html, signed_in_as, versions
-
-PRESET = {"key": "llama-3.1-70b", "name": "Llama 3.1 70B", "parameters_b": "70.6", "active_parameters_b": "",
-          "parameters_source": "https://huggingface.co/meta-llama/Llama-3.1-70B", "layers": "80",
-          "hidden_size": "8192", "attention_heads": "64", "kv_heads": "8", "head_dim": "128",
-          "default_context": "131072", "source": "https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json",
-          "as_of": "2026-11-20", "source_kind": "official", "note": "exact count"}  # fmt: skip
+from tests.web.helpers import PASSWORD, PRESET, csrf, html, signed_in_as, versions
 
 
 @pytest.fixture

@@ -254,11 +254,21 @@ def test_api_saves_at_the_version_named_in_the_params(client, session):
     assert saved["catalog_version"] == 1 and saved["quote"]["options"][0]["total"] == 1003.60
 
 
-def test_a_nul_character_in_a_name_is_saved_without_it_on_postgresql_not_a_server_error(client, session):
+def test_a_control_character_in_a_name_or_note_is_refused_alike_on_both_backends(client, session):
+    """PostgreSQL would drop a NUL that SQLite keeps, so a name would read back two ways: refused."""
     hand_checked_catalog(session)
-    saved = client.post("/api/scenarios", json={"name": "GPU\x00 plan", "params": {"gpu_hours": 400}})
-    assert saved.status_code == 201
-    assert client.get(f"/api/scenarios/{saved.json()['slug']}").json()["name"].replace("\x00", "") == "GPU plan"
+    for field in ("name", "note"):
+        body = {field: "GPU\x00 plan", "params": {"gpu_hours": 400}}
+        response = client.post("/api/scenarios", json=body)
+        assert response.status_code == 422 and response.json()["detail"][0]["loc"] == ["body", field]
+        response = save_via_page(client, **{field: "GPU\x1b plan"})
+        assert response.status_code == 422
+        assert html(response).select_one(f"#save-{field}-error").get_text() == (
+            "may not hold control characters such as NUL"
+        )
+    assert saved_count(session) == 0
+    kept = client.post("/api/scenarios", json={"note": "two\r\nlines\tand a tab", "params": {"gpu_hours": 400}})
+    assert kept.status_code == 201 and kept.json()["note"] == "two\r\nlines\tand a tab"
 
 
 def test_share_links_use_the_configured_public_address_not_the_host_header(client, session, monkeypatch):

@@ -12,7 +12,7 @@ from app.catalog.changes import add_gpu_model, retire_offers_of
 from app.catalog.queries import gpu_by_name, gpu_models
 from app.catalog.tables import GpuModel
 from app.deps import ADMIN_GUARDS, Admin, RecordId, SessionDep
-from app.forms import FormReader
+from app.forms import FormReader, OptionalNote
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
@@ -40,7 +40,7 @@ def create_gpu(
 
 
 @router.post("/gpus/{gpu_id}/retire")
-def retire_gpu(admin: Admin, session: SessionDep, gpu_id: RecordId, note: Annotated[str, Form()] = "") -> Response:
+def retire_gpu(admin: Admin, session: SessionDep, gpu_id: RecordId, note: OptionalNote = "") -> Response:
     """All offers of a GPU model leave new quotes at once."""
     gpu = session.get(GpuModel, gpu_id)
     if gpu is None:

@@ -20,7 +20,7 @@ from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.tables import OfferVersion
 from app.costing.terms import Billing, PricePeriod, Tenancy
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Days, RecordId, SessionDep
-from app.forms import FormReader
+from app.forms import FormReader, OptionalNote
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
@@ -101,7 +101,7 @@ def save_offer(
 
 
 @router.post("/offers/{row_id}/retire")
-def retire(admin: Admin, session: SessionDep, row_id: RecordId, note: Annotated[str, Form()] = "retired") -> Response:
+def retire(admin: Admin, session: SessionDep, row_id: RecordId, note: OptionalNote = "retired") -> Response:
     row = _offer_row(session, row_id)
     try:
         retire_offer(session, row_id, note.strip() or "retired", who=admin.username)

@@ -18,7 +18,7 @@ from app.catalog.rows import decimal_text
 from app.catalog.tables import Provider, StorageKind
 from app.catalog.tier_rows import parse_tiers
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
-from app.forms import SOURCE_KINDS, Errors, FormReader, read_provenance
+from app.forms import SOURCE_KINDS, Errors, FormReader, OptionalNote, read_provenance
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
@@ -168,9 +168,7 @@ def save_storage(
 
 
 @router.post("/providers/{provider_id}/retire")
-def retire_provider(
-    admin: Admin, session: SessionDep, provider_id: RecordId, note: Annotated[str, Form()] = ""
-) -> Response:
+def retire_provider(admin: Admin, session: SessionDep, provider_id: RecordId, note: OptionalNote = "") -> Response:
     """All of a provider's offers leave new quotes at once; saved scenarios and history keep them."""
     p = _provider(session, provider_id)
     retire_offers_of(session, admin.username, note.strip() or f"{p.name} retired", provider_id=provider_id)

@@ -15,7 +15,7 @@ from app.catalog.imports import apply_import, claim_pending_import, plan_import,
 from app.catalog.queries import pending_import
 from app.costing.terms import Tenancy
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
-from app.forms import FormReader
+from app.forms import FormReader, OptionalNote
 from app.pages import admin_page, import_preview_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
@@ -60,13 +60,13 @@ def preview_import(
         return admin_page(request, admin, "import", 422, catalog=catalog, problem=problem, values=values)
     plan = plan_import(session, text, catalog.version, provider, tenancy, source_url, day)
     pending = save_pending_import(session, plan, catalog.version, admin.username) if plan.applicable else None
-    return import_preview_page(request, admin, session, plan, pending)
+    return import_preview_page(request, admin, session, plan, pending, status=422 if plan.problems else 200)
 
 
 @router.post("/import/{pending_id}/apply")
 def apply(
     admin: Admin, session: SessionDep, catalogs: CatalogsDep, pending_id: RecordId,
-    note: Annotated[str, Form(max_length=500)] = "",
+    note: OptionalNote = "",
 ) -> Response:  # fmt: skip
     """All rows in one transaction as one catalog version, or none if anything moved meanwhile."""
     pending = pending_import(session, pending_id)

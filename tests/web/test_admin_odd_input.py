@@ -1,0 +1,117 @@
+"""Input that once answered 500 is refused under its field or line (422), or read as meant."""
+
+import csv
+import io
+
+import pytest
+from sqlmodel import select
+
+from app.admin.accounts import create_admin
+from app.catalog.changes import new_version
+from app.catalog.tables import Provider
+from app.catalog.updates import model_presets_2026_11
+from tests.factories import hand_checked_catalog
+from tests.web.helpers import NEW_OFFER, PASSWORD, PRESET, csrf, html, signed_in_as, versions
+
+HUGE = "9" * 400
+"""Past 308 digits a float is infinite: int(float(...)) raised OverflowError, a 500."""
+
+
+@pytest.fixture
+def signed_in(client, session):
+    hand_checked_catalog(session)
+    model_presets_2026_11(session, new_version(session, "presets"))
+    session.commit()
+    create_admin(session, "alice", PASSWORD)
+    signed_in_as(client, session)
+    return client
+
+
+@pytest.mark.parametrize(
+    ("path", "form", "field"),
+    [
+        ("/admin/gpus", {"name": "X1", "memory_gib": HUGE}, "memory_gib"),
+        *(("/admin/new-offer", NEW_OFFER | {field: HUGE}, field) for field in ("gpus_per_unit", "vcpus")),
+        ("/admin/new-offer", NEW_OFFER | {"min_commitment_months": HUGE}, "min_commitment_months"),
+        *(("/admin/presets", PRESET | {field: HUGE}, field) for field in ("layers", "hidden_size", "default_context")),
+        *(("/admin/presets", PRESET | {field: HUGE}, field) for field in ("attention_heads", "kv_heads", "head_dim")),
+    ],
+)
+def test_a_whole_number_of_400_digits_is_refused_under_its_field(signed_in, session, path, form, field):
+    before = versions(session)
+    response = signed_in.post(path, data={"csrf_token": csrf(signed_in, "/admin/gpus"), **form})
+    assert response.status_code == 422
+    assert html(response).select_one(f"#{field}-error").get_text().startswith("must be a whole number from")
+    assert versions(session) == before
+
+
+def import_file(client, text):
+    files = {"file": ("offers.csv", text.encode(), "text/csv")}
+    return client.post("/admin/import", data={"csrf_token": csrf(client, "/admin/import")}, files=files)
+
+
+def summary(page):
+    return " ".join(page.select_one("h1 + p").get_text().split())
+
+
+def problems(page):
+    return [tuple(td.get_text() for td in tr.select("td")) for tr in page.select(".problem tbody tr")]
+
+
+def test_a_file_with_carriage_return_line_endings_is_read_as_the_same_rows(signed_in):
+    """As spreadsheets on old Macs save CSV: each line ended by CR alone. The first offer's price
+    changes 2.5 -> 2.75, and its notes hold a line break inside quotes, which stays one field."""
+    rows = list(csv.DictReader(io.StringIO(signed_in.get("/admin/api/export.csv").text)))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\r")
+    writer.writeheader()
+    writer.writerows([rows[0] | {"price_usd": "2.75", "notes": "two\rlines"}, *rows[1:]])
+    response = import_file(signed_in, out.getvalue())
+    page = html(response)
+    assert response.status_code == 200 and problems(page) == []
+    assert summary(page) == "3 rows read: 0 offers to add, 1 to change, 2 unchanged, 0 malformed."
+
+
+def test_an_unreadable_header_is_refused_naming_line_1(signed_in):
+    response = import_file(signed_in, "key," + "x" * 200_000 + "\n")
+    assert response.status_code == 422
+    assert problems(html(response)) == [("1", "unreadable CSV: field larger than field limit (131072)")]
+
+
+def test_a_count_of_400_digits_in_an_imported_row_is_refused_naming_its_line(signed_in):
+    rows = list(csv.DictReader(io.StringIO(signed_in.get("/admin/api/export.csv").text)))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows([rows[0] | {"vcpus": HUGE}, *rows[1:]])
+    response = import_file(signed_in, out.getvalue())
+    assert response.status_code == 422
+    assert problems(html(response)) == [("2", "vcpus must be a whole number from 1 to 100,000")]
+
+
+@pytest.mark.parametrize(
+    ("tiers", "message"),
+    [
+        (f"0,{HUGE},0\n{HUGE},,0.1", "line 1: GB must be at most 10,000,000,000, with 9 decimal places at most"),
+        ("0,100,0\n100,," + "9" * 30, "line 2: USD must be at most 10,000,000, with 8 decimal places at most"),
+        ("0,,0.000000001", "line 1: USD must be at most 10,000,000, with 8 decimal places at most"),
+    ],
+)
+@pytest.mark.parametrize("form", ["egress", "storage"])
+def test_a_tier_the_database_would_not_keep_as_typed_is_refused_naming_its_line(
+    signed_in, session, form, tiers, message
+):
+    """PostgreSQL refused more digits than a tier's column holds (a 500) and rounded more decimals
+    (SQLite kept them): both refused alike."""
+    cloud = session.exec(select(Provider).where(Provider.slug == "cloud")).one().id
+    page = html(signed_in.get(f"/admin/providers/{cloud}"))
+    based_on = page.select_one(f"form[action$='/{form}'] input[name=based_on]")["value"]
+    data = {"csrf_token": csrf(signed_in, "/admin/providers"), "based_on": based_on, "tiers": tiers,
+            "kind": "block_volume", "product": "disk", "source": "https://example.test/s", "as_of": "2026-11-20",
+            "source_kind": "official", "note": "new tiers"}  # fmt: skip
+    before = versions(session)
+    response = signed_in.post(f"/admin/providers/{cloud}/{form}", data=data)
+    assert response.status_code == 422
+    field = "tiers" if form == "egress" else "storage_tiers"
+    assert html(response).select_one(f"#{field}-error").get_text() == message
+    assert versions(session) == before
