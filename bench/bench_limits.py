@@ -5,7 +5,7 @@ of a burst count before any has inserted (issue 18: 60 saves at once from one ad
 limit of 20 were stored up to 51 times on SQLite with 4 workers, 32 times on PostgreSQL).
 
 Usage: python bench/bench_limits.py [--runs 3] [--burst 60] [--limit 20] [--workers 4]
-       [--backends sqlite,postgresql]
+       [--backends sqlite,postgresql] [--logs FOLDER]
 
 For each backend, a fresh database as the app's first start leaves it (PostgreSQL: a throwaway
 server started as the tests start one, or TEST_POSTGRESQL_URL), served by one uvicorn with
@@ -100,10 +100,12 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=20)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument("--logs", type=Path, help="a folder to keep the servers' logs in (default: thrown away)")
     args = parser.parse_args()
-    print(f"{args.burst} saves at once against a limit of {args.limit}; uvicorn --workers {args.workers}; {args.runs} runs")
+    print(f"{args.burst} saves at once, limit {args.limit}; uvicorn --workers {args.workers}; {args.runs} runs")
     missed = False
     with tempfile.TemporaryDirectory() as folder:
+        logs = args.logs or Path(folder)
         for backend in args.backends.split(","):
             url = database(backend, Path(folder))
             engine = make_engine(url)
@@ -111,7 +113,7 @@ def main() -> int:
                 ("per client", 1, {"saves_per_client_per_10_min": args.limit, "saves_per_hour": 1_000_000}),
                 ("in all", args.burst, {"saves_per_client_per_10_min": 1_000_000, "saves_per_hour": args.limit}),
             ):
-                server, base = serve(url, args.workers, Path(folder) / f"{backend}.log", **limits)
+                server, base = serve(url, args.workers, logs / f"{backend} {name}.log", **limits)
                 stored, others, slowest = [], [], []
                 try:
                     for _ in range(args.runs):
