@@ -122,12 +122,12 @@ def serialised(session: Session, *records: str) -> Iterator[None]:
     record, in the order given, so callers name them in one order (else two could wait on each other).
     """
     session.commit()
-    if session.get_bind().dialect.name == "sqlite":
-        session.execute(text("BEGIN IMMEDIATE"))
-    else:
-        for record in records:
-            lock_record(session, record)
     try:
+        if session.get_bind().dialect.name == "sqlite":
+            session.execute(text("BEGIN IMMEDIATE"))
+        else:
+            for record in records:
+                lock_record(session, record)
         yield
         session.commit()
     except BaseException:

@@ -49,8 +49,8 @@ def create_admin(session: Session, username: str, password: str) -> AdminUser:
 def authenticate(session: Session, attempt: Attempt, username: str, password: str) -> AdminUser | None:
     """The admin if the password is right (the attempt is then struck off); None if not.
 
-    The hash is read in one short transaction and verified with none open: argon2 takes about
-    0.7 s at production settings, and a burst of sign-ins must not hold the pool's connections."""
+    The hash is read in one short transaction and verified with none open: argon2 takes most of a
+    second at production settings, and a burst of sign-ins must not hold the pool's connections."""
     found = session.exec(select(AdminUser.id, AdminUser.password_hash).where(AdminUser.username == username)).first()
     session.commit()
     try:
