@@ -108,3 +108,28 @@ def lock_record(session: Session, record: str) -> None:
     already orders every writing transaction; PostgreSQL's read-committed writers need this lock."""
     if session.get_bind().dialect.name == "postgresql":
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": zlib.crc32(record.encode())})
+
+
+@contextmanager
+def serialised(session: Session, *records: str) -> Iterator[None]:
+    """A transaction of its own that concurrent ones naming any of `records` wait for, committed
+    at the end (rolled back on an error): what a count that decides an insert needs, or parallel
+    requests all pass the count before any has inserted. Whatever the session did before is
+    committed first.
+
+    SQLite: BEGIN IMMEDIATE, which takes the database's write lock before the count (pysqlite would
+    begin only at the insert), waiting up to its busy timeout. PostgreSQL: an advisory lock per
+    record, in the order given, so callers name them in one order (else two could wait on each other).
+    """
+    session.commit()
+    try:
+        if session.get_bind().dialect.name == "sqlite":
+            session.execute(text("BEGIN IMMEDIATE"))
+        else:
+            for record in records:
+                lock_record(session, record)
+        yield
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise

@@ -1,4 +1,4 @@
-"""Passwords (argon2), sign-in with throttling, and server-side sessions that expire."""
+"""Passwords (argon2), signing in, and server-side sessions that expire."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
-from sqlmodel import Session, col, delete, func, select
+from sqlmodel import Session, col, delete, select
 
-from app.admin.tables import AdminSession, AdminUser, LoginFailure
+from app.admin.tables import AdminSession, AdminUser
+from app.admin.throttle import Attempt, strike_off
 from app.settings import settings
 
 
@@ -30,15 +31,7 @@ def _dummy_hash() -> str:
     return _hasher().hash(secrets.token_urlsafe(16))
 
 
-FAILURE_WINDOW = timedelta(minutes=15)
-MAX_FAILURES_PER_ACCOUNT_AND_CLIENT = 5
-MAX_FAILURES_PER_CLIENT = 20
-MAX_FAILURES_PER_ACCOUNT = 50
 PASSWORD_MIN = 12
-
-
-class Throttled(Exception):
-    """Too many failed sign-ins for this account or from this address."""
 
 
 def create_admin(session: Session, username: str, password: str) -> AdminUser:
@@ -53,40 +46,21 @@ def create_admin(session: Session, username: str, password: str) -> AdminUser:
     return user
 
 
-def _failures(session: Session, since: datetime, **match: str) -> int:
-    query = select(func.count()).select_from(LoginFailure).where(LoginFailure.at >= since)
-    for column, value in match.items():
-        query = query.where(getattr(LoginFailure, column) == value)
-    return session.exec(query).one()
+def authenticate(session: Session, attempt: Attempt, username: str, password: str) -> AdminUser | None:
+    """The admin if the password is right (the attempt is then struck off); None if not.
 
-
-def authenticate(session: Session, username: str, password: str, client_key: str) -> AdminUser | None:
-    """The admin if the password is right; None if not.
-
-    Each attempt is written down as a failure before the password is checked (and struck off if it
-    was right), so parallel guesses count too. Throttled: 5 failures for one account from one
-    address, 20 from one address, or 50 for one account from anywhere, within 15 minutes; a wrong
-    guesser elsewhere thus cannot lock the real admin out with a handful of tries.
-    """
-    attempt = LoginFailure(username=username[:64], client_key=client_key)
-    session.add(attempt)
+    The hash is read in one short transaction and verified with none open: argon2 takes most of a
+    second at production settings, and a burst of sign-ins must not hold the pool's connections."""
+    found = session.exec(select(AdminUser.id, AdminUser.password_hash).where(AdminUser.username == username)).first()
     session.commit()
-    since = datetime.now(UTC) - FAILURE_WINDOW
-    if (
-        _failures(session, since, username=username, client_key=client_key) > MAX_FAILURES_PER_ACCOUNT_AND_CLIENT
-        or _failures(session, since, client_key=client_key) > MAX_FAILURES_PER_CLIENT
-        or _failures(session, since, username=username) > MAX_FAILURES_PER_ACCOUNT
-    ):
-        raise Throttled("Too many failed sign-ins. Wait 15 minutes and try again.")
-    user = session.exec(select(AdminUser).where(AdminUser.username == username)).first()
     try:
-        _hasher().verify(user.password_hash if user else _dummy_hash(), password)
+        _hasher().verify(found[1] if found else _dummy_hash(), password)
     except VerificationError:
         return None
-    assert user is not None
-    session.execute(delete(LoginFailure).where(col(LoginFailure.username) == username))
-    session.execute(delete(LoginFailure).where(col(LoginFailure.at) < since))
+    assert found is not None
+    strike_off(session, attempt)
     session.execute(delete(AdminSession).where(col(AdminSession.expires_at) < datetime.now(UTC)))
+    user = session.get(AdminUser, found[0])
     session.commit()
     return user
 

@@ -1,4 +1,4 @@
-"""Saving and reading scenarios: unguessable slugs, one atomic insert, bounded growth."""
+"""Saving and reading scenarios: unguessable slugs, one atomic insert, growth bounded even under bursts."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
+from app.db import serialised
 from app.quoting.params import QuoteParams
 from app.scenarios.tables import Scenario
 from app.settings import settings
@@ -29,6 +30,14 @@ def _recent(session: Session, since: datetime, client_key: str | None = None) ->
     return session.exec(query).one()
 
 
+def _refuse_beyond_limits(session: Session, client_key: str) -> None:
+    now = datetime.now(UTC)
+    if _recent(session, now - timedelta(minutes=10), client_key) >= settings.saves_per_client_per_10_min:
+        raise TooManySaves("You have saved many scenarios in the last few minutes; try again in ten minutes.")
+    if _recent(session, now - timedelta(hours=1)) >= settings.saves_per_hour:
+        raise TooManySaves("Saving is paused for a while: too many scenarios were saved in the last hour.")
+
+
 def save_scenario(
     session: Session,
     params: QuoteParams,
@@ -38,12 +47,10 @@ def save_scenario(
     client_key: str,
     totals: str = "[]",
 ) -> Scenario:
-    """Insert one scenario in one transaction (all of it or nothing) under a fresh slug."""
-    now = datetime.now(UTC)
-    if _recent(session, now - timedelta(minutes=10), client_key) >= settings.saves_per_client_per_10_min:
-        raise TooManySaves("You have saved many scenarios in the last few minutes; try again in ten minutes.")
-    if _recent(session, now - timedelta(hours=1)) >= settings.saves_per_hour:
-        raise TooManySaves("Saving is paused for a while: too many scenarios were saved in the last hour.")
+    """Insert one scenario under a fresh slug, within the limits, in one transaction (all of it or
+    nothing). The limits are counted and the row inserted under one lock, so saves sent at once
+    count each other: per client first, then for all, which keeps a client's burst from queueing
+    ahead of everyone else's saves on PostgreSQL (one of its saves waits on the common lock at a time)."""
     inputs = params.model_dump_json(exclude={"catalog_version"})
     for _ in range(3):
         scenario = Scenario(
@@ -55,13 +62,15 @@ def save_scenario(
             client_key=client_key,
             totals=totals,
         )
-        session.add(scenario)
         try:
-            session.commit()
+            with serialised(session, f"scenario saves by {client_key}", "scenario saves"):
+                _refuse_beyond_limits(session, client_key)
+                session.add(scenario)
+                session.flush()
+                session.refresh(scenario)  # as stored, and kept loaded: reading it needs no connection after the commit
+                session.expunge(scenario)
         except IntegrityError:  # a slug taken by another save in the same instant
-            session.rollback()
             continue
-        session.refresh(scenario)
         return scenario
     raise RuntimeError("could not find a free slug")
 

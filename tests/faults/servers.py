@@ -41,6 +41,7 @@ def start(database_url: str, **settings: str) -> Server:
     port = _free_port()
     env = os.environ | {"DATABASE_URL": database_url, "SAVES_PER_CLIENT_PER_10_MIN": "100000"} | settings
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port), "--log-level", "warning"]
+    command.append("--no-proxy-headers")  # as in production: the app reads X-Forwarded-For by TRUSTED_PROXIES
     process = subprocess.Popen(command, cwd=ROOT, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

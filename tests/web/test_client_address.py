@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from app.admin.accounts import MAX_FAILURES_PER_CLIENT
+from app.admin.throttle import MAX_FAILURES_PER_CLIENT
 from app.main import app
 from app.settings import settings
 from tests.factories import hand_checked_catalog

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from asyncio import sleep
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 
-from app.admin.accounts import Throttled, authenticate, end_session, start_session
+from app.admin.accounts import authenticate, end_session, start_session
+from app.admin.tables import AdminUser
+from app.admin.throttle import Throttled, record_attempt
 from app.deps import ADMIN_COOKIE, SessionDep, csrf_protect
 from app.security import client_key, csrf_token, new_csrf_token, remember_csrf, served_over_https, set_csrf_cookie
 from app.settings import settings
@@ -34,23 +39,31 @@ def login_form(request: Request, next: str = "/admin") -> Response:
     return _login_page(request, next_path=_safe_next(next))
 
 
+def _new_session(session: Session, user: AdminUser, old_token: str | None) -> str:
+    end_session(session, old_token)  # a new sign-in never keeps an old session
+    return start_session(session, user)
+
+
 @router.post("/login", response_class=HTMLResponse, dependencies=[Depends(csrf_protect)])
-def login(
+async def login(
     request: Request,
     session: SessionDep,
     username: Annotated[str, Form(max_length=64)] = "",
     password: Annotated[str, Form(max_length=1024)] = "",
     next: Annotated[str, Form()] = "/admin",
 ) -> Response:
+    """Async, so that an attempt's wait (app/admin/throttle.py) holds no thread and no connection;
+    the database and the password hash run in threads."""
     try:
-        user = authenticate(session, username, password, client_key(request))
+        attempt = await run_in_threadpool(record_attempt, session, username, client_key(request))
     except Throttled as e:
         return _login_page(request, 429, str(e), _safe_next(next))
+    await sleep(attempt.delay_s)
+    user = await run_in_threadpool(authenticate, session, attempt, username, password)
     if user is None:
         return _login_page(request, 401, "Wrong name or password.", _safe_next(next))
     response = RedirectResponse(_safe_next(next), status_code=303)
-    end_session(session, request.cookies.get(ADMIN_COOKIE))  # a new sign-in never keeps an old session
-    admin_session = start_session(session, user)
+    admin_session = await run_in_threadpool(_new_session, session, user, request.cookies.get(ADMIN_COOKIE))
     response.set_cookie(
         ADMIN_COOKIE,
         admin_session,
