@@ -57,13 +57,14 @@ def record_attempt(session: Session, username: str, client_key: str) -> Attempt:
     """Put the attempt on record, then count: refused (Throttled) beyond an address's limits,
     else its wait. Ends with no transaction open."""
     username = username[:64]
+    since = datetime.now(UTC) - FAILURE_WINDOW
+    session.execute(delete(LoginFailure).where(col(LoginFailure.at) < since))  # the table holds one window
     attempt = LoginFailure(username=username, client_key=client_key)
     session.add(attempt)
     session.flush()
     assert attempt.id is not None
     attempt_id = attempt.id
     session.commit()
-    since = datetime.now(UTC) - FAILURE_WINDOW
     try:
         if (
             _failures(session, since, username=username, client_key=client_key) > MAX_FAILURES_PER_ACCOUNT_AND_CLIENT
@@ -76,6 +77,5 @@ def record_attempt(session: Session, username: str, client_key: str) -> Attempt:
 
 
 def strike_off(session: Session, attempt: Attempt) -> None:
-    """The attempt's password was right: it is no failure. Failures older than the window go too."""
+    """The attempt's password was right: it is no failure."""
     session.execute(delete(LoginFailure).where(col(LoginFailure.id) == attempt.id))
-    session.execute(delete(LoginFailure).where(col(LoginFailure.at) < datetime.now(UTC) - FAILURE_WINDOW))

@@ -2,6 +2,7 @@
 failures for an account from everywhere make attempts wait, never refuse them."""
 
 import threading
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from argon2 import PasswordHasher
@@ -129,3 +130,12 @@ def test_thirty_guesses_at_once_from_one_address_are_all_on_record_and_at_most_f
         assert session.exec(select(func.count()).select_from(LoginFailure)).one() == 30
     engine.dispose()
     assert len(passed) <= 5
+
+
+def test_failures_older_than_the_window_are_cleared_by_any_attempt_not_only_by_a_sign_in(session, admin):
+    """A guesser who never gets in must not grow the table without end: it holds one window."""
+    old = datetime.now(UTC) - timedelta(minutes=16)
+    session.add_all([LoginFailure(username="alice", client_key="k", at=old) for _ in range(30)])
+    session.commit()
+    record_attempt(session, "alice", "another")
+    assert session.exec(select(func.count()).select_from(LoginFailure)).one() == 1
