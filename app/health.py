@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import sqlite3
+import time
+from typing import Any
+from urllib.parse import quote
 
 from anyio import CapacityLimiter, to_thread
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, event, func, make_url, select
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.pool import NullPool
 from sqlmodel import create_engine
 
 from app.catalog.tables import CatalogVersion
 
 PROBE_S = 1.0
-"""How long /api/health waits for the database before it answers 503."""
+"""How recent the database's last answer must be, and how long /api/health waits for one."""
 NEWEST_VERSION = select(func.max(CatalogVersion.id))
 """What every quote needs read now and then; `SELECT 1` would not even open an SQLite file."""
 
@@ -21,30 +27,47 @@ log = logging.getLogger(__name__)
 
 
 def probe_engine(url: str) -> Engine:
-    """One connection of its own, so that a pool that a burst keeps busy (which answers 503 itself
-    after its bounded wait) is not taken for a database out of reach. Every wait is bounded, so
-    that a probe ends soon after it was given up: SQLite's wait for a lock; PostgreSQL's connect,
-    statement and unacknowledged send."""
+    """A new connection for each read, apart from the app's pool: a pool that a burst keeps busy
+    (which answers 503 itself after its bounded wait) is not taken for a database out of reach,
+    and a database file that is gone or a server that refuses connections is seen at once. Every
+    wait is bounded, so that a read ends soon after it was given up: SQLite's wait for a lock
+    (the file opened read-write, never created); PostgreSQL's connect, statement and unanswered send."""
     if url.startswith("sqlite"):
-        return create_engine(
-            url, pool_size=1, max_overflow=0, connect_args={"check_same_thread": False, "timeout": PROBE_S}
-        )
+        path = quote(make_url(url).database or "")
+
+        def connect() -> sqlite3.Connection:
+            return sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=PROBE_S, check_same_thread=False)
+
+        return create_engine("sqlite://", creator=connect, poolclass=NullPool)
     timeouts = {"connect_timeout": 2, "options": f"-c statement_timeout={PROBE_S * 1000:.0f}", "tcp_user_timeout": 1000}
-    return create_engine(url, pool_size=1, max_overflow=0, pool_pre_ping=True, connect_args=timeouts)
+    return create_engine(url, poolclass=NullPool, connect_args=timeouts)
 
 
 class DatabaseProbe:
-    """Reads the newest catalog version off the event loop, one read at a time however many ask:
-    a read under way answers everyone who asks meanwhile, and a database that hangs holds one
-    thread, not one per check."""
+    """Whether the database answered within the last PROBE_S: any query of the engines it watches
+    (the app's own, and its own) tells it so; else it reads the newest catalog version off the
+    event loop and waits PROBE_S for the answer. So a burst, which keeps the database answering,
+    costs it nothing and cannot starve it into a false "not ready". One read at a time however
+    many ask: a read under way answers everyone who asks meanwhile, and a database that hangs
+    holds one thread, not one per check."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._answered_at = -math.inf
         self._one_at_a_time = CapacityLimiter(1)
         self._reading: asyncio.Task[bool] | None = None
+        self.watch(engine)
+
+    def watch(self, engine: Engine) -> None:
+        event.listen(engine, "after_cursor_execute", self._answered)
+
+    def _answered(self, *_: Any) -> None:
+        self._answered_at = time.monotonic()
 
     async def reachable(self) -> bool:
-        """True if the database answered within PROBE_S."""
+        """True if the database answered within the last PROBE_S, or does within PROBE_S now."""
+        if time.monotonic() - self._answered_at < PROBE_S:
+            return True
         if self._reading is None:
             self._reading = asyncio.create_task(self._read())
         try:

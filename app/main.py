@@ -57,6 +57,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.db = session_factory(engine)
         app.state.probe = DatabaseProbe(probe_engine(url))
+        app.state.probe.watch(engine)
         gc.freeze()  # the catalog lives as long as the process: keep it out of every full collection
         yield
         engine.dispose()

@@ -79,7 +79,8 @@ def db(session: Session) -> sessionmaker[Session]:
 def client(session: Session, db: sessionmaker[Session]) -> Iterator[TestClient]:
     app.dependency_overrides[get_db] = lambda: db
     app.dependency_overrides[get_catalogs] = lambda: catalogs_for(session.get_bind())
-    app.dependency_overrides[get_probe] = lambda: DatabaseProbe(session.get_bind())  # type: ignore[arg-type]
+    probe = DatabaseProbe(session.get_bind())  # type: ignore[arg-type]
+    app.dependency_overrides[get_probe] = lambda: probe
     yield TestClient(app)
     app.dependency_overrides.clear()
 
