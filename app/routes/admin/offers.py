@@ -188,14 +188,15 @@ def create_offer(
     key = offer_key(form.provider, values.get("product", ""), form.gpu, values.get("region", ""), form.billing)
     with db() as session:
         owner, model = provider_by_slug(session, form.provider), gpu_by_name(session, form.gpu)
-        if owner is None:
-            errors["provider"] = "choose a provider"
-        if model is None:
-            errors["gpu"] = "choose a known GPU model (add it under GPU models first)"
-        if not form.as_of:
-            errors["as_of"] = "must be a date, YYYY-MM-DD"
-        if not errors and offer_exists(session, key):
-            errors["product"] = "this offer exists already: edit it (or restore it) instead"
+        exists = offer_exists(session, key)
+    if owner is None:
+        errors["provider"] = "choose a provider"
+    if model is None:
+        errors["gpu"] = "choose a known GPU model (add it under GPU models first)"
+    if not form.as_of:
+        errors["as_of"] = "must be a date, YYYY-MM-DD"
+    if not errors and exists:
+        errors["product"] = "this offer exists already: edit it (or restore it) instead"
     if errors:
         choices = _offer_choices(catalogs.current())
         return admin_page(request, admin, "offer_new", 422, **choices, errors=errors, values=form.model_dump())
