@@ -10,5 +10,5 @@ ENV ENVIRONMENT=production DATABASE_URL=sqlite:////data/gpucost.db
 VOLUME /data
 USER gpucost
 EXPOSE 8000
-HEALTHCHECK CMD [".venv/bin/python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/api/health', timeout=5)"]
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s CMD [".venv/bin/python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/api/health', timeout=4)"]
 CMD [".venv/bin/uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers", "--no-server-header"]

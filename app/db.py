@@ -1,4 +1,5 @@
-"""Making a database engine (the app makes its own at start), and bringing the schema up to date."""
+"""Making a database engine (the app makes its own at start) and its short sessions, and bringing
+the schema up to date."""
 
 import fcntl
 import zlib
@@ -9,6 +10,7 @@ from typing import Any, cast
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import CursorResult, Engine, Result, event, make_url, text
+from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import NullPool
 from sqlmodel import Session, create_engine
 
@@ -18,12 +20,16 @@ MIGRATION_LOCK = zlib.crc32(b"gpucost migrate")
 """The PostgreSQL advisory lock that one migrating process holds at a time."""
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, connections: int | None = None, wait_s: float = 30.0) -> Engine:
+    """An engine on `url`. `connections`: the most it holds open at once, a checkout waiting `wait_s`
+    for one to come free before SQLAlchemy's TimeoutError (the server sizes it to its threads, in
+    app/main.py); None: SQLAlchemy's default of 5, and 10 more under load."""
+    pool = {} if connections is None else {"pool_size": connections, "max_overflow": 0, "pool_timeout": wait_s}
     if not url.startswith("sqlite"):
-        engine = create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True, **pool)
         event.listen(engine, "before_cursor_execute", _without_nul, retval=True)
         return engine
-    engine = create_engine(url, connect_args={"check_same_thread": False})
+    engine = create_engine(url, connect_args={"check_same_thread": False}, **pool)
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -34,6 +40,14 @@ def make_engine(url: str) -> Engine:
         cursor.close()
 
     return engine
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    """Sessions for one use of the database each: a route opens one (`with db() as session:`) for
+    the reads and writes it needs and closes it before it quotes, renders or calls out, so that a
+    connection is back in the pool while the request does the rest. What it read stays readable
+    after a commit and after the session closes."""
+    return sessionmaker(engine, class_=Session, expire_on_commit=False)
 
 
 def _without_nul(_connection: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> tuple[str, Any]:

@@ -1,4 +1,4 @@
-"""What the routes ask FastAPI for: a database session, the catalog, fragment or page, the admin."""
+"""What the routes ask FastAPI for: database sessions, the catalog, fragment or page, the admin."""
 
 from collections.abc import Iterator
 from typing import Annotated
@@ -6,21 +6,40 @@ from urllib.parse import quote
 
 import httpx
 from fastapi import Depends, HTTPException, Path, Query, Request
+from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
 from app.admin.accounts import session_user
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs, catalogs_for
+from app.health import DatabaseProbe
 from app.refresh.sources import http_client
 from app.security import ADMIN_COOKIE, csrf_ok
 
 
-def get_session(request: Request) -> Iterator[Session]:
-    with Session(request.app.state.engine) as session:
+async def get_db(request: Request) -> sessionmaker[Session]:
+    return request.app.state.db
+
+
+Database = Annotated[sessionmaker[Session], Depends(get_db)]
+"""Short sessions (`with db() as session:`), each closed before the route renders, quotes or calls
+out: app/db.py's `session_factory`."""
+
+
+def get_session(db: Database) -> Iterator[Session]:
+    """One session for the whole request, rendering included: only the sign-in still takes it."""
+    with db() as session:
         yield session
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
+
+
+async def get_probe(request: Request) -> DatabaseProbe:
+    return request.app.state.probe
+
+
+Probe = Annotated[DatabaseProbe, Depends(get_probe)]
 
 
 async def get_catalogs(request: Request) -> Catalogs:
@@ -44,9 +63,10 @@ apart, or going back could show a bare fragment."""
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
-def current_admin(request: Request, session: SessionDep) -> AdminUser:
+def current_admin(request: Request, db: Database) -> AdminUser:
     """The signed-in admin; pages send everyone else to sign in, the admin API answers 401."""
-    user = session_user(session, request.cookies.get(ADMIN_COOKIE))
+    with db() as session:
+        user = session_user(session, request.cookies.get(ADMIN_COOKIE))
     if user is None:
         if request.url.path.startswith("/admin/api/"):
             raise HTTPException(401, "sign in first")

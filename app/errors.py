@@ -26,6 +26,16 @@ REFUSALS: dict[int, dict[str, Any]] = {
     404: {"description": "Not found: no catalog version or scenario by that number or link", "content": _AS_JSON},
     413: {"description": "The body is over 256 kB", "content": {"text/plain": {"schema": {"type": "string"}}}},
     429: {"description": "Too many scenarios saved of late, by this client or by everyone", "content": _AS_JSON},
+    503: {
+        "description": "Busy: no database connection came free within DB_POOL_TIMEOUT_S (default 2 s); try again",
+        "content": _AS_JSON,
+        "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    },
+}
+
+
+NOT_READY: dict[int | str, dict[str, Any]] = {
+    503: {"description": "Not ready: the database did not answer within a second", "content": _AS_JSON}
 }
 
 
@@ -66,7 +76,17 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     if _wants_json(request):
         return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
     context = {"status": exc.status_code, "message": exc.detail}
-    return templates.TemplateResponse(request, "error.html", context, status_code=exc.status_code)
+    return templates.TemplateResponse(request, "error.html", context, status_code=exc.status_code, headers=exc.headers)
+
+
+RETRY_AFTER_S = 2
+BUSY = "The server is busy; try again in a moment."
+
+
+async def busy(request: Request, _exc: Exception) -> Response:
+    """A request that waited DB_POOL_TIMEOUT_S for a database connection in vain (SQLAlchemy's
+    TimeoutError): 503 with Retry-After at once, rather than a 500 after a long wait."""
+    return await http_error(request, StarletteHTTPException(503, BUSY, headers={"Retry-After": str(RETRY_AFTER_S)}))
 
 
 def _without_trailing_slash(request: Request) -> Response | None:

@@ -4,9 +4,11 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from anyio import to_thread
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
@@ -14,8 +16,9 @@ from app.assets import Assets
 from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import bring_up_to_date
 from app.client_address import ClientAddress
-from app.db import make_engine
-from app.errors import http_error, server_error, validation_error
+from app.db import make_engine, session_factory
+from app.errors import busy, http_error, server_error, validation_error
+from app.health import DatabaseProbe, probe_engine
 from app.hosts import AllowedHosts
 from app.routes import api, calculator, compare, docs, explorer, scenarios
 from app.routes.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, transfer
@@ -47,12 +50,19 @@ def create_app(database_url: str | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         bring_up_to_date(url)
-        engine = make_engine(url)
+        # One connection for each worker thread and one for the event loop's catalog reads: each
+        # holds at most one at a time, so none waits for another to give one back.
+        to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
+        engine = make_engine(url, connections=settings.worker_threads + 1, wait_s=settings.db_pool_timeout_s)
         catalogs_for(engine).at()
         app.state.engine = engine
+        app.state.db = session_factory(engine)
+        app.state.probe = DatabaseProbe(probe_engine(url))
+        app.state.probe.watch(engine)
         gc.freeze()  # the catalog lives as long as the process: keep it out of every full collection
         yield
         engine.dispose()
+        app.state.probe.engine.dispose()
 
     app = App(
         title="GPU cost calculator",
@@ -65,6 +75,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.add_exception_handler(Exception, server_error)
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(PoolTimeout, busy)
     app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=GZIP_LEVEL)
     app.mount("/static", Assets(directory=ROOT / "static"), name="static")
     for area in (

@@ -134,11 +134,15 @@ PREVIEW_ROWS = 500
 """An import preview lists this many new and changed offers; the counts cover all."""
 
 
+def preview_prices(session: Session, plan: ImportPlan) -> dict[int, str]:
+    """The price now of each changed offer that an import preview lists."""
+    return offer_prices(session, [row_id for row_id, _ in plan.change[:PREVIEW_ROWS]])
+
+
 def import_preview_page(
-    request: Request, admin: AdminUser, session: Session, plan: ImportPlan, pending: PendingImport | None,
-    **context: Any,
+    request: Request, admin: AdminUser, plan: ImportPlan, pending: PendingImport | None,
+    current_prices: dict[int, str], status: int = 200, **context: Any,
 ) -> Response:  # fmt: skip
     """What an import or a refresh would change, and the form that applies the waiting plan."""
-    current_prices = offer_prices(session, [row_id for row_id, _ in plan.change[:PREVIEW_ROWS]])
     context |= {"plan": plan, "pending": pending, "current_prices": current_prices, "shown": PREVIEW_ROWS}
-    return admin_page(request, admin, "import_preview", **context)
+    return admin_page(request, admin, "import_preview", status, **context)

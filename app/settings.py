@@ -4,7 +4,7 @@ from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from pydantic import IPvAnyNetwork, field_validator, model_validator
+from pydantic import IPvAnyNetwork, PositiveFloat, PositiveInt, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +32,14 @@ class Settings(BaseSettings):
     trusted_proxies: Annotated[list[IPvAnyNetwork], NoDecode] = []
     """The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses or
     networks, comma-separated (e.g. 10.0.0.5,10.1.0.0/16). Unset: none, every peer is the client."""
+    worker_threads: PositiveInt = 40
+    """Requests a process serves at once in worker threads (saves, saved scenarios, admin pages; the
+    slider's partial and /api/quote run on the event loop): AnyIO's thread limit, set at start. The
+    database pool holds one connection for each thread and one for the event loop, so no request
+    waits for a connection; on PostgreSQL every process may open WORKER_THREADS + 2."""
+    db_pool_timeout_s: PositiveFloat = 2.0
+    """How long a request waits for a free database connection before it is answered 503 with
+    Retry-After rather than kept waiting."""
     admin_session_hours: int = 8
     password_hash_time_cost: int = 3
     password_hash_memory_kib: int = 65_536

@@ -17,11 +17,13 @@ os.environ |= {"PASSWORD_HASH_TIME_COST": "1", "PASSWORD_HASH_MEMORY_KIB": "8", 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
+from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
 from app.catalog.snapshot import catalogs_for
-from app.db import make_engine
-from app.deps import get_catalogs, get_session
+from app.db import make_engine, session_factory
+from app.deps import get_catalogs, get_db, get_probe
+from app.health import DatabaseProbe
 from app.main import app
 from tests.databases import BACKENDS, postgres
 from tests.factories import empty_database
@@ -68,9 +70,17 @@ def session(new_database: Callable[[], Engine]) -> Iterator[Session]:
 
 
 @pytest.fixture
-def client(session: Session) -> Iterator[TestClient]:
-    app.dependency_overrides[get_session] = lambda: session
+def db(session: Session) -> sessionmaker[Session]:
+    """Short sessions on the test's database, as the app's routes open them."""
+    return session_factory(session.get_bind())  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def client(session: Session, db: sessionmaker[Session]) -> Iterator[TestClient]:
+    app.dependency_overrides[get_db] = lambda: db
     app.dependency_overrides[get_catalogs] = lambda: catalogs_for(session.get_bind())
+    probe = DatabaseProbe(session.get_bind())  # type: ignore[arg-type]
+    app.dependency_overrides[get_probe] = lambda: probe
     yield TestClient(app)
     app.dependency_overrides.clear()
 

@@ -1,6 +1,8 @@
 import json
 import re
 
+import yaml
+
 from app.settings import ROOT
 
 
@@ -13,3 +15,10 @@ def test_the_container_runs_the_readmes_production_command_as_an_unprivileged_us
     assert {"--no-proxy-headers", "--no-server-header"} <= set(command)
     assert instructions["USER"] not in ("root", "0")
     assert "ENVIRONMENT=production" in instructions["ENV"] and "/api/health" in instructions["HEALTHCHECK"]
+
+
+def test_the_compose_replicas_are_checked_at_the_readiness_endpoint_before_the_proxy_starts():
+    services = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())["services"]
+    for replica in ("app1", "app2"):
+        assert "/api/health" in " ".join(services[replica]["healthcheck"]["test"])
+        assert services["proxy"]["depends_on"][replica] == {"condition": "service_healthy"}

@@ -27,7 +27,7 @@ from app.catalog.rate_changes import change_rate
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import Provenance
 from app.catalog.updates import bring_up_to_date
-from app.db import make_engine, migrate
+from app.db import make_engine, migrate, session_factory
 from app.refresh.ecb import read_ecb
 from app.refresh.fetch import Fetcher, RefreshFailed
 from app.refresh.sources import SOURCES, http_client, plan_refresh
@@ -93,7 +93,7 @@ def _refresh(source: str, apply: bool) -> int:
             return _refresh_rate(session, client, apply)
         version = catalogs_for(engine).newest()
         try:
-            plan = plan_refresh(session, version, source, client)
+            plan = plan_refresh(session_factory(engine), version, source, client)
         except RefreshFailed as e:
             print(f"Nothing was changed: {e}.", file=sys.stderr)
             return 1

@@ -61,17 +61,20 @@ def http_client() -> httpx.Client:
     return httpx.Client(timeout=settings.refresh_timeout_s, headers={"User-Agent": "gpucost-refresh"})
 
 
-def plan_refresh(session: Session, version: int, name: str, client: httpx.Client) -> ImportPlan:
+def plan_refresh(db: Callable[[], Session], version: int, name: str, client: httpx.Client) -> ImportPlan:
     """Fetch `name` and plan its prices against catalog `version`, dated today. RefreshFailed if the
-    source cannot be read whole; then nothing is planned."""
-    current = {row.key: row for _, row in current_offers(session, version)}
-    gpus = set(session.exec(select(GpuModel.name)).all())
+    source cannot be read whole; then nothing is planned. The database is read before the fetch and
+    after it, each time in a session of its own, never held while the source answers."""
+    with db() as session:
+        current = {row.key: row for _, row in current_offers(session, version)}
+        gpus = set(session.exec(select(GpuModel.name)).all())
     try:
         read = SOURCES[name].read(Fetcher(client), date.today(), current, gpus)
     except (LookupError, TypeError, AttributeError, ValueError) as e:
         raise RefreshFailed(f"{SOURCES[name].title} answered in a shape it does not publish ({e!r:.200})") from None
     plan = ImportPlan(problems=list(read.problems))
-    planner = OfferPlanner(session, version, plan)
+    with db() as session:
+        planner = OfferPlanner(session, version, plan)
     for where, row in read.rows:
         plan.rows += 1
         planner.add(where, row)

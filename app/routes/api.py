@@ -9,8 +9,8 @@ from fastapi.responses import Response
 
 from app.catalog.files import csv_text
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
-from app.deps import CatalogsDep
-from app.errors import core_refusal, refusals
+from app.deps import CatalogsDep, Probe
+from app.errors import NOT_READY, core_refusal, refusals
 from app.pages import CSVResponse
 from app.quoting.build import build_quote
 from app.quoting.params import VERSION_MAX, FieldErrors, QuoteParams, SizeParams
@@ -93,7 +93,11 @@ def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> S
     return size_out(_answered(size(catalogs, params)))
 
 
-@router.get("/health", summary="Is the service up")
-async def health() -> dict[str, str]:
-    """A trivial endpoint: the benchmark's yardstick for the partial."""
+@router.get("/health", responses=NOT_READY, summary="Is the service ready: does its database answer")
+async def health(probe: Probe) -> dict[str, str]:
+    """A readiness check for load balancers: 200 while the database answers a read within a second,
+    503 when it does not. A pool kept busy by a burst does not make it 503 (its requests get their
+    own 503 with Retry-After): the check reads on a connection of its own."""
+    if not await probe.reachable():
+        raise HTTPException(503, "The database did not answer within a second.")
     return {"status": "ok"}

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from app.charts import FRAMES, overlay_chart
 from app.costing.money import USD
 from app.costing.quote import OfferCost, OptionKey
-from app.deps import CatalogsDep, SessionDep
+from app.deps import CatalogsDep, Database
 from app.quoting.params import INPUT_LABELS, form_values
 from app.scenarios.service import saved_quote
 from app.scenarios.store import scenario_at, scenario_params
@@ -38,12 +38,13 @@ def _problem(request: Request, message: str, status: int) -> Response:
 
 
 @router.get("/compare", response_class=HTMLResponse, summary="Compare two to four saved scenarios")
-def compare(request: Request, session: SessionDep, catalogs: CatalogsDep, s: str = "") -> Response:
+def compare(request: Request, db: Database, catalogs: CatalogsDep, s: str = "") -> Response:
     """`?s=slug1,slug2[,slug3[,slug4]]`: two to four saved scenarios."""
     slugs = [slug.strip() for slug in s.split(",") if slug.strip()]
     if not 2 <= len(slugs) <= 4 or len(set(slugs)) != len(slugs):
         return _problem(request, "Compare two to four different saved scenarios: /compare?s=first,second", 400)
-    found = {slug: scenario_at(session, slug) for slug in slugs}
+    with db() as session:
+        found = {slug: scenario_at(session, slug) for slug in slugs}
     missing = [slug for slug, scenario in found.items() if scenario is None]
     if missing:
         return _problem(request, f"No saved scenario at: {', '.join(missing)}", 404)

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from app.catalog.files import csv_text
 from app.catalog.snapshot import Catalogs
-from app.deps import CatalogsDep, SessionDep
+from app.deps import CatalogsDep, Database
 from app.errors import core_refusal, refusals
 from app.forms import FormReader
 from app.pages import CSVResponse, calculator_page, not_found_page
@@ -28,7 +28,7 @@ from app.scenarios.service import (
     share_link,
 )
 from app.scenarios.store import TooManySaves, scenario_at, scenario_params
-from app.scenarios.tables import NAME_MAX, NOTE_MAX
+from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
 from app.security import client_key, csrf_ok
 from app.templating import option_label
 
@@ -51,10 +51,15 @@ def _page_after_save_problem(
     return calculator_page(request, catalogs, query, status_code=status, save_errors=errors, save_values=values)
 
 
+def _scenario_at(db: Database, slug: str) -> Scenario | None:
+    with db() as session:
+        return scenario_at(session, slug)
+
+
 @router.post("/s", response_class=HTMLResponse, summary="Save a scenario from the page (form post)")
 def save_from_page(
     request: Request,
-    session: SessionDep,
+    db: Database,
     catalogs: CatalogsDep,
     csrf_token: Annotated[str, Form()] = "",
     name: Annotated[str, Form()] = "",
@@ -80,9 +85,7 @@ def save_from_page(
     if form.errors:
         return problem(422, form.errors)
     try:
-        scenario = quote_and_save(
-            session, catalogs, ScenarioIn(name=name, note=note, params=params), client_key(request)
-        )
+        scenario = quote_and_save(db, catalogs, ScenarioIn(name=name, note=note, params=params), client_key(request))
     except TooManySaves as e:
         return problem(429, {"form": str(e)})
     except Unquotable:
@@ -93,7 +96,7 @@ def save_from_page(
 @router.post("/s/import", response_class=HTMLResponse, summary="Import a scenario's JSON export as a new link")
 def import_from_page(
     request: Request,
-    session: SessionDep,
+    db: Database,
     catalogs: CatalogsDep,
     file: UploadFile,
     csrf_token: Annotated[str, Form()] = "",
@@ -108,7 +111,7 @@ def import_from_page(
     content = file.file.read(200_000)  # a plain def: the save runs off the event loop
     try:
         exported = ScenarioIn.model_validate_json(content.decode("utf-8-sig"))  # an editor may have added a BOM
-        scenario = quote_and_save(session, catalogs, exported, client_key(request))
+        scenario = quote_and_save(db, catalogs, exported, client_key(request))
     except (UnicodeDecodeError, ValidationError, Unquotable):
         return problem(422, "That file is not a scenario exported from this calculator.")
     except TooManySaves as e:
@@ -117,8 +120,8 @@ def import_from_page(
 
 
 @router.get("/s/{slug}.json", summary="A saved scenario as JSON")
-def export_json(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> Response:
-    scenario = scenario_at(session, slug)
+def export_json(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
+    scenario = _scenario_at(db, slug)
     if scenario is None:
         return not_found_page(request)
     body = scenario_out(catalogs, scenario, str(request.base_url)).model_dump_json(indent=2)
@@ -127,9 +130,9 @@ def export_json(slug: str, request: Request, session: SessionDep, catalogs: Cata
 
 
 @router.get("/s/{slug}.csv", response_class=CSVResponse, summary="A saved scenario's options as CSV")
-def export_csv(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> Response:
+def export_csv(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
     """The options table of the saved quote, one row per option."""
-    scenario = scenario_at(session, slug)
+    scenario = _scenario_at(db, slug)
     if scenario is None:
         return not_found_page(request)
     quote = quote_out(saved_quote(catalogs, scenario))
@@ -147,9 +150,9 @@ def export_csv(slug: str, request: Request, session: SessionDep, catalogs: Catal
 
 
 @router.get("/s/{slug}", response_class=HTMLResponse, summary="A saved scenario's page")
-def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> Response:
+def open_scenario(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
     """The calculator exactly as saved, and what the same inputs cost at today's prices."""
-    scenario = scenario_at(session, slug)
+    scenario = _scenario_at(db, slug)
     if scenario is None:
         return not_found_page(request)
     params = scenario_params(scenario)
@@ -165,12 +168,16 @@ def open_scenario(slug: str, request: Request, session: SessionDep, catalogs: Ca
 
 
 @api_router.post(
-    "", status_code=201, response_model=ScenarioOut, responses=refusals(400, 404, 413, 429), summary="Save a scenario"
+    "",
+    status_code=201,
+    response_model=ScenarioOut,
+    responses=refusals(400, 404, 413, 429, 503),
+    summary="Save a scenario",
 )
-def api_save(scenario: ScenarioIn, request: Request, session: SessionDep, catalogs: CatalogsDep) -> ScenarioOut:
+def api_save(scenario: ScenarioIn, request: Request, db: Database, catalogs: CatalogsDep) -> ScenarioOut:
     """Save a scenario (the same checks as the page); a JSON export of one is accepted as it is."""
     try:
-        saved = quote_and_save(session, catalogs, scenario, client_key(request))
+        saved = quote_and_save(db, catalogs, scenario, client_key(request))
     except Unquotable as e:
         raise core_refusal(["body", "params"], e.errors) from None
     except TooManySaves as e:
@@ -179,10 +186,10 @@ def api_save(scenario: ScenarioIn, request: Request, session: SessionDep, catalo
 
 
 @api_router.get(
-    "/{slug}", response_model=ScenarioOut, responses=refusals(404), summary="A saved scenario with its quote"
+    "/{slug}", response_model=ScenarioOut, responses=refusals(404, 503), summary="A saved scenario with its quote"
 )
-def api_scenario(slug: str, request: Request, session: SessionDep, catalogs: CatalogsDep) -> ScenarioOut:
-    scenario = scenario_at(session, slug)
+def api_scenario(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> ScenarioOut:
+    scenario = _scenario_at(db, slug)
     if scenario is None:
         raise HTTPException(404, detail="no scenario at this link")
     return scenario_out(catalogs, scenario, str(request.base_url))

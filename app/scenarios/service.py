@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -65,8 +66,9 @@ class Unquotable(Exception):
         self.errors = errors
 
 
-def quote_and_save(session: Session, catalogs: Catalogs, scenario: ScenarioIn, client_key: str) -> Scenario:
-    """Quote first (the same checks as the page), then save pinned to the version quoted at."""
+def quote_and_save(db: Callable[[], Session], catalogs: Catalogs, scenario: ScenarioIn, client_key: str) -> Scenario:
+    """Quote first (the same checks as the page), then save pinned to the version quoted at, in a
+    session of its own."""
     version = scenario.catalog_version or scenario.params.catalog_version
     pinned = scenario.params.model_copy(update={"catalog_version": version})
     result = build_quote(catalogs, pinned)
@@ -74,7 +76,8 @@ def quote_and_save(session: Session, catalogs: Catalogs, scenario: ScenarioIn, c
         raise Unquotable(result)
     totals = json.dumps(totals_of(result))
     name, note = scenario.name.strip(), scenario.note.strip()
-    return save_scenario(session, pinned, result.catalog.version, name, note, client_key, totals)
+    with db() as session:
+        return save_scenario(session, pinned, result.catalog.version, name, note, client_key, totals)
 
 
 def totals_of(result: QuoteResult) -> list[dict[str, Any]]:

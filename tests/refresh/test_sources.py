@@ -34,10 +34,10 @@ def changed(plan):
     return {row.key: (row.price_usd, row.as_of, row.source_url) for _, row in plan.change}
 
 
-def test_skypilot_refresh_reprices_the_catalogs_offers_dated_today_with_the_files_address(session, sources_catalog):
+def test_skypilot_refresh_reprices_the_catalogs_offers_dated_today_with_the_files_address(db, sources_catalog):
     """Lambda's 8x H100 in us-east-1: 23.92 -> 31.92 per hour; 8x V100 keeps 6.32 but is dated today.
     B200 is new to the catalog: it comes in at its 3 cheapest regions (all 6.99, so by name)."""
-    plan = plan_refresh(session, 1, "skypilot:lambda", answering({LAMBDA_URL: recorded("skypilot_lambda_vms.csv")}))
+    plan = plan_refresh(db, 1, "skypilot:lambda", answering({LAMBDA_URL: recorded("skypilot_lambda_vms.csv")}))
     assert plan.problems == []
     assert changed(plan) == {
         "lambda:gpu_8x_h100_sxm5:H100:us-east-1:on_demand": (Decimal("31.92"), date.today(), LAMBDA_URL),
@@ -54,10 +54,10 @@ def test_skypilot_refresh_reprices_the_catalogs_offers_dated_today_with_the_file
     ]
 
 
-def test_azure_refresh_follows_next_page_links_and_keeps_linux_pay_as_you_go_and_spot(session, sources_catalog):
+def test_azure_refresh_follows_next_page_links_and_keeps_linux_pay_as_you_go_and_spot(db, sources_catalog):
     """Page 1: NC24ads A100 v4 eastus 3.673 on demand, 0.90 spot (Windows and low priority left out);
     page 2: westeurope, a region the catalog does not list, and an H100 size it does not have."""
-    plan = plan_refresh(session, 1, "azure", answering(azure_routes()))
+    plan = plan_refresh(db, 1, "azure", answering(azure_routes()))
     first = str(httpx.URL(first_page(AZURE)))
     assert changed(plan) == {
         "azure:Standard_NC24ads_A100_v4:A100-80GB:eastus:on_demand": (Decimal("3.673"), date.today(), first),
@@ -71,10 +71,10 @@ def test_azure_refresh_follows_next_page_links_and_keeps_linux_pay_as_you_go_and
     ]
 
 
-def test_oci_refresh_prices_each_shape_at_its_gpus_times_the_gpu_hour_price(session, sources_catalog):
+def test_oci_refresh_prices_each_shape_at_its_gpus_times_the_gpu_hour_price(db, sources_catalog):
     """H100 at 10.00 per GPU-hour: BM.GPU.H100.8 = 8 x 10 = 80.00 an hour in both regions; A10 at
     2.00: VM.GPU.A10.1 = 2.00. The block-volume part is not a GPU price."""
-    plan = plan_refresh(session, 1, "oci", answering({OCI: recorded("oci_products.json")}))
+    plan = plan_refresh(db, 1, "oci", answering({OCI: recorded("oci_products.json")}))
     assert {key: price for key, (price, _, _) in changed(plan).items()} == {
         "oci:BM.GPU.H100.8:H100:us-ashburn-1:on_demand": Decimal(80),
         "oci:BM.GPU.H100.8:H100:eu-frankfurt-1:on_demand": Decimal(80),
@@ -94,62 +94,62 @@ def test_oci_refresh_prices_each_shape_at_its_gpus_times_the_gpu_hour_price(sess
     ],
     ids=["timeout", "network error", "HTTP error", "not JSON", "not a price list"],
 )
-def test_a_source_that_cannot_be_read_whole_plans_nothing_and_says_why(session, sources_catalog, answer, reason):
+def test_a_source_that_cannot_be_read_whole_plans_nothing_and_says_why(db, sources_catalog, answer, reason):
     with pytest.raises(RefreshFailed, match=re.escape(reason)):
-        plan_refresh(session, 1, "oci", answering({OCI: answer}))
+        plan_refresh(db, 1, "oci", answering({OCI: answer}))
 
 
-def test_an_azure_page_that_fails_part_way_fails_the_whole_refresh(session, sources_catalog):
+def test_an_azure_page_that_fails_part_way_fails_the_whole_refresh(db, sources_catalog):
     client = answering(azure_routes(**{AZURE_PAGE_2: httpx.Response(500)}))
     with pytest.raises(RefreshFailed, match=r"\$skip=100 answered HTTP 500"):
-        plan_refresh(session, 1, "azure", client)
+        plan_refresh(db, 1, "azure", client)
 
 
-def test_a_skypilot_file_without_its_columns_is_refused(session, sources_catalog):
+def test_a_skypilot_file_without_its_columns_is_refused(db, sources_catalog):
     client = answering({LAMBDA_URL: httpx.Response(200, text="name,price\nx,1\n")})
     with pytest.raises(RefreshFailed, match="is not a SkyPilot catalog: no AcceleratorCount, AcceleratorName"):
-        plan_refresh(session, 1, "skypilot:lambda", client)
+        plan_refresh(db, 1, "skypilot:lambda", client)
 
 
-def test_a_skypilot_file_with_carriage_return_line_endings_plans_the_same(session, sources_catalog):
+def test_a_skypilot_file_with_carriage_return_line_endings_plans_the_same(db, sources_catalog):
     lf = recorded("skypilot_lambda_vms.csv").text
     plans = [
-        plan_refresh(session, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
+        plan_refresh(db, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
         for text in (lf, lf.replace("\r\n", "\n").replace("\n", "\r"))
     ]
     assert plans[1].problems == [] and changed(plans[1]) == changed(plans[0]) and plans[1].add == plans[0].add
 
 
-def test_a_skypilot_file_whose_header_cannot_be_read_is_refused(session, sources_catalog):
+def test_a_skypilot_file_whose_header_cannot_be_read_is_refused(db, sources_catalog):
     client = answering({LAMBDA_URL: httpx.Response(200, text="InstanceType," + "x" * 200_000 + "\n")})
     with pytest.raises(RefreshFailed, match="is not readable CSV: field larger than field limit"):
-        plan_refresh(session, 1, "skypilot:lambda", client)
+        plan_refresh(db, 1, "skypilot:lambda", client)
 
 
-def test_malformed_rows_are_reported_by_line_and_block_the_apply(session, sources_catalog):
+def test_malformed_rows_are_reported_by_line_and_block_the_apply(db, sources_catalog):
     bad = "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,-1,us-south-1,,\ngpu_2x_h100,H100,two,1,1,2.5,us-east-1,,\n"
     text = recorded("skypilot_lambda_vms.csv").text + bad
-    plan = plan_refresh(session, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
+    plan = plan_refresh(db, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
     assert plan.problems == [
         ("line 13", "Price must be a price of 0 or more"),
         ("line 14", "AcceleratorCount must be a whole number from 1 to 1,024"),
     ]
 
 
-def test_an_azure_next_page_elsewhere_than_the_price_list_is_not_followed(session, sources_catalog):
+def test_an_azure_next_page_elsewhere_than_the_price_list_is_not_followed(db, sources_catalog):
     page = {"Items": [], "NextPageLink": "http://127.0.0.1:8080/admin"}
     client = answering({str(httpx.URL(first_page(AZURE))): httpx.Response(200, json=page)})
     with pytest.raises(RefreshFailed, match="links its next page to 'http://127.0.0.1:8080/admin'"):
-        plan_refresh(session, 1, "azure", client)
+        plan_refresh(db, 1, "azure", client)
 
 
-def test_a_shape_price_past_the_catalogs_limit_is_a_malformed_row(session, sources_catalog):
+def test_a_shape_price_past_the_catalogs_limit_is_a_malformed_row(db, sources_catalog):
     """9,999,999 per GPU-hour x 8 GPUs = 79,999,992 per hour: past the 10,000,000 any price may be."""
     prices = [{"currencyCode": "USD", "prices": [{"model": "PAY_AS_YOU_GO", "value": 9999999}]}]
     huge = {
         "items": [{"partNumber": "B98415", "displayName": "Compute - GPU - H100", "currencyCodeLocalizations": prices}]
     }
-    plan = plan_refresh(session, 1, "oci", answering({OCI: httpx.Response(200, json=huge)}))
+    plan = plan_refresh(db, 1, "oci", answering({OCI: httpx.Response(200, json=huge)}))
     assert plan.problems and all("must be at most 10,000,000" in reason for _, reason in plan.problems)
 
 
@@ -162,7 +162,7 @@ def test_a_shape_price_past_the_catalogs_limit_is_a_malformed_row(session, sourc
     ],
     ids=["short row", "digits with an underscore", "not a number"],
 )
-def test_rows_python_would_misread_are_malformed(session, sources_catalog, line, reason):
+def test_rows_python_would_misread_are_malformed(db, sources_catalog, line, reason):
     text = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" + line
-    plan = plan_refresh(session, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
+    plan = plan_refresh(db, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
     assert plan.problems == [("line 2", reason)]

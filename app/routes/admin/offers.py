@@ -19,7 +19,7 @@ from app.catalog.rows import OfferRow, check_offer_fields, offer_key
 from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.tables import OfferVersion
 from app.costing.terms import Billing, PricePeriod, Tenancy
-from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Days, RecordId, SessionDep
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, Days, RecordId
 from app.forms import FormReader, OptionalNote
 from app.pages import admin_page
 
@@ -70,20 +70,25 @@ def _offer_row(session: Session, row_id: int) -> OfferVersion:
     return row
 
 
+def _read_offer_row(db: Database, row_id: int) -> OfferVersion:
+    with db() as session:
+        return _offer_row(session, row_id)
+
+
 @router.get("/offers/{row_id}", response_class=HTMLResponse)
-def edit_offer(request: Request, admin: Admin, session: SessionDep, row_id: RecordId) -> Response:
-    return admin_page(request, admin, "offer_edit", row=_offer_row(session, row_id), values={}, errors={})
+def edit_offer(request: Request, admin: Admin, db: Database, row_id: RecordId) -> Response:
+    return admin_page(request, admin, "offer_edit", row=_read_offer_row(db, row_id), values={}, errors={})
 
 
 @router.post("/offers/{row_id}", response_class=HTMLResponse)
 def save_offer(
-    request: Request, admin: Admin, session: SessionDep, row_id: RecordId,
+    request: Request, admin: Admin, db: Database, row_id: RecordId,
     price_usd: Annotated[str, Form()] = "", source_url: Annotated[str, Form()] = "",
     as_of: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "",
 ) -> Response:  # fmt: skip
     """A new price as a new version. `row_id` is the version the admin edited: if another admin
     changed the offer since, nothing is saved and both changes are shown."""
-    row = _offer_row(session, row_id)
+    row = _read_offer_row(db, row_id)
     typed = {"price_usd": price_usd, "source_url": source_url, "as_of": as_of, "note": note}
     form = FormReader()
     amount = form.read("price_usd", check.price, price_usd)
@@ -93,37 +98,42 @@ def save_offer(
     if form.errors:
         return admin_page(request, admin, "offer_edit", 422, row=row, values=typed, errors=form.errors)
     try:
-        change_offer_price(session, row_id, amount, source, day, why, who=admin.username)
+        with db() as session:
+            change_offer_price(session, row_id, amount, source, day, why, who=admin.username)
     except StaleRecord:
-        conflict = newest_version_of(session, row.key)
+        with db() as session:
+            conflict = newest_version_of(session, row.key)
         return admin_page(request, admin, "offer_edit", 409, row=row, values=typed, errors={}, conflict=conflict)
     return RedirectResponse(_history_url(row.key), status_code=303)
 
 
 @router.post("/offers/{row_id}/retire")
-def retire(admin: Admin, session: SessionDep, row_id: RecordId, note: OptionalNote = "retired") -> Response:
-    row = _offer_row(session, row_id)
-    try:
-        retire_offer(session, row_id, note.strip() or "retired", who=admin.username)
-    except StaleRecord:
-        raise HTTPException(409, "This offer was changed or retired meanwhile; open it again.") from None
+def retire(admin: Admin, db: Database, row_id: RecordId, note: OptionalNote = "retired") -> Response:
+    with db() as session:
+        row = _offer_row(session, row_id)
+        try:
+            retire_offer(session, row_id, note.strip() or "retired", who=admin.username)
+        except StaleRecord:
+            raise HTTPException(409, "This offer was changed or retired meanwhile; open it again.") from None
     return RedirectResponse(_history_url(row.key), status_code=303)
 
 
 @router.post("/offers/{row_id}/restore")
-def restore(admin: Admin, session: SessionDep, row_id: RecordId) -> Response:
-    row = _offer_row(session, row_id)
-    try:
-        restore_offer(session, row_id, f"restored the version of catalog {row.valid_from}", who=admin.username)
-    except StaleRecord:
-        raise HTTPException(409, "This offer was changed meanwhile; open its history again.") from None
+def restore(admin: Admin, db: Database, row_id: RecordId) -> Response:
+    with db() as session:
+        row = _offer_row(session, row_id)
+        try:
+            restore_offer(session, row_id, f"restored the version of catalog {row.valid_from}", who=admin.username)
+        except StaleRecord:
+            raise HTTPException(409, "This offer was changed meanwhile; open its history again.") from None
     return RedirectResponse(_history_url(row.key), status_code=303)
 
 
 @router.get("/history", response_class=HTMLResponse)
-def history(request: Request, admin: Admin, session: SessionDep, key: str) -> Response:
+def history(request: Request, admin: Admin, db: Database, key: str) -> Response:
     """Every version of one offer, newest first, with what changed and who changed it."""
-    entries = offer_history(session, key)
+    with db() as session:
+        entries = offer_history(session, key)
     if not entries:
         raise HTTPException(404, "no such offer")
     return admin_page(request, admin, "history", key=key, entries=entries)
@@ -167,7 +177,7 @@ class NewOffer(BaseModel):
 
 @router.post("/new-offer", response_class=HTMLResponse)
 def create_offer(
-    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep, form: Annotated[NewOffer, Form()]
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, form: Annotated[NewOffer, Form()]
 ) -> Response:
     """A new offer: every field checked as an import checks it, a source and a date on its price, a
     known provider and GPU model."""
@@ -175,15 +185,17 @@ def create_offer(
     note = reader.read("note", check.change_note, form.note)
     values, errors = check_offer_fields(form.model_dump())
     errors |= reader.errors
-    owner, model = provider_by_slug(session, form.provider), gpu_by_name(session, form.gpu)
+    key = offer_key(form.provider, values.get("product", ""), form.gpu, values.get("region", ""), form.billing)
+    with db() as session:
+        owner, model = provider_by_slug(session, form.provider), gpu_by_name(session, form.gpu)
+        exists = offer_exists(session, key)
     if owner is None:
         errors["provider"] = "choose a provider"
     if model is None:
         errors["gpu"] = "choose a known GPU model (add it under GPU models first)"
     if not form.as_of:
         errors["as_of"] = "must be a date, YYYY-MM-DD"
-    key = offer_key(form.provider, values.get("product", ""), form.gpu, values.get("region", ""), form.billing)
-    if not errors and offer_exists(session, key):
+    if not errors and exists:
         errors["product"] = "this offer exists already: edit it (or restore it) instead"
     if errors:
         choices = _offer_choices(catalogs.current())
@@ -191,7 +203,8 @@ def create_offer(
     assert owner is not None and owner.id is not None and model is not None and model.id is not None
     row = OfferRow(key=key, provider=form.provider, gpu=form.gpu, **values)
     try:
-        add_offer(session, OfferVersion.of_row(row, owner.id, model.id, 0), note, admin.username)
+        with db() as session:
+            add_offer(session, OfferVersion.of_row(row, owner.id, model.id, 0), note, admin.username)
     except StaleRecord:
         raise HTTPException(409, "The same offer was added meanwhile.") from None
     return RedirectResponse(_history_url(key), status_code=303)

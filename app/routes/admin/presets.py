@@ -12,7 +12,7 @@ from app.catalog import rows as check
 from app.catalog.changes import StaleRecord, last_change
 from app.catalog.preset_changes import save_preset
 from app.catalog.tables import ModelPresetVersion
-from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, SessionDep
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database
 from app.forms import SOURCE_KINDS, Errors, FormReader, read_provenance
 from app.pages import admin_page
 
@@ -30,7 +30,7 @@ ARCHITECTURE = {
 
 
 def _page(
-    request: Request, admin: AdminUser, session: SessionDep, catalogs: CatalogsDep, key: str = "", status: int = 200,
+    request: Request, admin: AdminUser, db: Database, catalogs: CatalogsDep, key: str = "", status: int = 200,
     errors: Errors | None = None, values: dict[str, str] | None = None,
 ) -> Response:  # fmt: skip
     presets = catalogs.current().presets
@@ -41,19 +41,20 @@ def _page(
             "active_parameters_b": f"{now.active_parameters / 1e9:g}" if now.active_parameters else "",
             "parameters_source": now.parameters_source, "source": now.source,
         }  # fmt: skip
-    based_on = last_change(session, ModelPresetVersion, "key", key) if key else 0
+    with db() as session:
+        based_on = last_change(session, ModelPresetVersion, "key", key) if key else 0
     return admin_page(request, admin, "presets", status, presets=presets, now=now, based_on=based_on,
                       source_kinds=SOURCE_KINDS, errors=errors or {}, values=values or {})  # fmt: skip
 
 
 @router.get("/presets", response_class=HTMLResponse)
-def presets(request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep, key: str = "") -> Response:
-    return _page(request, admin, session, catalogs, key)
+def presets(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, key: str = "") -> Response:
+    return _page(request, admin, db, catalogs, key)
 
 
 @router.post("/presets", response_class=HTMLResponse)
 def save(
-    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep,
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep,
     key: Annotated[str, Form()] = "", name: Annotated[str, Form()] = "", parameters_b: Annotated[str, Form()] = "",
     active_parameters_b: Annotated[str, Form()] = "", parameters_source: Annotated[str, Form()] = "",
     layers: Annotated[str, Form()] = "", hidden_size: Annotated[str, Form()] = "",
@@ -82,10 +83,11 @@ def save(
     provenance = read_provenance(form, "", source, as_of, source_kind, quote)
     why = form.read("note", check.change_note, note)
     if form.errors:
-        return _page(request, admin, session, catalogs, key, 422, form.errors, values)
+        return _page(request, admin, db, catalogs, key, 422, form.errors, values)
     try:
-        save_preset(session, key, architecture, provenance, why, admin.username, based_on)
+        with db() as session:
+            save_preset(session, key, architecture, provenance, why, admin.username, based_on)
     except StaleRecord:
         conflict = {"conflict": "Someone changed this preset after you opened the page; the current one is shown."}
-        return _page(request, admin, session, catalogs, key, 409, conflict, values)
+        return _page(request, admin, db, catalogs, key, 409, conflict, values)
     return RedirectResponse(f"/admin/presets?key={key}", status_code=303)

@@ -17,7 +17,7 @@ from app.catalog.queries import provider_by_slug, provider_ids, provider_now
 from app.catalog.rows import decimal_text
 from app.catalog.tables import Provider, StorageKind
 from app.catalog.tier_rows import parse_tiers
-from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, RecordId
 from app.forms import SOURCE_KINDS, Errors, FormReader, OptionalNote, read_provenance
 from app.pages import admin_page
 
@@ -36,10 +36,12 @@ def _tiers_text(tiers: list[Any], price: str) -> str:
 
 
 def _provider_page(
-    request: Request, admin: AdminUser, session: Session, provider: Provider, status: int = 200,
+    request: Request, admin: AdminUser, db: Database, provider_id: int, status: int = 200,
     errors: Errors | None = None, values: dict[str, str] | None = None,
 ) -> Response:  # fmt: skip
-    now = provider_now(session, provider)
+    with db() as session:
+        provider = _provider(session, provider_id)
+        now = provider_now(session, provider)
     context = now | {
         "provider": provider,
         "tiers_text": _tiers_text(now["tiers"], "usd_per_gb"),
@@ -59,46 +61,56 @@ def _provider(session: Session, provider_id: int) -> Provider:
     return provider
 
 
+def _providers_page(
+    request: Request, admin: AdminUser, db: Database, catalogs: CatalogsDep, status: int = 200,
+    errors: Errors | None = None, values: dict[str, str] | None = None,
+) -> Response:  # fmt: skip
+    with db() as session:
+        ids = provider_ids(session)
+    context = {"catalog": catalogs.current(), "ids": ids, "errors": errors or {}, "values": values or {}}
+    return admin_page(request, admin, "providers", status, **context)
+
+
 @router.get("/providers", response_class=HTMLResponse)
-def providers(request: Request, admin: Admin, catalogs: CatalogsDep, session: SessionDep) -> Response:
-    ids = provider_ids(session)
-    return admin_page(request, admin, "providers", catalog=catalogs.current(), ids=ids, errors={}, values={})
+def providers(request: Request, admin: Admin, catalogs: CatalogsDep, db: Database) -> Response:
+    return _providers_page(request, admin, db, catalogs)
 
 
 @router.post("/providers", response_class=HTMLResponse)
 def create_provider(
-    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep,
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep,
     slug: Annotated[str, Form()] = "", name: Annotated[str, Form()] = "",
     hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "",
 ) -> Response:  # fmt: skip
     form = FormReader()
-    if form.read("slug", check.provider_slug, slug) and provider_by_slug(session, slug):
-        form.errors["slug"] = "there is already a provider with this id"
+    if form.read("slug", check.provider_slug, slug):
+        with db() as session:
+            if provider_by_slug(session, slug):
+                form.errors["slug"] = "there is already a provider with this id"
     display_name = form.read("name", check.text, name, 100)
     country = form.read("hq_country", check.country, hq_country)
     if hq_country:
         form.read("hq_source", check.web_address, hq_source)
     if form.errors:
         values = {"slug": slug, "name": name, "hq_country": hq_country, "hq_source": hq_source}
-        context = {"catalog": catalogs.current(), "ids": provider_ids(session), "errors": form.errors, "values": values}
-        return admin_page(request, admin, "providers", 422, **context)
-    provider = add_provider(session, slug, display_name, country, hq_source, admin.username)
+        return _providers_page(request, admin, db, catalogs, 422, form.errors, values)
+    with db() as session:
+        provider = add_provider(session, slug, display_name, country, hq_source, admin.username)
     return RedirectResponse(f"/admin/providers/{provider.id}", status_code=303)
 
 
 @router.get("/providers/{provider_id}", response_class=HTMLResponse)
-def provider(request: Request, admin: Admin, session: SessionDep, provider_id: RecordId) -> Response:
-    return _provider_page(request, admin, session, _provider(session, provider_id))
+def provider(request: Request, admin: Admin, db: Database, provider_id: RecordId) -> Response:
+    return _provider_page(request, admin, db, provider_id)
 
 
 @router.post("/providers/{provider_id}/headquarters", response_class=HTMLResponse)
 def save_headquarters(
-    request: Request, admin: Admin, session: SessionDep, provider_id: RecordId,
+    request: Request, admin: Admin, db: Database, provider_id: RecordId,
     hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "",
     hq_as_of: Annotated[str, Form()] = "", hq_source_kind: Annotated[str, Form()] = "",
     hq_quote: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
-    p = _provider(session, provider_id)
     values = {"hq_country": hq_country, "hq_source": hq_source, "hq_as_of": hq_as_of,
               "hq_source_kind": hq_source_kind, "hq_quote": hq_quote, "hq_note": note}  # fmt: skip
     form = FormReader()
@@ -106,23 +118,24 @@ def save_headquarters(
     provenance = read_provenance(form, "hq_", hq_source, hq_as_of, hq_source_kind, hq_quote)
     why = form.read("hq_note", check.change_note, note)
     if form.errors:
-        return _provider_page(request, admin, session, p, 422, form.errors, values)
+        return _provider_page(request, admin, db, provider_id, 422, form.errors, values)
     try:
-        change_headquarters(session, provider_id, country, provenance, why, admin.username, based_on)
+        with db() as session:
+            _provider(session, provider_id)
+            change_headquarters(session, provider_id, country, provenance, why, admin.username, based_on)
     except StaleRecord:
-        return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
+        return _provider_page(request, admin, db, provider_id, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
 
 
 @router.post("/providers/{provider_id}/egress", response_class=HTMLResponse)
 def save_egress(
-    request: Request, admin: Admin, session: SessionDep, provider_id: RecordId,
+    request: Request, admin: Admin, db: Database, provider_id: RecordId,
     tiers: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
     source_kind: Annotated[str, Form()] = "", quote: Annotated[str, Form()] = "",
     note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
     """The whole tier table at once; empty means the provider publishes no egress price."""
-    p = _provider(session, provider_id)
     values = {"tiers": tiers, "source": source, "as_of": as_of, "source_kind": source_kind, "quote": quote,
               "note": note}  # fmt: skip
     form = FormReader()
@@ -130,24 +143,25 @@ def save_egress(
     provenance = read_provenance(form, "", source, as_of, source_kind, quote)
     why = form.read("note", check.change_note, note)
     if form.errors:
-        return _provider_page(request, admin, session, p, 422, form.errors, values)
+        return _provider_page(request, admin, db, provider_id, 422, form.errors, values)
     try:
-        replace_egress_tiers(session, provider_id, parsed, provenance, why, admin.username, based_on)
+        with db() as session:
+            _provider(session, provider_id)
+            replace_egress_tiers(session, provider_id, parsed, provenance, why, admin.username, based_on)
     except StaleRecord:
-        return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
+        return _provider_page(request, admin, db, provider_id, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
 
 
 @router.post("/providers/{provider_id}/storage", response_class=HTMLResponse)
 def save_storage(
-    request: Request, admin: Admin, session: SessionDep, provider_id: RecordId,
+    request: Request, admin: Admin, db: Database, provider_id: RecordId,
     kind: Annotated[str, Form()] = "", product: Annotated[str, Form()] = "", tiers: Annotated[str, Form()] = "",
     source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
     source_kind: Annotated[str, Form()] = "", quote: Annotated[str, Form()] = "",
     note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
 ) -> Response:  # fmt: skip
     """The storage GPU users keep checkpoints on, as tiers per GB-month; empty means none is published."""
-    p = _provider(session, provider_id)
     values = {"storage_kind": kind, "storage_product": product, "storage_tiers": tiers, "storage_source": source,
               "storage_as_of": as_of, "storage_source_kind": source_kind, "storage_quote": quote,
               "storage_note": note}  # fmt: skip
@@ -158,18 +172,21 @@ def save_storage(
     provenance = read_provenance(form, "storage_", source, as_of, source_kind, quote)
     why = form.read("storage_note", check.change_note, note)
     if form.errors:
-        return _provider_page(request, admin, session, p, 422, form.errors, values)
+        return _provider_page(request, admin, db, provider_id, 422, form.errors, values)
     try:
-        replace_storage(session, provider_id, storage_kind or "", name or "", parsed, provenance, why, admin.username,
-                        based_on)  # fmt: skip
+        with db() as session:
+            _provider(session, provider_id)
+            replace_storage(session, provider_id, storage_kind or "", name or "", parsed, provenance, why,
+                            admin.username, based_on)  # fmt: skip
     except StaleRecord:
-        return _provider_page(request, admin, session, p, 409, {"conflict": CONFLICT}, values)
+        return _provider_page(request, admin, db, provider_id, 409, {"conflict": CONFLICT}, values)
     return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
 
 
 @router.post("/providers/{provider_id}/retire")
-def retire_provider(admin: Admin, session: SessionDep, provider_id: RecordId, note: OptionalNote = "") -> Response:
+def retire_provider(admin: Admin, db: Database, provider_id: RecordId, note: OptionalNote = "") -> Response:
     """All of a provider's offers leave new quotes at once; saved scenarios and history keep them."""
-    p = _provider(session, provider_id)
-    retire_offers_of(session, admin.username, note.strip() or f"{p.name} retired", provider_id=provider_id)
+    with db() as session:
+        p = _provider(session, provider_id)
+        retire_offers_of(session, admin.username, note.strip() or f"{p.name} retired", provider_id=provider_id)
     return RedirectResponse(f"/admin/offers?provider={p.slug}", status_code=303)

@@ -9,8 +9,8 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.catalog.imports import save_pending_import
-from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, PublicSources, SessionDep
-from app.pages import admin_page, import_preview_page
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, PublicSources
+from app.pages import admin_page, import_preview_page, preview_prices
 from app.refresh.fetch import RefreshFailed
 from app.refresh.sources import SOURCES, plan_refresh
 
@@ -24,7 +24,7 @@ def refresh_form(request: Request, admin: Admin) -> Response:
 
 @router.post("/refresh", response_class=HTMLResponse)
 def preview_refresh(
-    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep,
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep,
     client: PublicSources, source: Annotated[str, Form()] = "",
 ) -> Response:  # fmt: skip
     """Fetch the source and show what it would change; nothing is applied yet."""
@@ -32,10 +32,12 @@ def preview_refresh(
         return admin_page(request, admin, "refresh", 422, sources=SOURCES, problem="Choose a source.", chosen="")
     version = catalogs.current().version
     try:
-        plan = plan_refresh(session, version, source, client)
+        plan = plan_refresh(db, version, source, client)
     except RefreshFailed as e:
         problem = f"Nothing was changed: {e}."
         return admin_page(request, admin, "refresh", 502, sources=SOURCES, problem=problem, chosen=source)
     title = SOURCES[source].title
-    pending = save_pending_import(session, plan, version, admin.username) if plan.applicable else None
-    return import_preview_page(request, admin, session, plan, pending, title=title, note=f"refresh from {title}")
+    with db() as session:
+        pending = save_pending_import(session, plan, version, admin.username) if plan.applicable else None
+        prices = preview_prices(session, plan)
+    return import_preview_page(request, admin, plan, pending, prices, title=title, note=f"refresh from {title}")

@@ -14,9 +14,9 @@ from app.catalog.exports import export_catalog, export_offers_csv
 from app.catalog.imports import apply_import, claim_pending_import, plan_import, save_pending_import
 from app.catalog.queries import pending_import
 from app.costing.terms import Tenancy
-from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, RecordId, SessionDep
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, RecordId
 from app.forms import FormReader, OptionalNote
-from app.pages import admin_page, import_preview_page
+from app.pages import admin_page, import_preview_page, preview_prices
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
 
@@ -35,7 +35,7 @@ def import_form(request: Request, admin: Admin, catalogs: CatalogsDep) -> Respon
 
 @router.post("/import", response_class=HTMLResponse, max_body_size=MAX_IMPORT_BYTES + 64 * 1024)
 def preview_import(
-    request: Request, admin: Admin, session: SessionDep, catalogs: CatalogsDep, file: UploadFile,
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, file: UploadFile,
     provider: Annotated[str, Form()] = "", tenancy: Annotated[str, Form()] = "virtualized",
     source_url: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
 ) -> Response:  # fmt: skip
@@ -58,40 +58,49 @@ def preview_import(
     if form.errors:
         problem = " ".join(f"{PREVIEW_FIELDS.get(key, '')}{message}." for key, message in form.errors.items())
         return admin_page(request, admin, "import", 422, catalog=catalog, problem=problem, values=values)
-    plan = plan_import(session, text, catalog.version, provider, tenancy, source_url, day)
-    pending = save_pending_import(session, plan, catalog.version, admin.username) if plan.applicable else None
-    return import_preview_page(request, admin, session, plan, pending, status=422 if plan.problems else 200)
+    with db() as session:
+        plan = plan_import(session, text, catalog.version, provider, tenancy, source_url, day)
+        pending = save_pending_import(session, plan, catalog.version, admin.username) if plan.applicable else None
+        prices = preview_prices(session, plan)
+    return import_preview_page(request, admin, plan, pending, prices, status=422 if plan.problems else 200)
 
 
 @router.post("/import/{pending_id}/apply")
 def apply(
-    admin: Admin, session: SessionDep, catalogs: CatalogsDep, pending_id: RecordId,
+    admin: Admin, db: Database, catalogs: CatalogsDep, pending_id: RecordId,
     note: OptionalNote = "",
 ) -> Response:  # fmt: skip
     """All rows in one transaction as one catalog version, or none if anything moved meanwhile."""
-    pending = pending_import(session, pending_id)
-    if pending is None:
-        raise HTTPException(404, "no such import waiting")
-    if catalogs.newest() != pending.catalog_version:
-        raise HTTPException(409, "The catalog changed since this preview; upload the file again.")
-    try:  # the claim commits with the import, or not at all
-        plan = claim_pending_import(session, pending_id)
-        apply_import(session, plan, note.strip() or "bulk import", admin.username)
-    except StaleRecord:
-        raise HTTPException(409, "This import is being applied already.") from None
-    except ValueError as e:
-        raise HTTPException(409, str(e)) from None
+    newest = catalogs.newest()
+    with db() as session:
+        pending = pending_import(session, pending_id)
+        if pending is None:
+            raise HTTPException(404, "no such import waiting")
+        if newest != pending.catalog_version:
+            raise HTTPException(409, "The catalog changed since this preview; upload the file again.")
+        try:  # the claim commits with the import, or not at all
+            plan = claim_pending_import(session, pending_id)
+            apply_import(session, plan, note.strip() or "bulk import", admin.username)
+        except StaleRecord:
+            raise HTTPException(409, "This import is being applied already.") from None
+        except ValueError as e:
+            raise HTTPException(409, str(e)) from None
     return RedirectResponse("/admin/audit", status_code=303)
 
 
 @router.get("/api/export.csv")
-def export_csv(session: SessionDep, catalogs: CatalogsDep) -> Response:
-    body = export_offers_csv(session, catalogs.newest())
+def export_csv(db: Database, catalogs: CatalogsDep) -> Response:
+    newest = catalogs.newest()
+    with db() as session:
+        body = export_offers_csv(session, newest)
     return Response(body, media_type="text/csv", headers={"Content-Disposition": 'attachment; filename="offers.csv"'})
 
 
 @router.get("/api/export.json")
-def export_json(session: SessionDep, catalogs: CatalogsDep) -> Response:
-    body = json.dumps(export_catalog(session, catalogs.newest()), indent=1)
+def export_json(db: Database, catalogs: CatalogsDep) -> Response:
+    newest = catalogs.newest()
+    with db() as session:
+        catalog = export_catalog(session, newest)
+    body = json.dumps(catalog, indent=1)
     disposition = 'attachment; filename="catalog.json"'
     return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
