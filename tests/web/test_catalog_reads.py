@@ -7,6 +7,7 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 import app.catalog.snapshot as snapshot
 from app.main import create_app
@@ -95,3 +96,25 @@ def test_requests_at_once_for_an_old_version_wait_for_one_read_of_it(database_ur
             time.sleep(0.01)
     assert [a.status_code for a in answers] == [200] * 9
     assert reads.versions == [1]
+
+
+def test_the_newest_number_is_read_again_without_holding_anyone(database_url):
+    """Its query is tiny, but it waits for a connection like any other: held, the quote at the newest
+    version is still answered (with the number known), and the query goes on in its own thread."""
+    let_go, held, ended = threading.Event(), threading.Event(), threading.Event()
+    client, app = _app_with_an_old_version(database_url)
+    with client:
+        engine = app.app.state.engine
+        snapshot.catalogs_for(engine).ttl = 0  # due again at every request
+
+        @event.listens_for(engine, "before_cursor_execute")
+        def hold(connection, cursor, statement, *args):
+            if "max(catalogversion.id)" in statement.lower():
+                held.set()
+                let_go.wait(HELD_S)
+                ended.set()
+
+        answers = [client.get(f"/api/quote?{QUERY}"), client.get("/api/health")]
+        assert held.is_set() and not ended.is_set(), "answered only once the newest number had been read"
+        let_go.set()
+    assert [a.status_code for a in answers] == [200, 200] and answers[0].json()["catalog_version"] > 1
