@@ -6,6 +6,7 @@ from urllib.parse import quote
 
 import httpx
 from fastapi import Depends, HTTPException, Path, Query, Request
+from pydantic import Field, TypeAdapter, ValidationError
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
@@ -13,6 +14,7 @@ from app.admin.accounts import session_user
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs, catalogs_for
 from app.health import DatabaseProbe
+from app.quoting.params import VERSION_MAX
 from app.refresh.sources import http_client
 from app.security import ADMIN_COOKIE, csrf_ok
 
@@ -42,9 +44,27 @@ async def get_probe(request: Request) -> DatabaseProbe:
 Probe = Annotated[DatabaseProbe, Depends(get_probe)]
 
 
+CATALOG_VERSION = TypeAdapter(Annotated[int, Field(ge=1, le=VERSION_MAX)])
+"""A `catalog_version` in a query, read as the routes' params read it."""
+
+
 async def get_catalogs(request: Request) -> Catalogs:
-    """Async, so that the slider's partial never waits for a worker thread."""
-    return catalogs_for(request.app.state.engine)
+    """Async, so that the slider's partial never waits for a worker thread: the version the query
+    asks for (default: the newest) is found in memory when the process keeps it, and read in a
+    thread of its own when it does not, so that no read of the database holds the event loop."""
+    catalogs = catalogs_for(request.app.state.engine)
+    await catalogs.settle(_version_asked(request))
+    return catalogs
+
+
+def _version_asked(request: Request) -> int | None:
+    asked = request.query_params.get("catalog_version")
+    if not asked:
+        return None
+    try:
+        return CATALOG_VERSION.validate_python(asked)
+    except ValidationError:
+        return None  # the route refuses it, or answers the newest
 
 
 CatalogsDep = Annotated[Catalogs, Depends(get_catalogs)]

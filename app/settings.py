@@ -53,8 +53,9 @@ class Settings(BaseSettings):
     refresh_timeout_s: float = 30.0
     catalog_versions_kept: int = 8
     catalog_bytes_kept: int = 24_000_000
-    """The catalog versions the process keeps in memory, the most recently used (the newest always):
-    a version is read again from the database when asked for after it was given up."""
+    """The catalog versions the process keeps in memory, the most recently used (the newest always),
+    counted with the work derived from each: a version is read again from the database when asked
+    for after it was given up."""
     saves_per_client_per_10_min: int = 20
     saves_per_hour: int = 2000
     """Saved scenarios are kept for ever, so their growth is bounded per client and in all."""

@@ -173,7 +173,7 @@ FRAGMENTS_KEPT = 1024
 def once(catalog: CatalogSnapshot, key: tuple[object, ...], macro: Callable[..., Markup], *args: object) -> Markup:
     """A macro's HTML rendered once per catalog version and `key`, which must name everything else
     the macro reads: a slider move changes GPU-hours, not an offer's description or the break-evens."""
-    kept: Lru[tuple[object, ...], Markup] = catalog.memo("fragments", lambda: Lru(FRAGMENTS_KEPT))
+    kept: Lru[tuple[object, ...], Markup] = catalog.derived.lru("fragments", FRAGMENTS_KEPT)
     named = (macro.name, *key)  # type: ignore[attr-defined]  # a Jinja macro
     fragment = kept.get(named)
     return fragment if fragment is not None else kept.put(named, macro(*args))

@@ -1,30 +1,38 @@
-"""What the process keeps of the catalog, bounded by count and by the bytes it holds: asking for every
-version there is must not grow the process without end."""
+"""What the process keeps of the catalog, bounded by count and by the bytes it holds, the work derived
+from each version included: asking for every version there is must not grow the process without end."""
 
 from __future__ import annotations
 
 import sys
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from threading import Lock
 from types import FunctionType, ModuleType
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+from app.lru import Lru
+
+T = TypeVar("T")
 V = TypeVar("V")
 
 _SHARED = (type, ModuleType, FunctionType, Enum)
 """Objects that outlive any one cached value: never counted as its own."""
 
 
-def footprint(root: object) -> int:
+def footprint(root: object, shared: tuple[type, ...] = ()) -> int:
     """An estimate of the bytes `root` reaches through containers, dataclass fields and attributes,
-    each object counted once (sys.getsizeof); objects shared by the whole process are left out."""
+    each object counted once (sys.getsizeof); objects shared by the whole process, and instances of
+    `shared` (what `root` points to but does not hold), are left out."""
     seen: set[int] = set()
     stack = [root]
     total = 0
+    leave_out = _SHARED + shared
     while stack:
         obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, _SHARED) or obj is None:
+        if id(obj) in seen or isinstance(obj, leave_out) or obj is None:
             continue
         seen.add(id(obj))
         total += sys.getsizeof(obj)
@@ -40,14 +48,60 @@ def footprint(root: object) -> int:
     return total
 
 
+class Meter:
+    """Where the bytes of derived work are told: to what keeps its version (`watcher`), once it is kept."""
+
+    def __init__(self) -> None:
+        self.watcher: Callable[[int], None] | None = None
+
+    def __call__(self, nbytes: int) -> None:
+        if self.watcher is not None:
+            self.watcher(nbytes)
+
+
+class Derived:
+    """Work derived from one catalog version (offers priced for inputs, the explorer's rows, rendered
+    fragments), made on first use and kept with the version. Each piece is weighed as it is added
+    and its bytes told to `grew`, which what keeps the version watches to keep to its budget.
+
+    `shared`: the version's own records, which derived work points to but does not hold. What the
+    pieces hold of this object is its meter and its weighing alone, so that the version and its work
+    are freed as soon as nothing uses them (no reference cycle waits for the collector)."""
+
+    def __init__(self, shared: tuple[type, ...] = ()) -> None:
+        self.weigh: Callable[[object], int] = partial(footprint, shared=shared)
+        self.grew = Meter()
+        self._made: dict[Hashable, Any] = {}
+
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        found = self._made.get(key)
+        if found is None:
+            made = make()
+            found = self._made.setdefault(key, made)
+            if found is made:
+                self.grew(self.weigh((key, made)))
+        return found
+
+    def lru(self, name: str, size: int) -> Lru[Any, Any]:
+        """An Lru of `size` entries whose entries are counted as they come and go."""
+        return self.memo(name, lambda: Lru(size, self.weigh, self.grew))
+
+
+@dataclass
+class _Entry(Generic[V]):
+    value: V
+    bytes: int
+
+
 class Kept(Generic[V]):
     """Values by catalog version, the most recently used first given up: at most `count` of them and
-    `max_bytes` by footprint in all, but never the one asked to be kept (the newest)."""
+    `max_bytes` in all, each counted by its footprint when put and what it grew by since, but never
+    the one asked to be kept (the newest) or the one just put or grown (in use)."""
 
     def __init__(self, count: int, max_bytes: int) -> None:
         self.count = count
         self.max_bytes = max_bytes
-        self._values: OrderedDict[int, tuple[V, int]] = OrderedDict()
+        self._values: OrderedDict[int, _Entry[V]] = OrderedDict()
         self._lock = Lock()
 
     def get(self, version: int) -> V | None:
@@ -56,22 +110,33 @@ class Kept(Generic[V]):
             if found is None:
                 return None
             self._values.move_to_end(version)
-            return found[0]
+            return found.value
 
     def put(self, version: int, value: V, keep: int) -> V:
         size = footprint(value)
         with self._lock:
-            self._values[version] = value, size
+            self._values[version] = _Entry(value, size)
             self._values.move_to_end(version)
-            for old in [v for v in self._values if v not in (version, keep)]:
-                if len(self._values) <= self.count and self.bytes <= self.max_bytes:
-                    break
-                del self._values[old]
+            self._give_up(keep, version)
         return value
+
+    def grew(self, version: int, value: V | None, nbytes: int, keep: int) -> None:
+        """`value`, kept for `version`, holds `nbytes` more (or fewer); a value no longer kept is no concern."""
+        with self._lock:
+            found = self._values.get(version)
+            if found is not None and found.value is value:
+                found.bytes += nbytes
+                self._give_up(keep, version)
+
+    def _give_up(self, keep: int, using: int) -> None:
+        for old in [v for v in self._values if v not in (using, keep)]:
+            if len(self._values) <= self.count and self.bytes <= self.max_bytes:
+                break
+            del self._values[old]
 
     @property
     def bytes(self) -> int:
-        return sum(size for _, size in self._values.values())
+        return sum(entry.bytes for entry in self._values.values())
 
     def __len__(self) -> int:
         return len(self._values)

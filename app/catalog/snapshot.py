@@ -8,32 +8,24 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 from collections import defaultdict
-from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
-from typing import Any, TypeVar
-from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
-from app.catalog.cache import Kept
+from app.catalog.cache import Derived, Kept
 from app.catalog.presets import PresetRecord, presets_at
 from app.catalog.provider_facts import ProviderRecord, providers_at
 from app.catalog.rates import RateRecord, rates_at
 from app.catalog.rows import OfferRow
-from app.catalog.tables import (
-    CatalogVersion,
-    GpuModel,
-    OfferVersion,
-    valid_at,
-)
+from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, valid_at
 from app.costing import terms
+from app.one_at_a_time import OneAtATime
 from app.settings import settings
-
-T = TypeVar("T")
 
 EU_COUNTRIES = frozenset("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split())
 """The 27 member states of the European Union (ISO 3166 codes)."""
@@ -64,22 +56,22 @@ class CatalogSnapshot:
     """USD per unit of each display currency that has a rate at this version."""
     presets: dict[str, PresetRecord]
     """Model architectures sizing can start from, smallest first."""
-    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    """Work derived from this version (offers priced for inputs, the explorer's rows): given up
-    with the version when the process stops keeping it, never kept apart from it."""
+    derived: Derived = field(default_factory=lambda: Derived(_HELD_BY_THE_VERSION), compare=False, repr=False)
+    """Work derived from this version (offers priced for inputs, the explorer's rows, rendered
+    fragments), counted in the bytes it keeps: given up with the version when the process stops
+    keeping it, never kept apart from it."""
 
-    def memo(self, name: str, make: Callable[[], T]) -> T:
-        found = self.derived.get(name)
-        return found if found is not None else self.derived.setdefault(name, make())
-
-    @cached_property
+    @property
     def offers_by_key(self) -> dict[str, OfferRecord]:
-        return {o.row.key: o for o in self.offers}
+        return self.derived.memo("offers_by_key", lambda: {o.row.key: o for o in self.offers})
 
-    @cached_property
+    @property
     def regions_by_country(self) -> dict[str | None, dict[str, list[str]]]:
         """Each country's regions (None: not stated) and the providers offering in each, as the region
-        filter lists them; read once per version, on the first whole page."""
+        filter lists them; worked out once per version, on the first whole page."""
+        return self.derived.memo("regions_by_country", self._regions_by_country)
+
+    def _regions_by_country(self) -> dict[str | None, dict[str, list[str]]]:
         found: dict[str | None, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         for o in self.offers:
             found[o.row.region_country][o.row.region].add(o.provider.name)
@@ -89,10 +81,18 @@ class CatalogSnapshot:
         }
 
 
+_HELD_BY_THE_VERSION: tuple[type, ...] = (CatalogSnapshot, OfferRecord, terms.Offer)
+"""What derived work points to and the version itself holds: not counted again with the work."""
+
+_settled: ContextVar[tuple[Catalogs, dict[int | None, CatalogSnapshot | None]] | None] = ContextVar("settled")
+"""What a request found before its route ran (`Catalogs.settle`): the version it asked for, and the newest."""
+
+
 class Catalogs:
     """One database's catalog: snapshots by version, the most recently used kept (a version never
     changes), and the newest version number, read again at most every `ttl` seconds, so that a
-    move of the slider needs no query at all.
+    move of the slider needs no query at all. Versions are read in a thread of their own, one at a
+    time, each once however many ask for it at once; the newest number likewise, in another.
 
     Changes made through this process call `forget_newest`; other processes see them within `ttl`.
     """
@@ -103,16 +103,17 @@ class Catalogs:
         self._snapshots: Kept[CatalogSnapshot] = Kept(kept, kept_bytes)
         self._newest = 0
         self._newest_read_at = -math.inf
+        self._newest_reads: OneAtATime[None, int] = OneAtATime("newest-catalog-version")
+        self._version_reads: OneAtATime[int, CatalogSnapshot | None] = OneAtATime("catalog-version-read")
 
     def newest(self) -> int:
         if time.monotonic() - self._newest_read_at > self.ttl:
-            with Session(self.engine) as session:
-                self._newest = session.exec(select(func.max(CatalogVersion.id))).one() or 0
-            self._newest_read_at = time.monotonic()
+            self._newest_reads.run(None, self._read_newest)
         return self._newest
 
     def forget_newest(self) -> None:
         self._newest_read_at = -math.inf
+        _settled.set(None)  # the rest of the request that made the change sees it too
 
     def current(self) -> CatalogSnapshot:
         """The newest catalog; there always is one once the app has started (it loads one)."""
@@ -121,18 +122,53 @@ class Catalogs:
         return found
 
     def at(self, version: int | None = None) -> CatalogSnapshot | None:
-        """The catalog at `version` (default: the newest), or None if there is no such version."""
-        version = version or self.newest()
+        """The catalog at `version` (default: the newest), or None if there is no such version: what the
+        request settled, else kept, else read (the caller waits in its thread)."""
+        settled = _settled.get(None)
+        if settled is not None and settled[0] is self and version in settled[1]:
+            return settled[1][version]
+        return self._kept_or_read(version or self.newest())
+
+    async def settle(self, version: int | None) -> None:
+        """Makes `at(version)` and `at()` answer from memory for the rest of the request, reading what
+        the process does not keep off the event loop, so that it serves other requests meanwhile. The
+        newest number, when due, is read again in the background (waited for only after a change made
+        here): no request waits for it, so a kept version costs a lookup."""
+        if self._newest_read_at == -math.inf:
+            await self._newest_reads.run_off_loop(None, self._read_newest)
+        elif time.monotonic() - self._newest_read_at > self.ttl:
+            self._newest_reads.start(None, self._read_newest)
+        newest = self._snapshots.get(self._newest) or await self._read_off_loop(self._newest)
+        found = (self._snapshots.get(version) or await self._read_off_loop(version)) if version else newest
+        _settled.set((self, {None: newest, version: found}))
+
+    def _kept_or_read(self, version: int) -> CatalogSnapshot | None:
         found = self._snapshots.get(version)
-        if found is None:
-            with Session(self.engine) as session:
-                found = _read(session, version)
-            if found is not None:
-                self._snapshots.put(version, found, keep=self._newest)
+        return found if found is not None else self._version_reads.run(version, lambda: self._load(version))
+
+    async def _read_off_loop(self, version: int) -> CatalogSnapshot | None:
+        return await self._version_reads.run_off_loop(version, lambda: self._load(version))
+
+    def _read_newest(self) -> int:
+        with Session(self.engine) as session:
+            self._newest = session.exec(select(func.max(CatalogVersion.id))).one() or 0
+        self._newest_read_at = time.monotonic()
+        return self._newest
+
+    def _load(self, version: int) -> CatalogSnapshot | None:
+        """The version from the database, then kept, its derived work counted with it."""
+        if (found := self._snapshots.get(version)) is not None:  # a read of it ended since the caller looked
+            return found
+        with Session(self.engine) as session:
+            found = _read(session, version)
+        if found is not None:
+            held = weakref.ref(found)  # not the version itself: its meter would keep it alive once given up
+            found.derived.grew.watcher = lambda nbytes: self._snapshots.grew(version, held(), nbytes, self._newest)
+            self._snapshots.put(version, found, keep=self._newest)
         return found
 
 
-_catalogs: WeakKeyDictionary[Engine, Catalogs] = WeakKeyDictionary()
+_catalogs: weakref.WeakKeyDictionary[Engine, Catalogs] = weakref.WeakKeyDictionary()
 
 
 def catalogs_for(engine: Engine) -> Catalogs:

@@ -72,7 +72,7 @@ def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[Priced
     Moving the GPU-hours slider changes only H, so the curves are remembered, less the offers that
     cannot be cheapest of their option at any H, and each move reads those left at the new H.
     """
-    kept: Lru[str, list[PricedOffer]] = catalog.memo("priced", lambda: Lru(PRICED_KEPT))
+    kept: Lru[str, list[PricedOffer]] = catalog.derived.lru("priced", PRICED_KEPT)
     key = params.model_dump_json(exclude={"gpu_hours", "catalog_version", "currency"})
     hit = kept.get(key)
     if hit is not None:

@@ -3,6 +3,7 @@ the columns a person can show, sort by and download."""
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -129,6 +130,8 @@ class Explorable:
     """Per filter, the ids of the offers with each value of its fact."""
     outside_us_hq: frozenset[int]
     """Offers of providers known to be headquartered outside the US."""
+    grew: Callable[[int], None]
+    """Told the bytes of each order worked out (the rows it lists are counted with the explorable)."""
     _orders: dict[tuple[str, bool], tuple[ExplorerRow, ...]] = field(default_factory=dict, compare=False)
     """The rows sorted by each column and direction asked for so far: at most two per column."""
 
@@ -143,12 +146,13 @@ class Explorable:
             found = self._orders[sort, descending] = tuple(r for _, r in known) + tuple(
                 r for value, r in keyed if value is None
             )
+            self.grew(sys.getsizeof(found))
         return found
 
 
 def explorable(catalog: CatalogSnapshot) -> Explorable:
     """The explorer's rows and filter index of a catalog version: made on first use, kept with it."""
-    return catalog.memo("explorable", lambda: _explorable(catalog))
+    return catalog.derived.memo("explorable", lambda: _explorable(catalog))
 
 
 def _explorable(catalog: CatalogSnapshot) -> Explorable:
@@ -168,4 +172,5 @@ def _explorable(catalog: CatalogSnapshot) -> Explorable:
         countries=tuple((c, f"{country_name(c)} (EU)" if c in EU_COUNTRIES else country_name(c)) for c in countries),
         index={name: {value: frozenset(ids) for value, ids in found.items()} for name, found in index.items()},
         outside_us_hq=frozenset(r.offer_id for r in rows if r.record.provider.hq_country not in (None, "US")),
+        grew=catalog.derived.grew,
     )

@@ -58,9 +58,7 @@ class OfferOut(OfferRow):
     def at(cls, catalog: CatalogSnapshot, offer_id: int) -> OfferOut:
         """An offer of a catalog version as the API states it, worked out once per version: each
         quote names a few offers, and a version's offers never change."""
-        made: dict[int, OfferOut] = catalog.memo("offers_out", dict)
-        found = made.get(offer_id)
-        return found if found is not None else made.setdefault(offer_id, cls.of(catalog.offers_by_id[offer_id]))
+        return catalog.derived.memo(("offer out", offer_id), lambda: cls.of(catalog.offers_by_id[offer_id]))
 
 
 _BESIDE = {

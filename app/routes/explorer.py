@@ -1,4 +1,8 @@
-"""The offers explorer: every offer of a catalog version as a sortable, filterable table, and as CSV."""
+"""The offers explorer: every offer of a catalog version as a sortable, filterable table, and as CSV.
+
+Plain `def` routes, served in a worker thread: a page is tens of milliseconds of work on a large
+catalog, its CSV and the first page at a version (which works out its rows) hundreds, and the event
+loop serves the slider's partial of others meanwhile."""
 
 from __future__ import annotations
 
@@ -35,7 +39,7 @@ def _read(request: Request, catalogs: Catalogs) -> tuple[Query, ExplorerParams |
 
 
 @router.api_route("/offers", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
-async def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> Response:
+def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> Response:
     query, parsed, catalog = _read(request, catalogs)
     errors, explored = (parsed, None) if isinstance(parsed, dict) else ({}, explore(catalog, parsed))
     context = {
@@ -57,7 +61,7 @@ async def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragmen
 
 
 @router.api_route("/offers.csv", methods=["GET", "HEAD"], response_class=PlainTextResponse, include_in_schema=False)
-async def offers_csv(request: Request, catalogs: CatalogsDep) -> Response:
+def offers_csv(request: Request, catalogs: CatalogsDep) -> Response:
     """Exactly the rows the page lists for the same query (all its pages), with its columns."""
     _, parsed, catalog = _read(request, catalogs)
     if isinstance(parsed, dict):
