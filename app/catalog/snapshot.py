@@ -94,8 +94,8 @@ class Catalogs:
     move of the slider needs no query at all. Versions are read in a thread of their own, one at a
     time, each once however many ask for it at once; the newest number likewise, in another.
 
-    Changes made through this process call `forget_newest`; other processes see them within `ttl`.
-    """
+    Changes made through this process call `forget_newest`; other processes' are seen once a request
+    `ttl` after the last read has started the next and it has ended."""
 
     def __init__(self, engine: Engine, ttl: float = 1.0, kept: int = 8, kept_bytes: int = 24_000_000) -> None:
         self.engine = engine
