@@ -13,7 +13,6 @@ from sqlmodel import Session
 from app.admin.accounts import session_user
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs, catalogs_for
-from app.health import DatabaseProbe
 from app.quoting.params import VERSION_MAX
 from app.refresh.sources import http_client
 from app.security import ADMIN_COOKIE, csrf_ok
@@ -29,19 +28,12 @@ out: app/db.py's `session_factory`."""
 
 
 def get_session(db: Database) -> Iterator[Session]:
-    """One session for the whole request, rendering included: only the sign-in still takes it."""
+    """One session for the whole request, rendering included: only signing in and out still take it."""
     with db() as session:
         yield session
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
-
-
-async def get_probe(request: Request) -> DatabaseProbe:
-    return request.app.state.probe
-
-
-Probe = Annotated[DatabaseProbe, Depends(get_probe)]
 
 
 CATALOG_VERSION = TypeAdapter(Annotated[int, Field(ge=1, le=VERSION_MAX)])

@@ -2,17 +2,17 @@
 answers by status, and how long the slowest waited.
 
 Why (issue 18): about 55 requests at once took a process down for 30 s. Each held a pooled
-database connection for the whole request (rendering included) in a pool of 5 + 10, so the rest
-waited 30 s for one and got a 500, and so did another client's `/api/quote` meanwhile, while
-`/api/health` answered 200. Goal: no 5xx but the documented 503, nobody waiting more than a few
-seconds.
+connection (5 + 10) from its first query to the end of the request, rendering and serialisation
+included, so the holders waited for worker threads that were waiting for connections, until the
+pool's 30 s ran out and they answered 500; another client's `/api/quote` too, while `/api/health`
+answered 200. Goal: no 5xx but the documented 503, nobody waiting more than a few seconds.
 
 Usage: python bench/bench_burst.py [--sizes 25,50,100,200] [--kinds page,api,save,mix] [--runs 3]
        [--backends sqlite,postgresql] [--app-dir CHECKOUT]
 
 One uvicorn process (one worker, production settings, save limits lifted so that saves are not
-refused) on a fresh SQLite file or a fresh PostgreSQL database (a throwaway server
-started as the tests start theirs, tests/databases.py). `--app-dir` serves another checkout's app
+refused) on a fresh SQLite file or a fresh PostgreSQL database (a throwaway server started as the
+tests start theirs, tests/databases.py). `--app-dir` serves another checkout's app
 (e.g. `git worktree add /tmp/main-burst main`) with this script, for a before-and-after. Each
 burst opens N connections at once and sends on each one request of its kind:
 
@@ -26,7 +26,7 @@ quiet for 1.5 s (so that the burst reads the newest catalog version again). A qu
 of a second into each burst another client asks `GET /api/quote` and `GET /api/health`.
 A request's latency runs from the burst's start to its answer. Prints each burst, then per kind
 and N the median of the runs with min and max: p50, p99 and max latency, the other client's quote
-and health, and every answer that was not 2xx by status and run.
+and health, and every answer that was neither 2xx nor 3xx by status and run.
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ def start_server(app_dir: Path, database_url: str, log: Path) -> Server:
         "ENVIRONMENT": "production",
         "SECRET_KEY": "bench-burst-" + "k" * 32,
         "DATABASE_URL": database_url,
+        "PUBLIC_URL": f"http://{HOST}:{port}",
         "SAVES_PER_CLIENT_PER_10_MIN": "1000000000",
         "SAVES_PER_HOUR": "1000000000",
     }
@@ -102,7 +103,8 @@ def start_server(app_dir: Path, database_url: str, log: Path) -> Server:
             if httpx.get(f"{server.base}/api/health", timeout=2).status_code == 200:
                 return server
         except httpx.TransportError:
-            time.sleep(0.2)
+            pass
+        time.sleep(0.2)
     server.stop()
     sys.exit(f"the server did not answer /api/health within 120 s:\n{log.read_text()[-3000:]}")
 

@@ -22,7 +22,7 @@ from sqlmodel import Session
 
 from app.catalog.snapshot import catalogs_for
 from app.db import make_engine, session_factory
-from app.deps import get_catalogs, get_db, get_probe
+from app.deps import get_catalogs, get_db
 from app.health import DatabaseProbe
 from app.main import app
 from tests.databases import BACKENDS, postgres
@@ -79,8 +79,7 @@ def db(session: Session) -> sessionmaker[Session]:
 def client(session: Session, db: sessionmaker[Session]) -> Iterator[TestClient]:
     app.dependency_overrides[get_db] = lambda: db
     app.dependency_overrides[get_catalogs] = lambda: catalogs_for(session.get_bind())
-    probe = DatabaseProbe(session.get_bind())  # type: ignore[arg-type]
-    app.dependency_overrides[get_probe] = lambda: probe
+    app.state.probe = DatabaseProbe(session.get_bind())  # type: ignore[arg-type]
     yield TestClient(app)
     app.dependency_overrides.clear()
 
