@@ -6,25 +6,11 @@ import io
 import pytest
 from sqlmodel import select
 
-from app.admin.accounts import create_admin
-from app.catalog.changes import new_version
 from app.catalog.tables import Provider
-from app.catalog.updates import model_presets_2026_11
-from tests.factories import hand_checked_catalog
-from tests.web.helpers import NEW_OFFER, PASSWORD, PRESET, csrf, html, signed_in_as, versions
+from tests.web.helpers import NEW_OFFER, PRESET, csrf, html, versions
 
 HUGE = "9" * 400
 """Past 308 digits a float is infinite: int(float(...)) raised OverflowError, a 500."""
-
-
-@pytest.fixture
-def signed_in(client, session):
-    hand_checked_catalog(session)
-    model_presets_2026_11(session, new_version(session, "presets"))
-    session.commit()
-    create_admin(session, "alice", PASSWORD)
-    signed_in_as(client, session)
-    return client
 
 
 @pytest.mark.parametrize(
@@ -37,9 +23,11 @@ def signed_in(client, session):
         *(("/admin/presets", PRESET | {field: HUGE}, field) for field in ("attention_heads", "kv_heads", "head_dim")),
     ],
 )
-def test_a_whole_number_of_400_digits_is_refused_under_its_field(signed_in, session, path, form, field):
+def test_a_whole_number_of_400_digits_is_refused_under_its_field(signed_in_with_presets, session, path, form, field):
     before = versions(session)
-    response = signed_in.post(path, data={"csrf_token": csrf(signed_in, "/admin/gpus"), **form})
+    response = signed_in_with_presets.post(
+        path, data={"csrf_token": csrf(signed_in_with_presets, "/admin/gpus"), **form}
+    )
     assert response.status_code == 422
     assert html(response).select_one(f"#{field}-error").get_text().startswith("must be a whole number from")
     assert versions(session) == before
@@ -58,33 +46,33 @@ def problems(page):
     return [tuple(td.get_text() for td in tr.select("td")) for tr in page.select(".problem tbody tr")]
 
 
-def test_a_file_with_carriage_return_line_endings_is_read_as_the_same_rows(signed_in):
+def test_a_file_with_carriage_return_line_endings_is_read_as_the_same_rows(signed_in_with_presets):
     """As spreadsheets on old Macs save CSV: each line ended by CR alone. The first offer's price
     changes 2.5 -> 2.75, and its notes hold a line break inside quotes, which stays one field."""
-    rows = list(csv.DictReader(io.StringIO(signed_in.get("/admin/api/export.csv").text)))
+    rows = list(csv.DictReader(io.StringIO(signed_in_with_presets.get("/admin/api/export.csv").text)))
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\r")
     writer.writeheader()
     writer.writerows([rows[0] | {"price_usd": "2.75", "notes": "two\rlines"}, *rows[1:]])
-    response = import_file(signed_in, out.getvalue())
+    response = import_file(signed_in_with_presets, out.getvalue())
     page = html(response)
     assert response.status_code == 200 and problems(page) == []
     assert summary(page) == "3 rows read: 0 offers to add, 1 to change, 2 unchanged, 0 malformed."
 
 
-def test_an_unreadable_header_is_refused_naming_line_1(signed_in):
-    response = import_file(signed_in, "key," + "x" * 200_000 + "\n")
+def test_an_unreadable_header_is_refused_naming_line_1(signed_in_with_presets):
+    response = import_file(signed_in_with_presets, "key," + "x" * 200_000 + "\n")
     assert response.status_code == 422
     assert problems(html(response)) == [("1", "unreadable CSV: field larger than field limit (131072)")]
 
 
-def test_a_count_of_400_digits_in_an_imported_row_is_refused_naming_its_line(signed_in):
-    rows = list(csv.DictReader(io.StringIO(signed_in.get("/admin/api/export.csv").text)))
+def test_a_count_of_400_digits_in_an_imported_row_is_refused_naming_its_line(signed_in_with_presets):
+    rows = list(csv.DictReader(io.StringIO(signed_in_with_presets.get("/admin/api/export.csv").text)))
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(rows[0]))
     writer.writeheader()
     writer.writerows([rows[0] | {"vcpus": HUGE}, *rows[1:]])
-    response = import_file(signed_in, out.getvalue())
+    response = import_file(signed_in_with_presets, out.getvalue())
     assert response.status_code == 422
     assert problems(html(response)) == [("2", "vcpus must be a whole number from 1 to 100,000")]
 
@@ -99,18 +87,18 @@ def test_a_count_of_400_digits_in_an_imported_row_is_refused_naming_its_line(sig
 )
 @pytest.mark.parametrize("form", ["egress", "storage"])
 def test_a_tier_the_database_would_not_keep_as_typed_is_refused_naming_its_line(
-    signed_in, session, form, tiers, message
+    signed_in_with_presets, session, form, tiers, message
 ):
     """PostgreSQL refused more digits than a tier's column holds (a 500) and rounded more decimals
     (SQLite kept them): both refused alike."""
     cloud = session.exec(select(Provider).where(Provider.slug == "cloud")).one().id
-    page = html(signed_in.get(f"/admin/providers/{cloud}"))
+    page = html(signed_in_with_presets.get(f"/admin/providers/{cloud}"))
     based_on = page.select_one(f"form[action$='/{form}'] input[name=based_on]")["value"]
-    data = {"csrf_token": csrf(signed_in, "/admin/providers"), "based_on": based_on, "tiers": tiers,
+    data = {"csrf_token": csrf(signed_in_with_presets, "/admin/providers"), "based_on": based_on, "tiers": tiers,
             "kind": "block_volume", "product": "disk", "source": "https://example.test/s", "as_of": "2026-11-20",
             "source_kind": "official", "note": "new tiers"}  # fmt: skip
     before = versions(session)
-    response = signed_in.post(f"/admin/providers/{cloud}/{form}", data=data)
+    response = signed_in_with_presets.post(f"/admin/providers/{cloud}/{form}", data=data)
     assert response.status_code == 422
     field = "tiers" if form == "egress" else "storage_tiers"
     assert html(response).select_one(f"#{field}-error").get_text() == message

@@ -3,21 +3,12 @@ was sized with."""
 
 import pytest
 
-from app.admin.accounts import create_admin
-from app.catalog.changes import new_version
-from app.catalog.updates import model_presets_2026_11
-from tests.factories import hand_checked_catalog
-from tests.web.helpers import PASSWORD, PRESET, csrf, html, signed_in_as, versions
+from tests.web.helpers import PRESET, csrf, html, versions
 
 
 @pytest.fixture
-def admin(client, session):
-    hand_checked_catalog(session)
-    model_presets_2026_11(session, new_version(session, "presets"))
-    session.commit()
-    create_admin(session, "alice", PASSWORD)
-    signed_in_as(client, session)
-    return client
+def admin(signed_in_with_presets):
+    return signed_in_with_presets
 
 
 def post(client, **changes):

@@ -1,20 +1,10 @@
 import pytest
 from sqlmodel import select
 
-from app.admin.accounts import create_admin
 from app.catalog.rows import OFFER_CHECKS
 from app.catalog.tables import CatalogVersion, Provider
 from app.routes.admin.offers import NewOffer
-from tests.factories import hand_checked_catalog
-from tests.web.helpers import PASSWORD, QUERY, csrf, html, signed_in_as, soup, totals, versions
-
-
-@pytest.fixture
-def signed_in(client, session):
-    hand_checked_catalog(session)
-    create_admin(session, "alice", PASSWORD)
-    signed_in_as(client, session)
-    return client
+from tests.web.helpers import QUERY, csrf, html, soup, totals, versions
 
 
 def cloud_id(session):

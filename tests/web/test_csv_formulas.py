@@ -9,22 +9,12 @@ import io
 import pytest
 from sqlmodel import select
 
-from app.admin.accounts import create_admin
 from app.catalog.tables import OfferVersion, PendingImport, Provider
-from tests.factories import hand_checked_catalog
-from tests.web.helpers import NEW_OFFER, PASSWORD, csrf, html, signed_in_as, versions
+from tests.web.helpers import NEW_OFFER, csrf, html, versions
 
 FORMULA = '=HYPERLINK("http://evil.example","x")'
 SMUGGLED = "\x00" + FORMULA
 REFUSED = "may not hold control characters such as NUL"
-
-
-@pytest.fixture
-def signed_in(client, session):
-    hand_checked_catalog(session)
-    create_admin(session, "alice", PASSWORD)
-    signed_in_as(client, session)
-    return client
 
 
 def every_csv(client):

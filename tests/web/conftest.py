@@ -1,0 +1,29 @@
+"""Admin fixtures the admin pages' tests share."""
+
+import pytest
+
+from app.admin.accounts import create_admin
+from app.catalog.changes import new_version
+from app.catalog.updates import model_presets_2026_11
+from tests.factories import hand_checked_catalog
+from tests.web.helpers import PASSWORD, signed_in_as
+
+
+@pytest.fixture
+def signed_in(client, session):
+    """A client signed in as alice, on the hand-checked catalog."""
+    hand_checked_catalog(session)
+    create_admin(session, "alice", PASSWORD)
+    signed_in_as(client, session)
+    return client
+
+
+@pytest.fixture
+def signed_in_with_presets(client, session):
+    """The same, with the shipped model presets as a catalog version of their own."""
+    hand_checked_catalog(session)
+    model_presets_2026_11(session, new_version(session, "presets"))
+    session.commit()
+    create_admin(session, "alice", PASSWORD)
+    signed_in_as(client, session)
+    return client
