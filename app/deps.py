@@ -27,15 +27,6 @@ Database = Annotated[sessionmaker[Session], Depends(get_db)]
 out: app/db.py's `session_factory`."""
 
 
-def get_session(db: Database) -> Iterator[Session]:
-    """One session for the whole request, rendering included: only signing in and out still take it."""
-    with db() as session:
-        yield session
-
-
-SessionDep = Annotated[Session, Depends(get_session)]
-
-
 CATALOG_VERSION = TypeAdapter(Annotated[int, Field(ge=1, le=VERSION_MAX)])
 """A `catalog_version` in a query, read as the routes' params read it."""
 

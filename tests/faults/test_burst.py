@@ -8,12 +8,13 @@ import asyncio
 import fcntl
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 import httpx
 import psycopg
+import pytest
 from sqlalchemy import make_url
 
 from tests.faults.servers import serving
@@ -122,25 +123,15 @@ def _health_until(base: str, status: int, within: float) -> list[tuple[int, floa
     return answers
 
 
-def test_health_answers_503_within_a_second_while_the_database_hangs_and_200_once_it_answers(
-    shipped_database: str,
+@pytest.mark.parametrize("outage", [_database_hangs, _database_is_gone], ids=["hangs", "is gone"])
+def test_health_answers_503_within_a_second_while_the_database_is_out_and_200_once_it_answers(
+    shipped_database: str, outage: Callable[[str], AbstractContextManager[None]]
 ) -> None:
     with serving(shipped_database) as server:
         assert httpx.get(f"{server.url}/api/health", timeout=10).status_code == 200
-        with _database_hangs(shipped_database):
-            hung = _health_until(server.url, 503, within=5)
+        with outage(shipped_database):
+            out = _health_until(server.url, 503, within=5)
         back = _health_until(server.url, 200, within=15)
-    assert hung[-1][0] == 503, hung
-    assert all(seconds < 2 for _, seconds in hung), f"each answer within about a second: {hung}"
-    assert back[-1][0] == 200, back
-
-
-def test_health_answers_503_at_once_while_the_database_is_gone_and_200_once_it_is_back(shipped_database: str) -> None:
-    with serving(shipped_database) as server:
-        assert httpx.get(f"{server.url}/api/health", timeout=10).status_code == 200
-        with _database_is_gone(shipped_database):
-            gone = _health_until(server.url, 503, within=5)
-        back = _health_until(server.url, 200, within=15)
-    assert gone[-1][0] == 503, gone
-    assert all(seconds < 2 for _, seconds in gone), f"each answer within about a second: {gone}"
+    assert out[-1][0] == 503, out
+    assert all(seconds < 2 for _, seconds in out), f"each answer within about a second: {out}"
     assert back[-1][0] == 200, back

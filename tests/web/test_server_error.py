@@ -5,7 +5,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, create_engine, select
 
 from app.catalog.tables import CatalogVersion
-from app.deps import SessionDep
+from app.deps import Database
 from app.main import create_app
 from tests.web.helpers import html
 
@@ -14,10 +14,11 @@ def test_a_change_that_fails_half_way_saves_nothing_and_the_page_says_no_more(da
     """A route that writes a catalog version and then fails, as a bug in the middle of a change would."""
     app = create_app(database_url)
 
-    def half_way(session: SessionDep) -> None:
-        session.add(CatalogVersion(note="half of a change"))
-        session.flush()
-        raise RuntimeError("a bug after the first write")
+    def half_way(db: Database) -> None:
+        with db() as session:
+            session.add(CatalogVersion(note="half of a change"))
+            session.flush()
+            raise RuntimeError("a bug after the first write")
 
     app.add_api_route("/half-way", half_way, methods=["POST"])
     with TestClient(app, raise_server_exceptions=False) as client:

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 from asyncio import sleep
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.admin.accounts import authenticate, end_session, start_session
 from app.admin.tables import AdminUser
 from app.admin.throttle import Throttled, record_attempt
-from app.deps import ADMIN_COOKIE, SessionDep, csrf_protect
+from app.deps import ADMIN_COOKIE, Database, csrf_protect
 from app.security import client_key, csrf_token, new_csrf_token, remember_csrf, served_over_https, set_csrf_cookie
 from app.settings import settings
 from app.templating import templates
+
+T = TypeVar("T")
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False)
 
@@ -44,10 +48,16 @@ def _new_session(session: Session, user: AdminUser, old_token: str | None) -> st
     return start_session(session, user)
 
 
+def _in_a_session(db: sessionmaker[Session], work: Callable[..., T], *args: Any) -> T:
+    """One step of the sign-in in a session of its own, run in a thread: none lives across the wait."""
+    with db() as session:
+        return work(session, *args)
+
+
 @router.post("/login", response_class=HTMLResponse, dependencies=[Depends(csrf_protect)])
 async def login(
     request: Request,
-    session: SessionDep,
+    db: Database,
     username: Annotated[str, Form(max_length=64)] = "",
     password: Annotated[str, Form(max_length=1024)] = "",
     next: Annotated[str, Form()] = "/admin",
@@ -55,15 +65,15 @@ async def login(
     """Async, so that an attempt's wait (app/admin/throttle.py) holds no thread and no connection;
     the database and the password hash run in threads."""
     try:
-        attempt = await run_in_threadpool(record_attempt, session, username, client_key(request))
+        attempt = await run_in_threadpool(_in_a_session, db, record_attempt, username, client_key(request))
     except Throttled as e:
         return _login_page(request, 429, str(e), _safe_next(next))
     await sleep(attempt.delay_s)
-    user = await run_in_threadpool(authenticate, session, attempt, username, password)
+    user = await run_in_threadpool(_in_a_session, db, authenticate, attempt, username, password)
     if user is None:
         return _login_page(request, 401, "Wrong name or password.", _safe_next(next))
     response = RedirectResponse(_safe_next(next), status_code=303)
-    admin_session = await run_in_threadpool(_new_session, session, user, request.cookies.get(ADMIN_COOKIE))
+    admin_session = await run_in_threadpool(_in_a_session, db, _new_session, user, request.cookies.get(ADMIN_COOKIE))
     response.set_cookie(
         ADMIN_COOKIE,
         admin_session,
@@ -77,8 +87,9 @@ async def login(
 
 
 @router.post("/logout", dependencies=[Depends(csrf_protect)])
-def logout(request: Request, session: SessionDep) -> Response:
-    end_session(session, request.cookies.get(ADMIN_COOKIE))
+def logout(request: Request, db: Database) -> Response:
+    with db() as session:
+        end_session(session, request.cookies.get(ADMIN_COOKIE))
     response = RedirectResponse("/admin/login", status_code=303)
     response.delete_cookie(ADMIN_COOKIE)
     return response
