@@ -12,7 +12,6 @@ from app.costing.breakeven import nice_ceiling
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency
 from app.costing.quote import BreakEven, OptionKey, Quote
-from app.lru import Lru
 
 
 @dataclass(frozen=True)
@@ -103,8 +102,6 @@ class Chart:
     plot_top: float
     plot_bottom: float
     current: list[CurrentLine] = field(default_factory=list)
-    key: tuple[object, ...] | None = field(default=None, compare=False)
-    """Names a remembered drawing (its curves and axis); None for one drawn once."""
 
     @property
     def width(self) -> int:
@@ -136,23 +133,16 @@ def hours_label(hours: float) -> str:
     return f"{hours:,.0f} GPU-h"
 
 
-_drawn: Lru[tuple[object, ...], Chart] = Lru()
-"""Charts by their curves and axis, the last 256; the key fixes the drawing, so nothing goes stale."""
+def at_hours(chart: Chart, hours: float, x_max: float) -> Chart:
+    """The chart with this request's GPU-hours line, "yours": all that a move of the slider within a
+    band redraws (the rest depends only on the curves and the axis, which stay put)."""
+    return replace(chart, current=current_lines(chart, [hours], [f"yours: {hours_label(hours)}"], x_max))
 
 
 def cost_chart(quote: Quote, current_hours: float, currency: Currency = USD, frame: Frame = WIDE) -> Chart:
-    """Monthly total against GPU-hours for each option's offer, with the break-evens marked.
-
-    Everything but the current-hours line depends only on the curves and the axis, which stay the
-    same while the slider moves within a band: drawn once, remembered (the last 256 charts)."""
-    key = (frame, quote.hours_max, currency, *((o.option, o.curve) for o in quote.options))
-    chart = _drawn.get(key)
-    if chart is None:
-        drawn = overlay_chart([quote], [], break_evens=True, currency=currency, frame=frame)
-        chart = _drawn.put(key, replace(drawn, key=key))
-    return replace(
-        chart, current=current_lines(chart, [current_hours], [f"yours: {hours_label(current_hours)}"], quote.hours_max)
-    )
+    """Monthly total against GPU-hours for each option's offer, with the break-evens marked."""
+    drawn = overlay_chart([quote], [], break_evens=True, currency=currency, frame=frame)
+    return at_hours(drawn, current_hours, quote.hours_max)
 
 
 def overlay_chart(

@@ -14,11 +14,10 @@ from app.catalog.plans import ImportPlan
 from app.catalog.queries import offer_prices
 from app.catalog.snapshot import Catalogs
 from app.catalog.tables import PendingImport
-from app.charts import FRAMES, Chart, cost_chart, overlay_chart
-from app.costing.quote import Quote
 from app.deps import VARIES_BY_FRAGMENT
 from app.quoting.build import ANY_GPU, QuoteResult, build_quote
 from app.quoting.params import DEFAULT_VALUES, QuoteParams, parse_params
+from app.results import shown
 from app.security import csrf_token, remember_csrf
 from app.templating import templates
 
@@ -31,28 +30,6 @@ SLIDER_MAX = {
     "stored_gb": 50_000,
 }
 """Where each slider ends; the number input beside it takes anything up to the field's own limit."""
-
-
-GPU_LINES = 4
-"""GPU models drawn on the any-GPU chart: the dash patterns tell four apart."""
-
-
-def gpu_charts(result: QuoteResult) -> list[Chart]:
-    """The cheapest option of each of the cheapest GPU models that fit, one line each."""
-    quotes = [
-        Quote([choice.cheapest], [], choice.quote.hours_max)
-        for choice in result.choices[:GPU_LINES]
-        if choice.cheapest is not None
-    ]
-    names = [f"{n}" for n in range(1, len(quotes) + 1)]
-    return [
-        overlay_chart(quotes, [result.params.gpu_hours], currency=result.currency, frame=f, layer_names=names)
-        for f in FRAMES
-    ]
-
-
-def cost_charts(result: QuoteResult) -> list[Chart]:
-    return [cost_chart(result.quote, result.params.gpu_hours, result.currency, frame) for frame in FRAMES]
 
 
 def pinned(result: QuoteResult) -> dict[str, Any]:
@@ -78,8 +55,7 @@ def calculator_page(
         "errors": errors,
         "fields": QuoteParams.model_fields,
         "result": result,
-        "charts": cost_charts(result) if result else None,
-        "gpu_charts": gpu_charts(result) if result and result.quote.options and result.choices else None,
+        "shown": shown(result, date.today()) if result else None,
         "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
         "slider_max": SLIDER_MAX,
         "fragment": fragment,

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
 
 from jinja2_fragments.fastapi import Jinja2Blocks
-from markupsafe import Markup
 
 from app.assets import asset_url
 from app.catalog.rows import decimal_text
-from app.catalog.snapshot import CatalogSnapshot
 from app.chart_layout import BADGE_R
-from app.charts import Chart
 from app.costing.money import USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
-from app.lru import Lru
 from app.quoting.explorer import calculator_url, explorer_url
 from app.quoting.params import INPUT_LABELS, query_string
 from app.settings import ROOT
@@ -151,33 +146,5 @@ templates.env.globals.update(
 )
 
 
-_chart_bodies: Lru[tuple[object, ...], Markup] = Lru()
-"""Chart SVG bodies by the chart's key, the last 256; the key fixes the drawing, so nothing goes stale."""
-
-
-def chart_body(chart: Chart) -> Markup:
-    """The chart's grid, curves and break-evens as SVG, rendered once per remembered drawing: while
-    the slider moves within a band only the current-hours line is new."""
-    body = _chart_bodies.get(chart.key) if chart.key is not None else None
-    if body is None:
-        body = Markup(templates.env.get_template("_chart_body.html").render(chart=chart))
-        if chart.key is not None:
-            _chart_bodies.put(chart.key, body)
-    return body
-
-
-FRAGMENTS_KEPT = 1024
-"""Rendered macros each catalog version keeps, the most recently used."""
-
-
-def once(catalog: CatalogSnapshot, key: tuple[object, ...], macro: Callable[..., Markup], *args: object) -> Markup:
-    """A macro's HTML rendered once per catalog version and `key`, which must name everything else
-    the macro reads: a slider move changes GPU-hours, not an offer's description or the break-evens."""
-    kept: Lru[tuple[object, ...], Markup] = catalog.derived.lru("fragments", FRAGMENTS_KEPT)
-    named = (macro.name, *key)  # type: ignore[attr-defined]  # a Jinja macro
-    fragment = kept.get(named)
-    return fragment if fragment is not None else kept.put(named, macro(*args))
-
-
-templates.env.globals.update(chart_body=chart_body, once=once, today=date.today, asset_url=asset_url, badge_r=BADGE_R)
+templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R)
 templates.env.globals.update(explorer_url=explorer_url, calculator_url=calculator_url, billing_labels=BILLING_LABELS)

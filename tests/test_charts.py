@@ -61,20 +61,6 @@ def test_each_scenarios_line_ends_in_its_number_apart_from_the_others():
     assert all(b - a >= NARROW.text for a, b in itertools.pairwise(ys)), "same curves end at the same y: labels stack"
 
 
-def test_a_remembered_chart_is_the_one_drawn_afresh():
-    hours = 321.0
-    result = quote(OFFERS, Workload(hours), Assumptions(virt_tax={}), 1000)
-    assert cost_chart(result, hours) == overlay_chart([result], [hours], break_evens=True)
-
-
-def test_a_remembered_chart_body_is_the_markup_rendered_afresh():
-    from app.templating import chart_body, templates
-
-    first = chart_body(chart_at(250))
-    assert chart_body(chart_at(260)) is first, "the same drawing is reused within a band"
-    assert str(first) == templates.env.get_template("_chart_body.html").render(chart=chart_at(250))
-
-
 def test_a_line_off_the_chart_leaves_through_the_top_and_comes_back():
     """Top at y = 50: (0,100)-(10,0) crosses it at x = 5; (20,0)-(30,100) comes back at x = 25."""
     assert path_below([(0, 100), (10, 0), (20, 0), (30, 100)], 50) == "M0,100 L5.0,50 M25.0,50 L30,100"

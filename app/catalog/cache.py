@@ -13,9 +13,8 @@ from threading import Lock
 from types import FunctionType, ModuleType
 from typing import Any, Generic, TypeVar
 
-from app.lru import Lru
-
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 _SHARED = (type, ModuleType, FunctionType, Enum)
@@ -60,8 +59,8 @@ class Meter:
 
 
 class Derived:
-    """Work derived from one catalog version (offers priced for inputs, the explorer's rows, rendered
-    fragments), made on first use and kept with the version. Each piece is weighed as it is added
+    """Work derived from one catalog version (per set of inputs, what a move of the slider reuses; the
+    explorer's rows), made on first use and kept with the version. Each piece is weighed as it is added
     and its bytes told to `grew`, which what keeps the version watches to keep to its budget.
 
     `shared`: the version's own records, which derived work points to but does not hold. What the
@@ -82,9 +81,72 @@ class Derived:
                 self.grew(self.weigh((key, made)))
         return found
 
-    def lru(self, name: str, size: int) -> Lru[Any, Any]:
-        """An Lru of `size` entries whose entries are counted as they come and go."""
-        return self.memo(name, lambda: Lru(size, self.weigh, self.grew))
+    def memos(self, name: str, size: int) -> Memo[Any]:
+        """A Memo of `size` entries whose parts are counted as they come and go."""
+        return self.memo(name, lambda: Memo(size, self.weigh, self.grew))
+
+
+_MISSING = object()
+
+
+class Memo(Generic[K]):
+    """Entries by key, the `size` most recently used; an entry holds parts, each made on its first use.
+    Every part is weighed when it is made and its bytes told to `grew`, and an entry given up tells
+    all its bytes back, so that an entry is counted as it fills, not only when it is first put."""
+
+    def __init__(self, size: int, weigh: Callable[[object], int], grew: Callable[[int], None]) -> None:
+        self.size = size
+        self._weigh, self._grew = weigh, grew
+        self._entries: OrderedDict[K, dict[Hashable, Any]] = OrderedDict()
+        self._bytes: dict[K, int] = {}
+        self._lock = Lock()
+
+    def entry(self, key: K) -> MemoEntry:
+        """The entry at `key`, made empty if there is none (and the least recently used given up)."""
+        with self._lock:
+            parts = self._entries.get(key)
+            if parts is not None:
+                self._entries.move_to_end(key)
+                return MemoEntry(self, key, parts)
+        nbytes = self._weigh(key)
+        with self._lock:
+            parts = self._entries.setdefault(key, {})
+            self._entries.move_to_end(key)
+            change = 0
+            if key not in self._bytes:
+                self._bytes[key] = nbytes
+                change += nbytes
+            while len(self._entries) > self.size:
+                gone, _ = self._entries.popitem(last=False)
+                change -= self._bytes.pop(gone)
+        self._grew(change)
+        return MemoEntry(self, key, parts)
+
+    def _add(self, key: K, parts: dict[Hashable, Any], name: Hashable, made: T) -> T:
+        nbytes = self._weigh((name, made))
+        with self._lock:
+            found = parts.setdefault(name, made)
+            counted = found is made and self._entries.get(key) is parts  # an entry given up meanwhile is not
+            if counted:
+                self._bytes[key] += nbytes
+        if counted:
+            self._grew(nbytes)
+        return found
+
+
+class MemoEntry:
+    """One entry of a Memo, as a request uses it: not kept by the memo, so that nothing refers back."""
+
+    __slots__ = ("_memo", "_key", "_parts")
+
+    def __init__(self, memo: Memo[Any], key: Hashable, parts: dict[Hashable, Any]) -> None:
+        self._memo, self._key, self._parts = memo, key, parts
+
+    def part(self, name: Hashable, make: Callable[[], T]) -> T:
+        """The part `name`, made by `make` on first use: `name` also says what the part depends on
+        beyond the entry's key (what was worked out for the request, such as the offers chosen)."""
+        found = self._parts.get(name, _MISSING)
+        return self._memo._add(self._key, self._parts, name, make()) if found is _MISSING else found
 
 
 @dataclass

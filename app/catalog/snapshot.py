@@ -57,8 +57,8 @@ class CatalogSnapshot:
     presets: dict[str, PresetRecord]
     """Model architectures sizing can start from, smallest first."""
     derived: Derived = field(default_factory=lambda: Derived(_HELD_BY_THE_VERSION), compare=False, repr=False)
-    """Work derived from this version (offers priced for inputs, the explorer's rows, rendered
-    fragments), counted in the bytes it keeps: given up with the version when the process stops
+    """Work derived from this version (per set of inputs, what a move of the GPU-hours slider reuses;
+    the explorer's rows), counted in the bytes it keeps: given up with the version when the process stops
     keeping it, never kept apart from it."""
 
     @property

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cached_property, lru_cache
+from functools import cached_property
 from itertools import combinations
 
 from app.costing.breakeven import Crossing, crossings
@@ -211,10 +211,14 @@ total, then the curve's growth, then the first listed."""
 
 
 def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float) -> Quote:
-    """Cheapest offer per option at the workload's GPU-hours, options cheapest first; offers with a
-    cost their provider does not publish rank after all fully priced ones, and the cheapest of them
-    is named if it looks cheaper than the answer. Equal totals go to the lower curve.growth, then
-    to the first listed. Break-evens are searched up to hours_max."""
+    """Each option's cheapest offer at the workload's GPU-hours and where they cross up to hours_max."""
+    options, cheaper_looking = cheapest_at(priced, workload)
+    return Quote(options, break_evens(options, hours_max), hours_max, cheaper_looking)
+
+
+def cheapest_at(priced: list[PricedOffer], workload: Workload) -> tuple[list[OfferCost], OfferCost | None]:
+    """Cheapest offer per option at the workload's GPU-hours, options cheapest first (as `Rank`), and
+    the cheapest offer with an unpublished cost where it looks cheaper than the answer (else None)."""
     hours = workload.gpu_hours
     cheapest: dict[OptionKey, tuple[Rank, PricedOffer]] = {}
     looks_cheapest: tuple[Rank, PricedOffer] | None = None
@@ -226,22 +230,19 @@ def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float
         if rank[0] and (looks_cheapest is None or rank < looks_cheapest[0]):
             looks_cheapest = rank, p
     options = [_breakdown(p, workload) for _, p in sorted(cheapest.values(), key=lambda best: best[0])]
-    break_evens = list(_break_evens(tuple((o.option, o.curve) for o in options), hours_max))
     cheaper_looking = None
     if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0][1] < options[0].total:
         cheaper_looking = _breakdown(looks_cheapest[1], workload)
-    return Quote(options, break_evens, hours_max, cheaper_looking)
+    return options, cheaper_looking
 
 
-@lru_cache(maxsize=1024)
-def _break_evens(curves: tuple[tuple[OptionKey, CostCurve], ...], hours_max: float) -> tuple[BreakEven, ...]:
-    """Where each pair of curves crosses. Curves compare by value, and while a slider moves within
-    one band of the axis the cheapest offers (and so their curves) rarely change: remembered."""
+def break_evens(options: list[OfferCost], hours_max: float) -> list[BreakEven]:
+    """Where each pair of the options' curves crosses, in the options' order, up to hours_max."""
     found = []
-    for (a, curve_a), (b, curve_b) in combinations(curves, 2):
-        cross = crossings(curve_a, curve_b, hours_max, limit=MAX_CROSSINGS + 1)
-        found.append(BreakEven(a, b, cross[:MAX_CROSSINGS], more=len(cross) > MAX_CROSSINGS))
-    return tuple(found)
+    for a, b in combinations(options, 2):
+        cross = crossings(a.curve, b.curve, hours_max, limit=MAX_CROSSINGS + 1)
+        found.append(BreakEven(a.option, b.option, cross[:MAX_CROSSINGS], more=len(cross) > MAX_CROSSINGS))
+    return found
 
 
 def quote(offers: list[Offer], workload: Workload, assumptions: Assumptions, hours_max: float) -> Quote:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
+from app.catalog.cache import MemoEntry
 from app.catalog.rates import RateRecord
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord, select_offers
 from app.costing.breakeven import hours_searched
 from app.costing.contenders import contenders
 from app.costing.money import SYMBOLS, USD, Currency
-from app.costing.quote import OfferCost, PricedOffer, Quote, price_offers, quote_priced
-from app.lru import Lru
+from app.costing.quote import OfferCost, PricedOffer, Quote, break_evens, cheapest_at, price_offers
+from app.costing.terms import Workload
 from app.quoting.params import FieldErrors, QuoteParams
 from app.quoting.sizing import Sizing, size
 
@@ -48,6 +50,8 @@ class QuoteResult:
     choices: tuple[GpuChoice, ...] = ()
     """Asked for any GPU that fits: each GPU model that does, its cheapest first; `params` and
     `quote` are the cheapest one's."""
+    memo: MemoEntry | None = field(default=None, compare=False, repr=False)
+    """What a move of the slider reuses for these inputs (`move_memo`): the page keeps its parts there."""
 
     @cached_property
     def ranked(self) -> list[tuple[GpuChoice, OfferCost]]:
@@ -61,41 +65,68 @@ class QuoteResult:
         return [(o, self.catalog.offers_by_id[o.offer.offer_id]) for o in self.quote.options]
 
 
-PRICED_KEPT = 64
-"""Inputs-but-GPU-hours whose priced offers each catalog version keeps, the most recently used."""
+MOVES_KEPT = 64
+"""Inputs-but-GPU-hours whose memo each catalog version keeps, the most recently used."""
+MOVED = {"gpu_hours"}
+"""What a move of the slider changes: the one input left out of the memo's key."""
 
 
-def _priced_offers(catalog: CatalogSnapshot, params: QuoteParams) -> list[PricedOffer]:
-    """The slider's shortcut: offers priced for everything but GPU-hours, by inputs, kept with the
-    catalog version they were priced at (and given up with it).
+def move_key(params: QuoteParams) -> str:
+    """Every input but GPU-hours, as the memo of a slider move is keyed: derived from the parsed
+    inputs, so that an input added to QuoteParams is in the key without another edit."""
+    return params.model_dump_json(exclude=MOVED)
 
-    Moving the GPU-hours slider changes only H, so the curves are remembered, less the offers that
-    cannot be cheapest of their option at any H, and each move reads those left at the new H.
-    """
-    kept: Lru[str, list[PricedOffer]] = catalog.derived.lru("priced", PRICED_KEPT)
-    key = params.model_dump_json(exclude={"gpu_hours", "catalog_version", "currency"})
-    hit = kept.get(key)
-    if hit is not None:
-        return hit
+
+def move_memo(catalog: CatalogSnapshot, params: QuoteParams) -> MemoEntry:
+    """What a move of the GPU-hours slider reuses for these inputs at this version: the contenders,
+    the break-evens and, filled in by the page, the chart frames and the HTML that GPU-hours leave
+    alone. Kept with the version, counted in its bytes as it fills, given up with it."""
+    return catalog.derived.memos("moves", MOVES_KEPT).entry(move_key(params))
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """One GPU model's offers priced for the inputs, all but GPU-hours: what each move reads."""
+
+    gpu: str
+    gpus: int
+    fit: dict[str, Any]
+    """What the model's fit sets in the inputs (the GPU, the GPUs at once, the checkpoint); {} unsized."""
+    workload: Workload
+    contenders: list[PricedOffer]
+    """Less the offers that cannot be cheapest of their option at any H (app/costing/contenders.py)."""
+
+
+@dataclass(frozen=True)
+class Contenders:
+    """What quoting these inputs reads at any GPU-hours: the display currency, the sizing and each
+    GPU model's contenders (one unsized; with "any GPU", every model that fits)."""
+
+    currency: Currency
+    rate: RateRecord | None
+    sizing: Sizing | None
+    fitted: tuple[Fitted, ...]
+
+
+def _fitted(catalog: CatalogSnapshot, params: QuoteParams, gpus: int, fit: dict[str, Any]) -> Fitted:
+    at_fit = params.model_copy(update=fit)
     offers = select_offers(
         catalog,
-        params.gpu,
-        tenancies=frozenset(params.tenancy),
-        region=params.region or None,
-        eu_only=params.eu_only,
-        exclude_us_hq=params.exclude_us_hq,
-        hide_spot=params.hide_spot,
-        min_gpus_per_unit=params.peak_gpus if params.sized else 1,
-        key=params.offer,
+        at_fit.gpu,
+        tenancies=frozenset(at_fit.tenancy),
+        region=at_fit.region or None,
+        eu_only=at_fit.eu_only,
+        exclude_us_hq=at_fit.exclude_us_hq,
+        hide_spot=at_fit.hide_spot,
+        min_gpus_per_unit=at_fit.peak_gpus if at_fit.sized else 1,
+        key=at_fit.offer,
     )
-    priced = price_offers([o.priced for o in offers], params.workload(), params.assumptions())
-    return kept.put(key, contenders(priced))
+    priced = price_offers([o.priced for o in offers], at_fit.workload(), at_fit.assumptions())
+    return Fitted(at_fit.gpu, gpus, fit, at_fit.workload(), contenders(priced))
 
 
-def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:
-    catalog = catalogs.at(params.catalog_version)
-    if catalog is None:
-        return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
+def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams) -> Contenders | FieldErrors:
+    """The inputs checked against the catalog, and each GPU model's offers priced for them."""
     if params.gpu == ANY_GPU and not params.sized:
         return {"gpu": "any GPU that fits needs a model: choose a preset or give a parameter count"}
     if params.gpu != ANY_GPU and params.gpu not in catalog.gpus:
@@ -110,8 +141,7 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
         return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}
     currency = USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit))
     if not params.sized:
-        quote = quote_priced(_priced_offers(catalog, params), params.workload(), hours_searched(params.gpu_hours))
-        return QuoteResult(params, catalog, quote, currency, rate)
+        return Contenders(currency, rate, None, (_fitted(catalog, params, params.peak_gpus, {}),))
     sizing = size(catalogs, params)
     if isinstance(sizing, dict):
         return sizing
@@ -122,14 +152,37 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     if not wanted:
         where = "any GPU model in the catalog" if params.gpu == ANY_GPU else f"the catalog's {params.gpu}"
         return {"gpu": f"no offered instance or node of {where} holds this model: choose another GPU or model"}
-    choices = []
-    for f in wanted:
-        at_fit = params.model_copy(update={"gpu": f.gpu, "peak_gpus": f.quoted, "checkpoint_gb": checkpoint_gb})
-        quote = quote_priced(_priced_offers(catalog, at_fit), at_fit.workload(), hours_searched(at_fit.gpu_hours))
-        choices.append((at_fit, GpuChoice(f.gpu, f.quoted, quote)))
-    best_params, best = min(choices, key=lambda choice: _rank(choice[1]))
+    fits = [(f.quoted, {"gpu": f.gpu, "peak_gpus": f.quoted, "checkpoint_gb": checkpoint_gb}) for f in wanted]
+    return Contenders(currency, rate, sizing, tuple(_fitted(catalog, params, gpus, fit) for gpus, fit in fits))
+
+
+def _quote_at(memo: MemoEntry, fitted: Fitted, gpu_hours: float) -> Quote:
+    """The quote at this move's GPU-hours; the break-evens, which depend on the offers chosen and the
+    band searched alone, are worked out once per memo for each."""
+    options, cheaper_looking = cheapest_at(fitted.contenders, replace(fitted.workload, gpu_hours=gpu_hours))
+    band = hours_searched(gpu_hours)
+    chosen = tuple(o.offer.offer_id for o in options)
+    pairs = memo.part(("break-evens", band, chosen), lambda: break_evens(options, band))
+    return Quote(options, list(pairs), band, cheaper_looking)
+
+
+def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:
+    catalog = catalogs.at(params.catalog_version)
+    if catalog is None:
+        return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
+    memo = move_memo(catalog, params)
+    found = memo.part("contenders", lambda: _contenders(catalogs, catalog, params))
+    if isinstance(found, dict):
+        return found
+    currency, rate, sizing = found.currency, found.rate, found.sizing
+    if sizing is None:
+        quote = _quote_at(memo, found.fitted[0], params.gpu_hours)
+        return QuoteResult(params, catalog, quote, currency, rate, memo=memo)
+    choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, params.gpu_hours))) for f in found.fitted]
+    best_fit, best = min(choices, key=lambda choice: _rank(choice[1]))
     listed = tuple(sorted((choice for _, choice in choices), key=_rank)) if params.gpu == ANY_GPU else ()
-    return QuoteResult(best_params, catalog, best.quote, currency, rate, sizing, listed)
+    best_params = params.model_copy(update=best_fit.fit)
+    return QuoteResult(best_params, catalog, best.quote, currency, rate, sizing, listed, memo=memo)
 
 
 def _rank(choice: GpuChoice) -> tuple[bool, bool, float]:

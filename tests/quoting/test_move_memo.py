@@ -1,0 +1,69 @@
+"""The memo of a slider move (app/quoting/build.py): keyed by every input but GPU-hours, derived from
+the parsed inputs, and counted in its catalog version's bytes as it fills."""
+
+from datetime import date
+
+from app.catalog.snapshot import Catalogs
+from app.quoting.build import MOVES_KEPT, build_quote, move_key
+from app.quoting.params import QuoteParams
+from app.results import shown
+from tests.factories import hand_checked_catalog
+
+SCHEMA = QuoteParams.model_json_schema()
+
+
+def a_different_value(field: dict, default: object) -> object:
+    """A valid value other than `default`, read off the field's JSON schema alone, so that an input
+    added to QuoteParams is covered without being named here."""
+    if "$ref" in field:
+        field = SCHEMA["$defs"][field["$ref"].rsplit("/", 1)[1]]
+    if "anyOf" in field:
+        field = next(choice for choice in field["anyOf"] if choice.get("type") != "null")
+    if "enum" in field:
+        return next(value for value in field["enum"] if value != default)
+    kind = field["type"]
+    if kind == "array":
+        return [a_different_value(field["items"], None)]
+    if kind == "boolean":
+        return not default
+    if kind == "string":
+        return "x" if default != "x" else "y"
+    top = field.get("maximum", (default or 0) + 1)
+    return top if top != default else field.get("minimum", 0)
+
+
+def test_changing_any_input_but_gpu_hours_changes_the_memos_key():
+    """Every field of QuoteParams, each given another valid value in turn: each changes the key; GPU-hours
+    do not, within a band (400 -> 450, both searched up to 1,000 h) or across one (to 3,000)."""
+    base = QuoteParams()
+    changed = {}
+    for name in QuoteParams.model_fields:
+        value = a_different_value(SCHEMA["properties"][name], base.model_dump(mode="json")[name])
+        other = QuoteParams.model_validate(base.model_dump() | {name: value})
+        assert getattr(other, name) != getattr(base, name), name
+        changed[name] = move_key(other) != move_key(base)
+    assert changed == {name: name != "gpu_hours" for name in QuoteParams.model_fields}
+    at_400 = QuoteParams(gpu_hours=400)
+    assert move_key(at_400) == move_key(QuoteParams(gpu_hours=450)) == move_key(QuoteParams(gpu_hours=3000))
+
+
+def test_the_memo_is_counted_in_its_versions_bytes_as_it_fills(session):
+    """The quote puts an entry (its contenders and break-evens) and the page's parts grow it after: both
+    show in the bytes the process keeps for the version, and an entry given up gives all of them back."""
+    hand_checked_catalog(session)
+    catalogs = Catalogs(session.get_bind())
+    catalog = catalogs.current()
+    moves = catalog.derived.memos("moves", MOVES_KEPT)
+    kept = catalogs._snapshots
+    before = kept.bytes
+    result = build_quote(catalogs, QuoteParams(gpu_hours=400))
+    quoted = kept.bytes
+    assert quoted - before == moves._bytes[move_key(result.params)] > 0
+    page = shown(result, date(2026, 11, 30))
+    html = [*page.chart.bodies, page.chart.legend, page.chart.break_evens, *(p for row in page.rows for p in row[2:])]
+    assert kept.bytes - quoted >= sum(len(part) for part in html) > 0, "the HTML put in the entry after it was made"
+    assert kept.bytes - before == moves._bytes[move_key(result.params)]
+    for n in range(MOVES_KEPT):
+        build_quote(catalogs, QuoteParams(gpu_hours=400, egress_gb=n + 1))
+    assert move_key(result.params) not in moves._bytes
+    assert kept.bytes == before + sum(moves._bytes.values())
