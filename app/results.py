@@ -18,6 +18,7 @@ from markupsafe import Markup
 from app.catalog.cache import MemoEntry
 from app.catalog.snapshot import OfferRecord
 from app.charts import FRAMES, Chart, at_hours, overlay_chart
+from app.costing.money import Currency
 from app.costing.quote import OfferCost, Quote
 from app.quoting.build import GpuChoice, QuoteResult
 from app.templating import templates
@@ -26,8 +27,16 @@ GPU_LINES = 4
 """GPU models drawn on the any-GPU chart: the dash patterns tell four apart."""
 
 
-Row = tuple[OfferCost, OfferRecord, Markup, Markup]
-"""An option's cost and offer record, its option and offer cells, and its source cell."""
+@dataclass(frozen=True)
+class RowCells:
+    """An option's row less the figures GPU-hours change: its option and offer, egress and storage, source."""
+
+    offer: Markup
+    fixed: Markup
+    source: Markup
+
+
+Row = tuple[OfferCost, RowCells]
 
 
 @dataclass(frozen=True)
@@ -71,19 +80,21 @@ def shown(result: QuoteResult, today: date) -> Shown:
     rate = Markup()
     if result.rate is not None:
         rate = memo.part("rate", partial(parts.rate_note, result.rate, result.currency, catalog.version))
-    rows = tuple(_row(memo, parts, o, r, catalog.version, today) for o, r in result.options)
+    rows = tuple(_row(memo, parts, o, r, result.currency, catalog.version, today) for o, r in result.options)
     chart = _cost_chart(memo, result)
     gpu_chart = _gpu_chart(memo, result) if result.choices else None
     return Shown(chart, rows, gpu_chart, rate, sizing)
 
 
-def _row(memo: MemoEntry, parts: Any, o: OfferCost, r: OfferRecord, version: int, today: date) -> Row:
-    """An option's row: its cost, its offer, and the cells that read the option, the GPUs used and
-    billed and the offer alone, none of which GPU-hours change (its source cell also reads the day)."""
-    cells = memo.part(
-        ("offer", r.priced.offer_id, o.gpus_used, o.gpus_billed), partial(parts.offer_cells, o, r, version)
-    )
-    return o, r, cells, memo.part(("source", r.priced.offer_id, today), partial(parts.source_cell, r, today))
+def _row(memo: MemoEntry, parts: Any, o: OfferCost, r: OfferRecord, cur: Currency, version: int, today: date) -> Row:
+    """An option's cost beside the cells of its row that GPU-hours leave alone: they read the offer,
+    the GPUs used and billed, and its egress and storage (priced for the workload less its hours)."""
+
+    def cells() -> RowCells:
+        offer, fixed = parts.offer_cells(o, r, version), parts.fixed_cells(o, r, cur)
+        return RowCells(offer, fixed, parts.source_cell(r, today))
+
+    return o, memo.part(("row", r.priced.offer_id, o.gpus_used, o.gpus_billed, today), cells)
 
 
 def _at_hours(drawn: Drawn, hours: float, x_max: float) -> Drawn:
