@@ -133,16 +133,16 @@ def hours_label(hours: float) -> str:
     return f"{hours:,.0f} GPU-h"
 
 
-def at_hours(chart: Chart, hours: float, x_max: float) -> Chart:
-    """The chart with this request's GPU-hours line, "yours": all that a move of the slider within a
+def yours(chart: Chart, hours: float, x_max: float) -> list[CurrentLine]:
+    """This request's GPU-hours line and its label, "yours": all that a move of the slider within a
     band redraws (the rest depends only on the curves and the axis, which stay put)."""
-    return replace(chart, current=current_lines(chart, [hours], [f"yours: {hours_label(hours)}"], x_max))
+    return current_lines(chart, [hours], [f"yours: {hours_label(hours)}"], x_max)
 
 
 def cost_chart(quote: Quote, current_hours: float, currency: Currency = USD, frame: Frame = WIDE) -> Chart:
     """Monthly total against GPU-hours for each option's offer, with the break-evens marked."""
     drawn = overlay_chart([quote], [], break_evens=True, currency=currency, frame=frame)
-    return at_hours(drawn, current_hours, quote.hours_max)
+    return replace(drawn, current=yours(drawn, current_hours, quote.hours_max))
 
 
 def overlay_chart(

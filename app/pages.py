@@ -6,7 +6,8 @@ from datetime import date
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
+from jinja2_fragments import render_block
 from sqlmodel import Session
 
 from app.admin.tables import AdminUser
@@ -17,7 +18,7 @@ from app.catalog.tables import PendingImport
 from app.deps import VARIES_BY_FRAGMENT
 from app.quoting.build import ANY_GPU, QuoteResult, build_quote
 from app.quoting.params import DEFAULT_VALUES, QuoteParams, parse_params
-from app.results import shown
+from app.results import figures, results_block, shown
 from app.security import csrf_token, remember_csrf
 from app.templating import templates
 
@@ -55,7 +56,8 @@ def calculator_page(
         "errors": errors,
         "fields": QuoteParams.model_fields,
         "result": result,
-        "shown": shown(result, date.today()) if result else None,
+        "shown": None,
+        "figures": None,
         "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
         "slider_max": SLIDER_MAX,
         "fragment": fragment,
@@ -67,13 +69,21 @@ def calculator_page(
     }
     if fragment and errors:
         return _kept_results(request, context)
-    blocks = ["results"] if fragment else []
+    if fragment and result is not None:
+        block = results_block(result, context | {"request": request}, _rendered_results)
+        return HTMLResponse(block, status_code=status_code, headers=VARIES_BY_FRAGMENT)
+    if result is not None:
+        context |= {"shown": shown(result, date.today()), "figures": figures(result)}
     response = templates.TemplateResponse(
-        request, "calculator.html", context, status_code=status_code, headers=VARIES_BY_FRAGMENT, block_names=blocks
+        request, "calculator.html", context, status_code=status_code, headers=VARIES_BY_FRAGMENT
     )
     if token is not None:
         remember_csrf(request, response, token)
     return response
+
+
+def _rendered_results(context: dict[str, Any]) -> str:
+    return render_block(templates.env, "calculator.html", "results", context)
 
 
 def _kept_results(request: Request, context: dict[str, Any]) -> Response:

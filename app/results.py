@@ -1,13 +1,15 @@
 """The calculator's results for one request, as its results block shows them: the figures a move of
-the GPU-hours slider changes, worked out per request, beside the parts it leaves alone, made once in
-the memo of the request's inputs (`move_memo` in app/quoting/build.py) and handed to the template.
+the GPU-hours slider changes, formatted per request (`Figures`), beside the parts it leaves alone,
+made once in the memo of the request's inputs (`move_memo` in app/quoting/build.py).
 
 A part is named by what it depends on beyond the memo's key (every input but GPU-hours): what the
 quote chose at this move, such as the band of the axis and the offers cheapest in it, never a list
-of inputs written by hand."""
+of inputs written by hand. For a move the whole block is kept so, once per such shape of the quote,
+with a slot where each figure goes (`results_block`, app/skeleton.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
@@ -17,14 +19,18 @@ from markupsafe import Markup
 
 from app.catalog.cache import MemoEntry
 from app.catalog.snapshot import OfferRecord
-from app.charts import FRAMES, Chart, at_hours, overlay_chart
+from app.charts import FRAMES, Chart, CurrentLine, overlay_chart, yours
 from app.costing.money import Currency
 from app.costing.quote import OfferCost, Quote
 from app.quoting.build import GpuChoice, QuoteResult
-from app.templating import templates
+from app.quoting.params import query_string
+from app.skeleton import Skeleton
+from app.templating import amount, money, money_gap, money_rate, quantity, templates
 
 GPU_LINES = 4
 """GPU models drawn on the any-GPU chart: the dash patterns tell four apart."""
+GPU_ROWS = 20
+"""Options of the any-GPU table listed; the rest are counted."""
 
 
 @dataclass(frozen=True)
@@ -34,9 +40,6 @@ class RowCells:
     offer: Markup
     fixed: Markup
     source: Markup
-
-
-Row = tuple[OfferCost, RowCells]
 
 
 @dataclass(frozen=True)
@@ -52,14 +55,41 @@ class Drawn:
 
 @dataclass(frozen=True)
 class Shown:
-    """What the results block shows beyond the quote itself: the charts at this move's GPU-hours, and
-    the parts rendered once (each offer's row less its money, the rate, the model's memory and fit)."""
+    """The parts of the results block rendered once: the charts, each option's row less its figures,
+    the exchange rate, the model's memory and fit."""
 
     chart: Drawn | None = None
-    rows: tuple[Row, ...] = ()
+    rows: tuple[tuple[OfferCost, RowCells], ...] = ()
     gpu_chart: Drawn | None = None
     rate: Markup = Markup()
     sizing: Markup = Markup()
+
+
+@dataclass(frozen=True)
+class RowFigures:
+    compute: str
+    total: str
+    horizon: str | None
+    per_hour: str
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What GPU-hours change in the results block, formatted as it shows them: the block reads them
+    from here alone, so that the rest of it can be kept once per shape of the quote."""
+
+    hours: str
+    every_offer: str | None = None
+    """The link from one pinned offer back to all of them (it keeps the GPU-hours)."""
+    best: str | None = None
+    runner: str | None = None
+    gap: str | None = None
+    looks: str | None = None
+    rows: tuple[RowFigures, ...] = ()
+    current: tuple[tuple[CurrentLine, ...], ...] = ()
+    """The cost chart's current-hours line in each frame."""
+    gpu_totals: tuple[str, ...] = ()
+    gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()
 
 
 def _macros(template: str) -> Any:
@@ -68,8 +98,7 @@ def _macros(template: str) -> Any:
 
 
 def shown(result: QuoteResult, today: date) -> Shown:
-    memo = result.memo
-    assert memo is not None, "build_quote gives every result its memo"
+    memo = _memo(result)
     parts, p, catalog = _macros("_results_parts.html"), result.params, result.catalog
     sizing = Markup()
     if result.sizing is not None:
@@ -81,12 +110,58 @@ def shown(result: QuoteResult, today: date) -> Shown:
     if result.rate is not None:
         rate = memo.part("rate", partial(parts.rate_note, result.rate, result.currency, catalog.version))
     rows = tuple(_row(memo, parts, o, r, result.currency, catalog.version, today) for o, r in result.options)
-    chart = _cost_chart(memo, result)
     gpu_chart = _gpu_chart(memo, result) if result.choices else None
-    return Shown(chart, rows, gpu_chart, rate, sizing)
+    return Shown(_cost_chart(memo, result), rows, gpu_chart, rate, sizing)
 
 
-def _row(memo: MemoEntry, parts: Any, o: OfferCost, r: OfferRecord, cur: Currency, version: int, today: date) -> Row:
+def figures(result: QuoteResult) -> Figures:
+    q, p, cur = result.quote, result.params, result.currency
+    hours = quantity(p.gpu_hours)
+    every_offer = query_string(p.model_copy(update={"offer": ""})) if p.offer else None
+    if not q.options:
+        return Figures(hours, every_offer)
+    best, runner = q.options[0], q.options[1] if len(q.options) > 1 else None
+    rows = tuple(
+        RowFigures(
+            money(o.compute, cur),
+            money(o.total, cur),
+            amount(o.horizon_in(cur), cur) if p.months > 1 else None,
+            money_rate(o.effective_per_gpu_hour, cur),
+        )
+        for o in q.options
+    )
+    memo = _memo(result)
+    gpu_totals: tuple[str, ...] = ()
+    gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()
+    if result.choices:
+        gpu_totals = tuple(money(o.total, cur) for _, o in result.ranked[:GPU_ROWS])
+        gpu_current = _current(_gpu_chart(memo, result), p.gpu_hours, q.hours_max)
+    return Figures(
+        hours,
+        every_offer,
+        money(best.total, cur),
+        money(runner.total, cur) if runner else None,
+        money_gap(runner.total, best.total, cur) if runner else None,
+        money(q.cheaper_looking.total, cur) if q.cheaper_looking else None,
+        rows,
+        _current(_cost_chart(memo, result), p.gpu_hours, q.hours_max),
+        gpu_totals,
+        gpu_current,
+    )
+
+
+def _memo(result: QuoteResult) -> MemoEntry:
+    assert result.memo is not None, "build_quote gives every result its memo"
+    return result.memo
+
+
+def _current(drawn: Drawn, hours: float, x_max: float) -> tuple[tuple[CurrentLine, ...], ...]:
+    return tuple(tuple(yours(chart, hours, x_max)) for chart in drawn.charts)
+
+
+def _row(
+    memo: MemoEntry, parts: Any, o: OfferCost, r: OfferRecord, cur: Currency, version: int, today: date
+) -> tuple[OfferCost, RowCells]:
     """An option's cost beside the cells of its row that GPU-hours leave alone: they read the offer,
     the GPUs used and billed, and its egress and storage (priced for the workload less its hours)."""
 
@@ -95,10 +170,6 @@ def _row(memo: MemoEntry, parts: Any, o: OfferCost, r: OfferRecord, cur: Currenc
         return RowCells(offer, fixed, parts.source_cell(r, today))
 
     return o, memo.part(("row", r.priced.offer_id, o.gpus_used, o.gpus_billed, today), cells)
-
-
-def _at_hours(drawn: Drawn, hours: float, x_max: float) -> Drawn:
-    return Drawn(tuple(at_hours(c, hours, x_max) for c in drawn.charts), drawn.bodies, drawn.legend, drawn.break_evens)
 
 
 def _cost_chart(memo: MemoEntry, result: QuoteResult) -> Drawn:
@@ -111,15 +182,13 @@ def _cost_chart(memo: MemoEntry, result: QuoteResult) -> Drawn:
         legend, listed = parts.legend(charts[0].series), parts.break_evens(charts[0], q)
         return Drawn(charts, tuple(_macros("_chart.html").chart_body(c) for c in charts), legend, listed)
 
-    drawn = memo.part(("cost chart", q.hours_max, tuple(o.offer.offer_id for o in q.options)), draw)
-    return _at_hours(drawn, result.params.gpu_hours, q.hours_max)
+    return memo.part(("cost chart", q.hours_max, tuple(o.offer.offer_id for o in q.options)), draw)
 
 
 def _gpu_chart(memo: MemoEntry, result: QuoteResult) -> Drawn:
     """The cheapest option of each of the cheapest GPU models that fit, one numbered line each."""
     lines: list[GpuChoice] = [c for c in result.choices[:GPU_LINES] if c.cheapest is not None]
     quotes = [Quote([c.cheapest], [], c.quote.hours_max) for c in lines if c.cheapest is not None]
-    x_max = max(q.hours_max for q in quotes)
 
     def draw() -> Drawn:
         names = [f"{n}" for n in range(1, len(quotes) + 1)]
@@ -130,5 +199,30 @@ def _gpu_chart(memo: MemoEntry, result: QuoteResult) -> Drawn:
             _macros("_results_parts.html").gpu_legend(lines),
         )
 
-    drawn = memo.part(("gpu chart", x_max, tuple(q.options[0].offer.offer_id for q in quotes)), draw)
-    return _at_hours(drawn, result.params.gpu_hours, x_max)
+    return memo.part(("gpu chart", result.quote.hours_max, tuple(q.options[0].offer.offer_id for q in quotes)), draw)
+
+
+def shape(result: QuoteResult) -> Hashable:
+    """What the results block shows at a move beyond its figures: the band of the axis, the offers
+    chosen and their order (every GPU model's too, for any GPU), the one that only looks cheaper."""
+    q = result.quote
+    looks = q.cheaper_looking.offer.offer_id if q.cheaper_looking else None
+    gpus = tuple((c.gpu, c.cheapest.offer.offer_id if c.cheapest else None) for c in result.choices)
+    ranked = tuple((c.gpu, o.offer.offer_id) for c, o in result.ranked)
+    return q.hours_max, tuple(o.offer.offer_id for o in q.options), looks, gpus, ranked
+
+
+def results_block(result: QuoteResult, context: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> str:
+    """The results block at this move: its skeleton, rendered by `render` once per memo, shape of the
+    quote and day (the sources' ages), with this move's figures (and the pinned inputs) filled in."""
+    today, moved = date.today(), (context["pinned_inputs"], figures(result))
+
+    def cut() -> Skeleton:
+        return Skeleton.cut(
+            lambda slots: render(
+                context | {"pinned_inputs": slots[0], "figures": slots[1], "shown": shown(result, today)}
+            ),
+            moved,
+        )
+
+    return _memo(result).part(("results", shape(result), today), cut).filled(moved)
