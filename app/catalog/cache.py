@@ -81,28 +81,29 @@ class Derived:
                 self.grew(self.weigh((key, made)))
         return found
 
-    def memos(self, name: str, size: int) -> Memo[Any]:
-        """A Memo of `size` entries whose parts are counted as they come and go."""
-        return self.memo(name, lambda: Memo(size, self.weigh, self.grew))
+    def memos(self, name: str, size: int, max_bytes: int) -> Memo[Any]:
+        """A Memo of `size` entries and `max_bytes` whose parts are counted as they come and go."""
+        return self.memo(name, lambda: Memo(size, max_bytes, self.weigh, self.grew))
 
 
 _MISSING = object()
 
 
 class Memo(Generic[K]):
-    """Entries by key, the `size` most recently used; an entry holds parts, each made on its first use.
-    Every part is weighed when it is made and its bytes told to `grew`, and an entry given up tells
-    all its bytes back, so that an entry is counted as it fills, not only when it is first put."""
+    """Entries by key, the most recently used kept: at most `size` of them and `max_bytes` in all, but
+    never the one in use. An entry holds parts, each made on its first use and weighed then, its bytes
+    told to `grew`; an entry given up tells all of them back. So an entry is counted as it fills, not
+    only when it is first put."""
 
-    def __init__(self, size: int, weigh: Callable[[object], int], grew: Callable[[int], None]) -> None:
-        self.size = size
+    def __init__(self, size: int, max_bytes: int, weigh: Callable[[object], int], grew: Callable[[int], None]) -> None:
+        self.size, self.max_bytes = size, max_bytes
         self._weigh, self._grew = weigh, grew
         self._entries: OrderedDict[K, dict[Hashable, Any]] = OrderedDict()
         self._bytes: dict[K, int] = {}
         self._lock = Lock()
 
     def entry(self, key: K) -> MemoEntry:
-        """The entry at `key`, made empty if there is none (and the least recently used given up)."""
+        """The entry at `key`, made empty if there is none."""
         with self._lock:
             parts = self._entries.get(key)
             if parts is not None:
@@ -115,23 +116,30 @@ class Memo(Generic[K]):
             change = 0
             if key not in self._bytes:
                 self._bytes[key] = nbytes
-                change += nbytes
-            while len(self._entries) > self.size:
-                gone, _ = self._entries.popitem(last=False)
-                change -= self._bytes.pop(gone)
+                change = nbytes - self._give_up(key)
         self._grew(change)
         return MemoEntry(self, key, parts)
 
     def _add(self, key: K, parts: dict[Hashable, Any], name: Hashable, made: T) -> T:
         nbytes = self._weigh((name, made))
+        change = 0
         with self._lock:
             found = parts.setdefault(name, made)
-            counted = found is made and self._entries.get(key) is parts  # an entry given up meanwhile is not
-            if counted:
+            if found is made and self._entries.get(key) is parts:  # an entry given up meanwhile is not counted
                 self._bytes[key] += nbytes
-        if counted:
-            self._grew(nbytes)
+                change = nbytes - self._give_up(key)
+        if change:
+            self._grew(change)
         return found
+
+    def _give_up(self, using: K) -> int:
+        """Gives up the least recently used entries but `using` while there are too many; their bytes."""
+        freed = 0
+        while len(self._entries) > 1 and (len(self._entries) > self.size or sum(self._bytes.values()) > self.max_bytes):
+            gone = next(k for k in self._entries if k != using)
+            del self._entries[gone]
+            freed += self._bytes.pop(gone)
+        return freed
 
 
 class MemoEntry:

@@ -17,6 +17,7 @@ from app.costing.quote import OfferCost, PricedOffer, Quote, break_evens, cheape
 from app.costing.terms import Workload
 from app.quoting.params import FieldErrors, QuoteParams
 from app.quoting.sizing import Sizing, size
+from app.settings import settings
 
 CHECKPOINT_GB_MAX = 1_000_000
 """The most a checkpoint may weigh, as typed or as sized: the checkpoint field's own limit."""
@@ -66,7 +67,10 @@ class QuoteResult:
 
 
 MOVES_KEPT = 64
-"""Inputs-but-GPU-hours whose memo each catalog version keeps, the most recently used."""
+"""Inputs-but-GPU-hours whose memo each catalog version keeps, the most recently used..."""
+MOVES_BYTES = settings.catalog_bytes_kept // 3
+"""...in at most a third of the bytes the process keeps of the catalog (the newest version is kept
+whatever its size, so its memo must be bounded on its own)."""
 MOVED = {"gpu_hours"}
 """What a move of the slider changes: the one input left out of the memo's key."""
 
@@ -81,7 +85,7 @@ def move_memo(catalog: CatalogSnapshot, params: QuoteParams) -> MemoEntry:
     """What a move of the GPU-hours slider reuses for these inputs at this version: the contenders,
     the break-evens and, filled in by the page, the chart frames and the HTML that GPU-hours leave
     alone. Kept with the version, counted in its bytes as it fills, given up with it."""
-    return catalog.derived.memos("moves", MOVES_KEPT).entry(move_key(params))
+    return catalog.derived.memos("moves", MOVES_KEPT, MOVES_BYTES).entry(move_key(params))
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ the parsed inputs, and counted in its catalog version's bytes as it fills."""
 from datetime import date
 
 from app.catalog.snapshot import Catalogs
-from app.quoting.build import MOVES_KEPT, build_quote, move_key
+from app.quoting.build import MOVES_BYTES, MOVES_KEPT, build_quote, move_key
 from app.quoting.params import QuoteParams
 from app.results import shown
 from tests.factories import hand_checked_catalog
@@ -53,7 +53,7 @@ def test_the_memo_is_counted_in_its_versions_bytes_as_it_fills(session):
     hand_checked_catalog(session)
     catalogs = Catalogs(session.get_bind())
     catalog = catalogs.current()
-    moves = catalog.derived.memos("moves", MOVES_KEPT)
+    moves = catalog.derived.memos("moves", MOVES_KEPT, MOVES_BYTES)
     kept = catalogs._snapshots
     before = kept.bytes
     result = build_quote(catalogs, QuoteParams(gpu_hours=400))
