@@ -81,11 +81,11 @@ class Figures:
     hours: str
     every_offer: str | None = None
     """The link from one pinned offer back to all of them (it keeps the GPU-hours)."""
-    best: str | None = None
-    runner: str | None = None
-    gap: str | None = None
-    looks: str | None = None
     rows: tuple[RowFigures, ...] = ()
+    """Each option's, cheapest first: the headline names the first two."""
+    gap: str | None = None
+    """How much more the second option costs than the first."""
+    looks: str | None = None
     current: tuple[tuple[CurrentLine, ...], ...] = ()
     """The cost chart's current-hours line in each frame."""
     gpu_totals: tuple[str, ...] = ()
@@ -120,7 +120,6 @@ def figures(result: QuoteResult) -> Figures:
     every_offer = query_string(p.model_copy(update={"offer": ""})) if p.offer else None
     if not q.options:
         return Figures(hours, every_offer)
-    best, runner = q.options[0], q.options[1] if len(q.options) > 1 else None
     rows = tuple(
         RowFigures(
             money(o.compute, cur),
@@ -139,11 +138,9 @@ def figures(result: QuoteResult) -> Figures:
     return Figures(
         hours,
         every_offer,
-        money(best.total, cur),
-        money(runner.total, cur) if runner else None,
-        money_gap(runner.total, best.total, cur) if runner else None,
-        money(q.cheaper_looking.total, cur) if q.cheaper_looking else None,
         rows,
+        money_gap(q.options[1].total, q.options[0].total, cur) if len(q.options) > 1 else None,
+        money(q.cheaper_looking.total, cur) if q.cheaper_looking else None,
         _current(_cost_chart(memo, result), p.gpu_hours, q.hours_max),
         gpu_totals,
         gpu_current,
@@ -212,7 +209,7 @@ def shape(result: QuoteResult) -> Hashable:
     return q.hours_max, tuple(o.offer.offer_id for o in q.options), looks, gpus, ranked
 
 
-def results_block(result: QuoteResult, context: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> str:
+def results_block(result: QuoteResult, context: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> bytes:
     """The results block at this move: its skeleton, rendered by `render` once per memo, shape of the
     quote and day (the sources' ages), with this move's figures (and the pinned inputs) filled in."""
     today, moved = date.today(), (context["pinned_inputs"], figures(result))

@@ -20,7 +20,8 @@ _SLOT = f"\x00{token_hex(8)}:"
 class Skeleton:
     """A block rendered once, cut where its figures go: the same for every request of one shape."""
 
-    pieces: tuple[str, ...]
+    pieces: tuple[bytes, ...]
+    """UTF-8, as it is sent."""
     slots: tuple[int, ...]
     """After each piece but the last, the figure that follows it, by its place in `_leaves`."""
 
@@ -31,15 +32,15 @@ class Skeleton:
         slot = count()
         rendered = render(_walked(figures, lambda _: Markup(f"{_SLOT}{next(slot)}\x00")))
         parts = re.split(f"{re.escape(_SLOT)}(\\d+)\x00", rendered)
-        return cls(tuple(parts[0::2]), tuple(int(n) for n in parts[1::2]))
+        return cls(tuple(piece.encode() for piece in parts[0::2]), tuple(int(n) for n in parts[1::2]))
 
-    def filled(self, figures: object) -> str:
+    def filled(self, figures: object) -> bytes:
         """The block with these figures (shaped as the ones it was cut with), each escaped."""
         found = _leaves(figures, [])
         out = [self.pieces[0]]
         for slot, piece in zip(self.slots, self.pieces[1:], strict=True):
-            out += (escape(found[slot]), piece)
-        return "".join(out)
+            out += (escape(found[slot]).encode(), piece)
+        return b"".join(out)
 
 
 def _walked(value: Any, leaf: Callable[[object], object]) -> Any:
