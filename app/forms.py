@@ -13,12 +13,12 @@ declaring a model, e.g. a GPU model's peak figures:
         bf16_tflops: Annotated[Decimal, checked(check.tflops)]
 
     @router.post("/gpus/{gpu_id}/peak", response_class=HTMLResponse)
-    def save_peak(request: Request, admin: Admin, db: Database, gpu_id: RecordId, typed: PostedForm) -> Response:
+    def save_peak(request: Request, admin: Admin, db: Database, gpu_id: RecordId, posted: PostedForm) -> Response:
         def save(session: Session, peak: PeakEdit) -> str:
             change_peak(session, gpu_id, peak.bf16_tflops, peak.provenance, peak.note, admin.username, peak.based_on)
             return f"/admin/gpus/{gpu_id}"
 
-        return answer(PeakEdit, typed, db, save, partial(_page, request, admin, db))
+        return answer(PeakEdit, posted, db, save, partial(_page, request, admin, db))
 
 `FactEdit` brings what every sourced fact's form asks (`_fields.html`'s `provenance` macro): the
 source, as of, publisher and quote, and the change note and `based_on`. The page's keys of a
@@ -71,13 +71,6 @@ class FormReader:
         except ValueError as e:
             self.errors[key] = str(e)
             return cast(T, None)
-
-
-SOURCE_KINDS = [
-    (SourceKind.OFFICIAL, "whoever sets it: its own page, file or filing"),
-    (SourceKind.TRANSCRIPTION, "a copy of that page"),
-    (SourceKind.THIRD_PARTY, "someone else's data or model"),
-]
 
 
 def checked(rule: Callable[..., object], *args: object) -> BeforeValidator:
@@ -163,6 +156,14 @@ class FactEdit(EditForm):
     @property
     def provenance(self) -> Provenance:
         return Provenance(source=self.source, as_of=self.as_of, source_kind=self.source_kind, quote=self.quote)
+
+
+SOURCE_KINDS = [
+    (SourceKind.OFFICIAL, "whoever sets it: its own page, file or filing"),
+    (SourceKind.TRANSCRIPTION, "a copy of that page"),
+    (SourceKind.THIRD_PARTY, "someone else's data or model"),
+]
+"""The publishers a fact's form offers (`source_kind`), as the page words them."""
 
 
 E = TypeVar("E", bound=EditForm)

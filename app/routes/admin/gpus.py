@@ -44,12 +44,12 @@ def gpus(request: Request, admin: Admin, db: Database) -> Response:
 
 
 @router.post("/gpus", response_class=HTMLResponse)
-def create_gpu(request: Request, admin: Admin, db: Database, typed: PostedForm) -> Response:
+def create_gpu(request: Request, admin: Admin, db: Database, posted: PostedForm) -> Response:
     def save(session: Session, gpu: NewGpu) -> str:
         add_gpu_model(session, gpu.name, gpu.memory_gib, admin.username)
         return "/admin/gpus"
 
-    return answer(NewGpu, typed, db, save, partial(_page, request, admin, db))
+    return answer(NewGpu, posted, db, save, partial(_page, request, admin, db))
 
 
 @router.post("/gpus/{gpu_id}/retire")

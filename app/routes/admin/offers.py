@@ -108,7 +108,7 @@ def edit_offer(request: Request, admin: Admin, db: Database, row_id: RecordId) -
 
 
 @router.post("/offers/{row_id}", response_class=HTMLResponse)
-def save_offer(request: Request, admin: Admin, db: Database, row_id: RecordId, typed: PostedForm) -> Response:
+def save_offer(request: Request, admin: Admin, db: Database, row_id: RecordId, posted: PostedForm) -> Response:
     """A new price as a new version of the version `row_id`: if another admin changed the offer since,
     nothing is saved and both changes are shown."""
     row = _read_offer_row(db, row_id)
@@ -117,7 +117,7 @@ def save_offer(request: Request, admin: Admin, db: Database, row_id: RecordId, t
         change_offer_price(session, row_id, offer.price_usd, offer.source_url, offer.as_of, offer.note, admin.username)
         return _history_url(row.key)
 
-    return answer(OfferEdit, typed, db, save, partial(_edit_page, request, admin, db, row))
+    return answer(OfferEdit, posted, db, save, partial(_edit_page, request, admin, db, row))
 
 
 @router.post("/offers/{row_id}/retire")
@@ -204,7 +204,7 @@ class NewOffer(EditForm):
 
 
 @router.post("/new-offer", response_class=HTMLResponse)
-def create_offer(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, typed: PostedForm) -> Response:
+def create_offer(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm) -> Response:
     def save(session: Session, new: NewOffer) -> str:
         key = offer_key(new.provider, new.product, new.gpu, new.region, new.billing)
         if offer_exists(session, key):
@@ -215,4 +215,4 @@ def create_offer(request: Request, admin: Admin, db: Database, catalogs: Catalog
         add_offer(session, OfferVersion.of_row(row, owner.id, model.id, 0), new.note, admin.username)
         return _history_url(key)
 
-    return answer(NewOffer, typed, db, save, partial(_new_offer_page, request, admin, catalogs))
+    return answer(NewOffer, posted, db, save, partial(_new_offer_page, request, admin, catalogs))

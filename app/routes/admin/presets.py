@@ -72,7 +72,7 @@ def presets(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep,
 
 @router.post("/presets", response_class=HTMLResponse)
 def save_model_preset(
-    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, typed: PostedForm
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm
 ) -> Response:
     """A preset's whole architecture as a new version; its key decides whether it is new."""
 
@@ -81,4 +81,4 @@ def save_model_preset(
                     preset.based_on)  # fmt: skip
         return f"/admin/presets?key={preset.key}"
 
-    return answer(PresetEdit, typed, db, save, partial(_page, request, admin, db, catalogs, typed.get("key", "")))
+    return answer(PresetEdit, posted, db, save, partial(_page, request, admin, db, catalogs, posted.get("key", "")))

@@ -130,12 +130,14 @@ def providers(request: Request, admin: Admin, catalogs: CatalogsDep, db: Databas
 
 
 @router.post("/providers", response_class=HTMLResponse)
-def create_provider(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, typed: PostedForm) -> Response:
+def create_provider(
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm
+) -> Response:
     def save(session: Session, new: NewProvider) -> str:
         provider = add_provider(session, new.slug, new.name, new.hq_country, new.hq_source, admin.username)
         return f"/admin/providers/{provider.id}"
 
-    return answer(NewProvider, typed, db, save, partial(_providers_page, request, admin, db, catalogs))
+    return answer(NewProvider, posted, db, save, partial(_providers_page, request, admin, db, catalogs))
 
 
 @router.get("/providers/{provider_id}", response_class=HTMLResponse)
@@ -144,7 +146,7 @@ def provider(request: Request, admin: Admin, db: Database, provider_id: RecordId
 
 
 def _save_fact(
-    request: Request, admin: AdminUser, db: Database, provider_id: int, typed: PostedForm, edit: type[F],
+    request: Request, admin: AdminUser, db: Database, provider_id: int, posted: PostedForm, edit: type[F],
     change: Callable[[Session, F], object],
 ) -> Response:  # fmt: skip
     """One of a provider's facts as a new version, then the provider's page."""
@@ -154,37 +156,37 @@ def _save_fact(
         change(session, fact)
         return f"/admin/providers/{provider_id}"
 
-    return answer(edit, typed, db, save, partial(_provider_page, request, admin, db, provider_id))
+    return answer(edit, posted, db, save, partial(_provider_page, request, admin, db, provider_id))
 
 
 @router.post("/providers/{provider_id}/headquarters", response_class=HTMLResponse)
 def save_headquarters(
-    request: Request, admin: Admin, db: Database, provider_id: RecordId, typed: PostedForm
+    request: Request, admin: Admin, db: Database, provider_id: RecordId, posted: PostedForm
 ) -> Response:
     def change(session: Session, hq: HeadquartersEdit) -> None:
         change_headquarters(session, provider_id, hq.country, hq.provenance, hq.note, admin.username, hq.based_on)
 
-    return _save_fact(request, admin, db, provider_id, typed, HeadquartersEdit, change)
+    return _save_fact(request, admin, db, provider_id, posted, HeadquartersEdit, change)
 
 
 @router.post("/providers/{provider_id}/egress", response_class=HTMLResponse)
-def save_egress(request: Request, admin: Admin, db: Database, provider_id: RecordId, typed: PostedForm) -> Response:
+def save_egress(request: Request, admin: Admin, db: Database, provider_id: RecordId, posted: PostedForm) -> Response:
     def change(session: Session, egress: EgressEdit) -> None:
         replace_egress_tiers(session, provider_id, egress.tiers, egress.provenance, egress.note, admin.username,
                              egress.based_on)  # fmt: skip
 
-    return _save_fact(request, admin, db, provider_id, typed, EgressEdit, change)
+    return _save_fact(request, admin, db, provider_id, posted, EgressEdit, change)
 
 
 @router.post("/providers/{provider_id}/storage", response_class=HTMLResponse)
-def save_storage(request: Request, admin: Admin, db: Database, provider_id: RecordId, typed: PostedForm) -> Response:
+def save_storage(request: Request, admin: Admin, db: Database, provider_id: RecordId, posted: PostedForm) -> Response:
     """The storage GPU users keep checkpoints on, as tiers per GB-month; empty means none is published."""
 
     def change(session: Session, s: StorageEdit) -> None:
         replace_storage(session, provider_id, s.kind, s.product, s.tiers, s.provenance, s.note, admin.username,
                         s.based_on)  # fmt: skip
 
-    return _save_fact(request, admin, db, provider_id, typed, StorageEdit, change)
+    return _save_fact(request, admin, db, provider_id, posted, StorageEdit, change)
 
 
 @router.post("/providers/{provider_id}/retire")
