@@ -73,10 +73,10 @@ class FormReader:
             return cast(T, None)
 
 
-def checked(rule: Callable[..., object], *args: object) -> BeforeValidator:
-    """A field read by one of app/catalog/rows.py's checks, `rule(typed, *args)`: its value, or a
-    ValueError whose message is shown under the field."""
-    return BeforeValidator(lambda typed: rule(typed, *args))
+def checked(rule: Callable[..., object], *args: object, **options: object) -> BeforeValidator:
+    """A field read by one of app/catalog/rows.py's checks, `rule(typed, *args, **options)`: its
+    value, or a ValueError whose message is shown under the field."""
+    return BeforeValidator(lambda typed: rule(typed, *args, **options))
 
 
 ChangeNote = Annotated[str, checked(check.change_note)]
@@ -149,9 +149,10 @@ class FactEdit(EditForm):
     source: Annotated[str, checked(check.web_address)]
     as_of: Annotated[date, checked(check.past_day)]
     source_kind: Annotated[str, checked(check.publisher)]
-    quote: Annotated[str, checked(check.text, 2000, False)]
+    quote: Annotated[str, checked(check.text, 2000, required=False)]
     note: ChangeNote
     based_on: int = 0
+    """The record's `last_change` when the form was opened; 0: it had none."""
 
     @property
     def provenance(self) -> Provenance:
@@ -174,7 +175,8 @@ def answer(
 ) -> Response:
     """Every admin edit's answer: the form read as `edit` and saved, in one short session, then 303
     to the address `save` returns; or `page` again with the values as typed, each message under its
-    field (422), or the other admin's change shown (409: `save` raised StaleRecord)."""
+    field (422: refused by a check, or by `save` raising Refused, as a name taken already), or
+    the other admin's change shown (409: `save` raised StaleRecord)."""
     try:
         with db() as session:
             location = save(session, edit.read(posted, session))
