@@ -23,17 +23,6 @@ from app.quoting.params import QuoteParams
 from app.security import csrf_token, remember_csrf
 from app.templating import templates
 
-SLIDER_MAX = {
-    "gpu_hours": 10_000,
-    "peak_gpus": 64,
-    "checkpoint_gb": 2_000,
-    "checkpoints_out": 60,
-    "egress_gb": 20_000,
-    "stored_gb": 50_000,
-}
-"""Where each slider ends; the number input beside it takes anything up to the field's own limit."""
-
-
 GPU_LINES = 4
 """GPU models drawn on the any-GPU chart: the dash patterns tell four apart."""
 
