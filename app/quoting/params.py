@@ -35,7 +35,7 @@ class SizeParams(BaseModel):
         help="a model preset's key, e.g. llama-3.1-70b (none: type the model)",
     ).field("", max_length=60)  # fmt: skip
     parameters_b: MaybeNumber = Input(
-        "Or parameters", Fieldset.MODEL, unit="billions", placeholder=FROM_THE_PRESET,
+        "Parameters", Fieldset.MODEL, unit="billions", placeholder=FROM_THE_PRESET,
         help="all of them for a mixture of experts",
     ).field(None, gt=0, le=100_000)  # fmt: skip
     layers: MaybeWhole = Input(
@@ -59,7 +59,7 @@ class SizeParams(BaseModel):
         help="the precision they are stored in",
     ).field(Precision.BF16)  # fmt: skip
     mode: Mode = Input(
-        "For", Fieldset.MODEL, widget=Widget.CHOICE, options=MODES,
+        "Run for", Fieldset.MODEL, widget=Widget.CHOICE, options=MODES,
         help="inference, lora (fine-tuning an adapter) or full (training with Adam)",
     ).field(Mode.INFERENCE)  # fmt: skip
     context: MaybeWhole = Input(

@@ -244,7 +244,7 @@ def test_errors_name_each_field_as_the_page_labels_it(client, session):
     page = soup(client.get("/?gpu_hours=-1&parameters_b=0&virt_tax=60"))
     summary = page.select_one("#results .problem").get_text()
     assert "GPU-hours per month must be at least 0" in summary
-    assert "Or parameters must be greater than 0" in summary
+    assert "Parameters must be greater than 0" in summary
     assert "Virtualization tax, virtualized must be at most 50" in summary
     assert "gpu_hours" not in summary
     for name in ("gpu_hours", "parameters_b", "virt_tax"):
