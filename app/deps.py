@@ -92,8 +92,18 @@ async def csrf_protect(request: Request) -> None:
 
 
 Admin = Annotated[AdminUser, Depends(current_admin)]
+
 ADMIN_GUARDS = [Depends(current_admin), Depends(csrf_protect)]
 """On every admin router: signed in, and a CSRF token on every change."""
+
+
+async def _posted_form(request: Request) -> dict[str, str]:
+    """The text fields of a posted form as typed (parsed once: the CSRF check may have read them)."""
+    return {name: value for name, value in (await request.form()).items() if isinstance(value, str)}
+
+
+PostedForm = Annotated[dict[str, str], Depends(_posted_form)]
+"""What an admin edit reads into its model (app/forms.py)."""
 
 
 def public_sources() -> Iterator[httpx.Client]:

@@ -1,21 +1,56 @@
-"""Reading a form's fields through the catalog's checks: a refused value becomes a message under
-its field, so that every mistake of one submission is shown at once."""
+"""Reading a posted form through the catalog's checks: a refused value becomes a message under its
+field, so that every mistake of one submission is shown at once, and what was typed comes back.
+
+An admin edit is a model (as the FastAPI template's `ItemCreate` / `ItemUpdate`): each field's
+validator calls its check in app/catalog/rows.py, the one home of every rule and message, and
+`answer` gives every edit's three answers: 303 to what it saved, 422 with each message under its
+field, or 409 when the record changed since the form was opened (`based_on`, which the catalog's
+change checks under the record's lock as it writes). New catalog data gets its admin form by
+declaring a model, e.g. a GPU model's peak figures:
+
+    class PeakEdit(FactEdit):
+        conflict = "Someone changed these figures after you opened the page; the current ones are shown."
+        bf16_tflops: Annotated[Decimal, checked(check.tflops)]
+
+    @router.post("/gpus/{gpu_id}/peak", response_class=HTMLResponse)
+    def save_peak(request: Request, admin: Admin, db: Database, gpu_id: RecordId, posted: PostedForm) -> Response:
+        def save(session: Session, peak: PeakEdit) -> str:
+            change_peak(session, gpu_id, peak.bf16_tflops, peak.provenance, peak.note, admin.username, peak.based_on)
+            return f"/admin/gpus/{gpu_id}"
+
+        return answer(PeakEdit, posted, db, save, partial(_page, request, admin, db))
+
+`FactEdit` brings what every sourced fact's form asks (`_fields.html`'s `provenance` macro): the
+source, as of, publisher and quote, and the change note and `based_on`. The page's keys of a
+form's fields (their ids, messages and values) are `prefix` + the field's name; a field is posted
+under its alias, if it has one (`hq_` fields posted as keyed, `storage_` ones by their names).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar, cast
+from collections.abc import Callable, Mapping
+from datetime import date
+from typing import Annotated, Any, ClassVar, Self, TypeVar, cast
 
 from fastapi import Form
-from pydantic import AfterValidator
+from fastapi.responses import RedirectResponse, Response
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ValidationError, ValidationInfo
+from pydantic_core import ErrorDetails
+from sqlalchemy.orm import sessionmaker
+from sqlmodel import Session
 
 from app.catalog import rows as check
+from app.catalog.changes import StaleRecord
 from app.catalog.tables import Provenance, SourceKind
 from app.catalog.text_rules import plain_text
 
 T = TypeVar("T")
 
 Errors = dict[str, str]
+Values = dict[str, str]
+Page = Callable[[int, Errors, Values], Response]
+"""An edit's page, answering with a status, each message under its field's key (`conflict`: the
+form was stale) and the values as typed."""
 
 OptionalNote = Annotated[str, Form(max_length=500), AfterValidator(plain_text)]
 """Why an admin retires something or applies an import, which may be left to a default: refused
@@ -38,18 +73,115 @@ class FormReader:
             return cast(T, None)
 
 
+def checked(rule: Callable[..., object], *args: object, **options: object) -> BeforeValidator:
+    """A field read by one of app/catalog/rows.py's checks, `rule(typed, *args, **options)`: its
+    value, or a ValueError whose message is shown under the field."""
+    return BeforeValidator(lambda typed: rule(typed, *args, **options))
+
+
+ChangeNote = Annotated[str, checked(check.change_note)]
+Country = Annotated[str | None, checked(check.country)]
+
+
+def in_catalog(find: Callable[[Session, str], object | None], message: str, known: bool = True) -> AfterValidator:
+    """A name the catalog must hold (`known`), or must not hold yet: `find` looks it up in the session
+    the edit is read and saved in; refused with `message`."""
+
+    def looked_up(name: str, info: ValidationInfo) -> str:
+        if (find(cast(Session, info.context), name) is not None) != known:
+            raise ValueError(message)
+        return name
+
+    return AfterValidator(looked_up)
+
+
+class Refused(Exception):
+    """A form refused: each message under its field's key."""
+
+    def __init__(self, errors: Errors) -> None:
+        super().__init__(errors)
+        self.errors = errors
+
+
+class EditForm(BaseModel):
+    """A form that changes the catalog, read from the text typed in it. A blank field reads as its
+    default where it has one, as FastAPI reads a form field, else as "" for its check to judge."""
+
+    prefix: ClassVar[str] = ""
+    """What the page's keys of this form's fields start with (hq_, storage_)."""
+    conflict: ClassVar[str] = (
+        "Someone changed this after you opened the page; the current values are shown, and yours below."
+    )
+    """What the page says when the form was stale (409)."""
+
+    @classmethod
+    def typed(cls, posted: Mapping[str, str]) -> Values:
+        """Each field's text by the page's keys: what a refused form shows again."""
+        return {cls.prefix + name: text for name, text in cls._texts(posted).items()}
+
+    @classmethod
+    def read(cls, posted: Mapping[str, str], session: Session) -> Self:
+        """The form checked, or Refused with every message; validators that look a name up in the
+        catalog read `session`."""
+        try:
+            return cls.model_validate(cls._texts(posted), context=session, by_alias=False, by_name=True)
+        except ValidationError as refused:
+            raise Refused({f"{cls.prefix}{e['loc'][0]}": _message(e) for e in refused.errors()}) from None
+
+    @classmethod
+    def _texts(cls, posted: Mapping[str, str]) -> Values:
+        return {
+            name: posted.get(field.alias or name) or ("" if field.is_required() else str(field.default))
+            for name, field in cls.model_fields.items()
+        }
+
+
+def _message(error: ErrorDetails) -> str:
+    """A check's own words; pydantic's where no check spoke (a `based_on` that is no number)."""
+    refusal = error.get("ctx", {}).get("error")
+    return str(refusal) if isinstance(refusal, ValueError) else error["msg"]
+
+
+class FactEdit(EditForm):
+    """A new version of a sourced fact: where the admin read it, why it changes, and the catalog
+    version the form was opened at (an edit based on an older one is refused)."""
+
+    source: Annotated[str, checked(check.web_address)]
+    as_of: Annotated[date, checked(check.past_day)]
+    source_kind: Annotated[str, checked(check.publisher)]
+    quote: Annotated[str, checked(check.text, 2000, required=False)]
+    note: ChangeNote
+    based_on: int = 0
+    """The record's `last_change` when the form was opened; 0: it had none."""
+
+    @property
+    def provenance(self) -> Provenance:
+        return Provenance(source=self.source, as_of=self.as_of, source_kind=self.source_kind, quote=self.quote)
+
+
 SOURCE_KINDS = [
     (SourceKind.OFFICIAL, "whoever sets it: its own page, file or filing"),
     (SourceKind.TRANSCRIPTION, "a copy of that page"),
     (SourceKind.THIRD_PARTY, "someone else's data or model"),
 ]
+"""The publishers a fact's form offers (`source_kind`), as the page words them."""
 
 
-def read_provenance(form: FormReader, prefix: str, source: str, as_of: str, source_kind: str, quote: str) -> Provenance:
-    """Where the admin read a fact: every form that changes one asks the same."""
-    return Provenance(
-        source=form.read(f"{prefix}source", check.web_address, source) or "",
-        as_of=form.read(f"{prefix}as_of", check.past_day, as_of),
-        source_kind=form.read(f"{prefix}source_kind", check.publisher, source_kind) or "",
-        quote=form.read(f"{prefix}quote", lambda v: check.text(v, 2000, required=False), quote) or "",
-    )
+E = TypeVar("E", bound=EditForm)
+
+
+def answer(
+    edit: type[E], posted: Mapping[str, str], db: sessionmaker[Session], save: Callable[[Session, E], str], page: Page
+) -> Response:
+    """Every admin edit's answer: the form read as `edit` and saved, in one short session, then 303
+    to the address `save` returns; or `page` again with the values as typed, each message under its
+    field (422: refused by a check, or by `save` raising Refused, as a name taken already), or
+    the other admin's change shown (409: `save` raised StaleRecord)."""
+    try:
+        with db() as session:
+            location = save(session, edit.read(posted, session))
+    except Refused as refused:
+        return page(422, refused.errors, edit.typed(posted))
+    except StaleRecord:
+        return page(409, {"conflict": edit.conflict}, edit.typed(posted))
+    return RedirectResponse(location, status_code=303)

@@ -17,20 +17,11 @@ from app.catalog.snapshot import Catalogs
 from app.catalog.tables import PendingImport
 from app.deps import VARIES_BY_FRAGMENT
 from app.quoting.build import ANY_GPU, QuoteResult, build_quote
-from app.quoting.params import DEFAULT_VALUES, QuoteParams, parse_params
+from app.quoting.form import default_values, form_of, parse_params
+from app.quoting.params import QuoteParams
 from app.results import figures, results_block, shown
 from app.security import csrf_token, remember_csrf
 from app.templating import templates
-
-SLIDER_MAX = {
-    "gpu_hours": 10_000,
-    "peak_gpus": 64,
-    "checkpoint_gb": 2_000,
-    "checkpoints_out": 60,
-    "egress_gb": 20_000,
-    "stored_gb": 50_000,
-}
-"""Where each slider ends; the number input beside it takes anything up to the field's own limit."""
 
 
 def pinned(result: QuoteResult) -> dict[str, Any]:
@@ -44,22 +35,24 @@ def calculator_page(
     query: dict[str, Any],
     fragment: bool = False,
     status_code: int = 200,
+    model: type[QuoteParams] = QuoteParams,
     **extra: Any,
 ) -> Response:
-    """The calculator for these inputs: the whole page, or its results block for htmx."""
-    parsed = parse_params(query)
+    """The calculator for these inputs (of `model`, whose fields are the form's): the whole page, or
+    its results block for htmx."""
+    parsed = parse_params(query, model)
     built = parsed if isinstance(parsed, dict) else build_quote(catalogs, parsed)
     errors, result = (built, None) if isinstance(built, dict) else ({}, built)
     token = None if fragment else csrf_token(request)  # the results block holds no form that posts
     context = {
-        "values": {**DEFAULT_VALUES, **query},
+        "values": {**default_values(model), **query},
         "errors": errors,
-        "fields": QuoteParams.model_fields,
+        "form": form_of(model),
+        "input_labels": form_of(model).labels,
         "result": result,
         "shown": None,
         "figures": None,
         "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
-        "slider_max": SLIDER_MAX,
         "fragment": fragment,
         "catalog": result.catalog if result else catalogs.at(),
         "csrf_token": token,

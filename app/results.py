@@ -23,7 +23,7 @@ from app.charts import FRAMES, Chart, CurrentLine, overlay_chart, yours
 from app.costing.money import Currency
 from app.costing.quote import OfferCost, Quote
 from app.quoting.build import GpuChoice, QuoteResult
-from app.quoting.params import query_string
+from app.quoting.form import query_string
 from app.skeleton import Skeleton
 from app.templating import amount, money, money_gap, money_rate, quantity, templates
 

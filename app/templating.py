@@ -13,7 +13,8 @@ from app.chart_layout import BADGE_R
 from app.costing.money import USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.quoting.explorer import calculator_url, explorer_url
-from app.quoting.params import INPUT_LABELS, query_string
+from app.quoting.form import query_string
+from app.quoting.params import MODES
 from app.settings import ROOT
 from app.wording import by_country, country_name, plain_note
 
@@ -129,20 +130,11 @@ templates.env.filters.update(
     country_name=country_name,
     by_country=by_country,
 )
-PRECISION_LABELS = [("fp32", "FP32"), ("bf16", "BF16 / FP16"), ("fp8", "FP8 / INT8"), ("int4", "INT4")]
-MODE_LABELS = [
-    ("inference", "inference"),
-    ("lora", "LoRA fine-tuning"),
-    ("full", "full fine-tuning or training (Adam)"),
-]
 templates.env.globals.update(
     money_gap=money_gap,
     query_string=query_string,
-    input_labels=INPUT_LABELS,
     tenancy_labels=TENANCY_LABELS,
-    precision_labels=PRECISION_LABELS,
-    mode_labels=MODE_LABELS,
-    mode_labels_by_value=dict(MODE_LABELS),
+    mode_labels_by_value=dict(MODES),
 )
 
 

@@ -1,10 +1,13 @@
-"""The shape of the house, checked: small modules, routes that import no routes, a pure cost model."""
+"""The shape of the house, checked: small modules, routes that import no routes, a pure cost model,
+and a README map that names every room."""
 
 import ast
+import re
 import sys
 from pathlib import Path
 
-APP = Path(__file__).resolve().parents[1] / "app"
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "app"
 MODULES = sorted(APP.rglob("*.py"))
 
 
@@ -36,3 +39,16 @@ def test_the_cost_model_imports_only_itself_and_the_standard_library():
     for path in (APP / "costing").rglob("*.py"):
         outside = {m for m in _imports(path) if not m.startswith("app.costing.")}
         assert {m.split(".")[0] for m in outside} <= sys.stdlib_module_names | {"__future__"}, (path, outside)
+
+
+def test_the_readme_map_names_every_module_and_template():
+    """Each by a tail of its path that no other file shares: `contenders.py`, `scenarios/tables.py`."""
+    files = sorted(p.relative_to(ROOT).as_posix() for p in [*MODULES, *(ROOT / "templates").rglob("*.html")])
+    where_things_are = (ROOT / "README.md").read_text().split("\n## Where things are\n")[1].split("\n## ")[0]
+    named = set()
+    for name in re.findall(r"`([^`]+)`", where_things_are):
+        meant = [f for f in files if f == name or f.endswith(f"/{name}")]
+        if len(meant) == 1:
+            named.update(meant)
+    missing = [f for f in files if f not in named and not f.endswith("/__init__.py")]
+    assert not missing, f"the README's map (Where things are) does not name {', '.join(missing)}"

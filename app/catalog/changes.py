@@ -66,19 +66,17 @@ def replace_current(
     return version, rows_touched(closed)
 
 
-def _close(session: Session, offer_id: int, version: int) -> OfferVersion:
-    """Close the row in one conditional UPDATE, so two concurrent changes cannot both succeed."""
-    closed = session.execute(
-        update(OfferVersion)
-        .where(col(OfferVersion.id) == offer_id, col(OfferVersion.valid_to).is_(None))
-        .values(valid_to=version)
-    )
-    if rows_touched(closed) != 1:
-        session.rollback()
-        raise StaleRecord(f"offer {offer_id} is not current")
-    old = session.get(OfferVersion, offer_id, populate_existing=True)
-    assert old is not None
-    return old
+def _offer_row(session: Session, row_id: int) -> OfferVersion:
+    row = session.get(OfferVersion, row_id)
+    if row is None:
+        raise StaleRecord(f"there is no offer row {row_id}")
+    return row
+
+
+def _replace_offer(session: Session, key: str, note: str, who: str, based_on: int) -> int:
+    """Open a new version for one offer and close its current row, unless it changed since `based_on`."""
+    version, _ = replace_current(session, OfferVersion, "key", key, f"offer {key}", note, who, based_on)
+    return version
 
 
 def _copy(row: OfferVersion, version: int, **changes: object) -> OfferVersion:
@@ -98,12 +96,12 @@ def change_offer_price(
 ) -> OfferVersion:
     """Replace an offer's price in a new version; the old row stays for quotes at earlier versions.
 
-    `offer_id` is the row the change was based on: if someone replaced it meanwhile, StaleRecord.
+    `offer_id` is the row the change was based on, so its version is the `based_on` of the change:
+    if the offer changed since (a newer version, or retired), StaleRecord.
     """
-    current = session.get(OfferVersion, offer_id)
-    version = new_version(session, note, who, f"offer {current.key if current else offer_id}")
-    old = _close(session, offer_id, version)
-    new = _copy(old, version, price_usd=price_usd, source_url=source_url, as_of=as_of)
+    edited = _offer_row(session, offer_id)
+    version = _replace_offer(session, edited.key, note, who, based_on=edited.valid_from)
+    new = _copy(edited, version, price_usd=price_usd, source_url=source_url, as_of=as_of)
     session.add(new)
     commit_change(session)
     session.refresh(new)
@@ -111,25 +109,19 @@ def change_offer_price(
 
 
 def retire_offer(session: Session, offer_id: int, note: str, who: str = "system") -> int:
-    """Take an offer out of new quotes; it stays in history. Returns the new version."""
-    current = session.get(OfferVersion, offer_id)
-    version = new_version(session, note, who, f"offer {current.key if current else offer_id}")
-    _close(session, offer_id, version)
+    """Take an offer out of new quotes; it stays in history. Returns the new version. Based on the
+    row `offer_id`, as a price change is."""
+    edited = _offer_row(session, offer_id)
+    version = _replace_offer(session, edited.key, note, who, based_on=edited.valid_from)
     commit_change(session)
     return version
 
 
 def restore_offer(session: Session, row_id: int, note: str, who: str = "system") -> OfferVersion:
-    """Bring back the values of an earlier row of an offer as a new version (closing the current one)."""
-    row = session.get(OfferVersion, row_id)
-    if row is None:
-        raise StaleRecord(f"there is no offer row {row_id}")
-    version = new_version(session, note, who, f"offer {row.key}")
-    current = session.exec(
-        select(OfferVersion).where(OfferVersion.key == row.key, col(OfferVersion.valid_to).is_(None))
-    ).first()
-    if current is not None and current.id is not None:
-        _close(session, current.id, version)
+    """Bring back the values of an earlier row of an offer as a new version (closing the current one),
+    unless the offer changes while this runs."""
+    row = _offer_row(session, row_id)
+    version = _replace_offer(session, row.key, note, who, based_on=last_change(session, OfferVersion, "key", row.key))
     new = _copy(row, version)
     session.add(new)
     commit_change(session)

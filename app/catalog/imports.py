@@ -29,7 +29,8 @@ from app.catalog.text_rules import plain_text
 from app.costing.terms import Billing, PricePeriod
 from app.db import rows_touched
 
-SKYPILOT_COLUMNS = ["InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region"]
+SKYPILOT_COLUMNS = frozenset({"InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region"})
+"""The columns of a SkyPilot catalog CSV that an offer is read from (vCPUs and MemoryGiB may be absent)."""
 
 
 def _checked(name: str, value: Any) -> Any:
@@ -100,7 +101,7 @@ def plan_import(
     except csv.Error as e:
         plan.problems.append((1, f"unreadable CSV: {e}"))
         return plan
-    skypilot = set(SKYPILOT_COLUMNS) <= columns
+    skypilot = SKYPILOT_COLUMNS <= columns
     if not skypilot and not set(OFFER_COLUMNS) - set(OPTIONAL_COLUMNS) <= columns:
         plan.problems.append((1, "the header is neither SkyPilot's catalog format nor this calculator's export"))
         return plan

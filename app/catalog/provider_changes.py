@@ -14,7 +14,7 @@ from app.catalog.tables import (
     ProviderTable,
     StoragePrice,
 )
-from app.catalog.tier_rows import Tier
+from app.catalog.tier_rows import TierRow
 
 
 def change_headquarters(
@@ -49,7 +49,7 @@ def _replace(
 def replace_egress_tiers(
     session: Session,
     provider_id: int,
-    tiers: list[Tier],
+    tiers: list[TierRow],
     provenance: Provenance,
     note: str,
     who: str,
@@ -71,7 +71,7 @@ def replace_storage(
     provider_id: int,
     kind: str,
     product: str,
-    tiers: list[Tier],
+    tiers: list[TierRow],
     provenance: Provenance,
     note: str,
     who: str,

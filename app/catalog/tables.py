@@ -76,15 +76,12 @@ class Provider(SQLModel, table=True):
 
 # Where a provider is headquartered, in one range of catalog versions: the "not headquartered in
 # the US" filter reads it, so a saved scenario must see the country it was quoted with.
-class ProviderHeadquarters(SQLModel, table=True):
+class ProviderHeadquarters(Provenance, table=True):
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
     country: str | None = None
-    source: str | None = None
-    as_of: date | None = None
-    source_kind: str = SourceKind.NOT_STATED
-    quote: str = ""
-    notes: str = ""
+    source: str | None = None  # type: ignore[assignment]
+    """None where no one has looked the headquarters up (the shipped rows, a provider added without a source)."""
     valid_from: int = Field(foreign_key="catalogversion.id", index=True)
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 

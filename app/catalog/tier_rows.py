@@ -8,8 +8,8 @@ from decimal import Decimal, InvalidOperation
 from app.catalog.rows import PRICE_MAX, number
 from app.costing import tiers as tiered
 
-Tier = tuple[Decimal, Decimal | None, Decimal]
-"""An egress tier as stored: from GB, to GB (None: no end), USD per GB."""
+TierRow = tuple[Decimal, Decimal | None, Decimal]
+"""A tier as stored and typed: from GB, to GB (None: no end), USD per GB (or per GB-month)."""
 GB_MAX = Decimal(10) ** 10
 """A tier's bound fits its column (20 digits, 9 of them decimals); ten exabytes is past any price list."""
 
@@ -20,12 +20,12 @@ def _kept(amount: Decimal, places: int, most: Decimal) -> bool:
     return abs(amount) <= most and amount == amount.quantize(Decimal(1).scaleb(-places), rounding="ROUND_DOWN")
 
 
-def priced_tiers(tiers: list[Tier]) -> tuple[tiered.Tier, ...]:
+def priced_tiers(tiers: list[TierRow]) -> tuple[tiered.Tier, ...]:
     """Stored tiers as the cost model reads them."""
     return tuple(tiered.Tier(float(f), None if t is None else float(t), float(u)) for f, t, u in tiers)
 
 
-def parse_tiers(value: str) -> list[Tier]:
+def parse_tiers(value: str) -> list[TierRow]:
     """Lines of `from_gb,to_gb,usd_per_gb` (to_gb empty on the last line), checked to be contiguous."""
     tiers = []
     for line_no, line in enumerate((line for line in value.strip().splitlines() if line.strip()), start=1):

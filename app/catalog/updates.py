@@ -29,12 +29,12 @@ from app.catalog.tables import (
     ShippedUpdate,
     StoragePrice,
 )
-from app.catalog.tier_rows import Tier, priced_tiers
+from app.catalog.tier_rows import TierRow, priced_tiers
 from app.costing.tiers import check_tiers
 from app.db import make_engine, migration_lock, upgrade_schema
 
 
-def _tiers(lines: list[dict[str, str]]) -> list[Tier]:
+def _tiers(lines: list[dict[str, str]]) -> list[TierRow]:
     tiers = [(Decimal(r["from_gb"]), Decimal(r["to_gb"]) if r["to_gb"] else None, Decimal(r["usd"])) for r in lines]
     check_tiers(priced_tiers(tiers))
     return tiers

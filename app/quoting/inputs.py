@@ -1,4 +1,5 @@
-"""The input types of the calculator's fields: what JSON, a form and a URL may each send for them.
+"""The calculator's inputs: what JSON, a form and a URL may each send for a field (its type), and how
+the form shows it, the messages name it and the API describes it (its `Input`, declared on the field).
 
 Lax validation, which a URL's strings need ("1e3", "on"), would also read JSON's false as 0 and
 its 0 as false; these types refuse that, by name.
@@ -6,10 +7,13 @@ its 0 as false; these types refuse that, by name.
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Annotated, Any
 
-from pydantic import BeforeValidator
-from pydantic_core import PydanticCustomError
+from pydantic import BeforeValidator, Field
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticCustomError, PydanticUndefined
 
 
 def _not_a_boolean(value: object) -> object:
@@ -35,3 +39,76 @@ def _not_a_number(value: object) -> object:
 
 
 Flag = Annotated[bool, BeforeValidator(_not_a_number)]
+
+
+class Fieldset(StrEnum):
+    """The calculator form's fieldsets, in the order its template lays them out (each with its legend,
+    note and details); each shows its inputs in the order the model declares them."""
+
+    WORKLOAD = "workload"
+    DATA = "data"
+    MODEL = "model"
+    FILTERS = "filters"
+    ASSUMPTIONS = "assumptions"
+
+
+class Widget(StrEnum):
+    """How the form shows an input; GPU, PRESET and REGION list the page's catalog."""
+
+    NUMBER = "number"
+    """A number to type, beside a slider where the input has one."""
+    CHOICE = "choice"
+    """A select of the input's `options`."""
+    GPU = "gpu"
+    """A select of the catalog's GPU models, after "any GPU that fits the model"."""
+    PRESET = "preset"
+    """A select of the catalog's model presets, after none."""
+    REGION = "region"
+    """A select of the catalog's regions, grouped by country."""
+    TENANCY = "tenancy"
+    """A checkbox per tenancy."""
+    FLAG = "flag"
+    """One checkbox: on or off."""
+    HIDDEN = "hidden"
+    """Carried by the form while set, never shown: the catalog version of a saved link, a pinned offer."""
+
+
+@dataclass(frozen=True)
+class Input:
+    """How one field of a request model is shown, named and described, declared once on the field
+    (`Input(...).field(default, ge=..., le=...)`): the form, the error messages, the comparison of
+    saved scenarios and the OpenAPI schema all read it there."""
+
+    label: str
+    """What the form labels it, and what the messages and the comparison name it by."""
+    fieldset: Fieldset | None
+    """None for a hidden input."""
+    unit: str = ""
+    """Beside the label, small: what the number counts; for a flag, in brackets, what it means."""
+    help: str = ""
+    """What the API's documentation says beyond the label and unit."""
+    widget: Widget = Widget.NUMBER
+    options: tuple[tuple[str, str], ...] = ()
+    """A CHOICE's values, each with what the form shows for it."""
+    slider: int | None = None
+    """Where the slider beside a number ends; the number itself takes anything up to the field's limit."""
+    placeholder: str = ""
+    """What the input means left empty: shown in an empty number, or as a select's empty choice."""
+    folded: bool = False
+    """Shown in its fieldset's details, folded away."""
+
+    def __post_init__(self) -> None:
+        if (self.fieldset is None) != (self.widget is Widget.HIDDEN):
+            raise ValueError(f"{self.label}: a hidden input belongs to no fieldset, and every other to one")
+
+    @property
+    def description(self) -> str:
+        unit = f" ({self.unit})" if self.unit else ""
+        return f"{self.label}{unit}; {self.help}" if self.help else f"{self.label}{unit}"
+
+    def field(self, default: Any = PydanticUndefined, **limits: Any) -> Any:
+        """The model's field: its default and limits as pydantic's `Field` takes them, described
+        for the API by this declaration, which it carries for `FormField.of`."""
+        info: FieldInfo = Field(default, description=self.description, **limits)
+        info.metadata.append(self)
+        return info

@@ -1,19 +1,26 @@
-"""The calculator's inputs as the page and the API take them, checked at the edge, and as a URL."""
+"""The calculator's request models: each input's type, limits and `Input` (how it is shown, named and
+described), declared once, on its field."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
-from urllib.parse import urlencode
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.terms import Assumptions, Tenancy, Workload
-from app.quoting.inputs import Flag, MaybeNumber, MaybeWhole, Number, Whole
+from app.quoting.inputs import Fieldset, Flag, Input, MaybeNumber, MaybeWhole, Number, Whole, Widget
 
 GPU_HOURS_MAX = 1_000_000
 VERSION_MAX = 2**31 - 1
 """Catalog versions are database integers; a larger number can name no version."""
+
+
+PRECISIONS = (("fp32", "FP32"), ("bf16", "BF16 / FP16"), ("fp8", "FP8 / INT8"), ("int4", "INT4"))
+MODES = (("inference", "inference"), ("lora", "LoRA fine-tuning"), ("full", "full fine-tuning or training (Adam)"))
+CURRENCIES = (("USD", "US dollars (as published)"), ("EUR", "euros (converted)"))
+FROM_THE_PRESET = "from the preset"
+NONE_IS_UNKNOWN = "none: unknown, left out of the total"
 
 
 class SizeParams(BaseModel):
@@ -23,36 +30,70 @@ class SizeParams(BaseModel):
 
     model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
 
-    preset: str = Field(
-        "", max_length=60, description="a model preset's key, e.g. llama-3.1-70b (none: type the model)"
-    )
-    parameters_b: MaybeNumber = Field(
-        None, gt=0, le=100_000, description="parameters in billions (all of them for a mixture of experts)"
-    )
-    layers: MaybeWhole = Field(None, ge=1, le=10_000, description="transformer layers")
-    hidden_size: MaybeWhole = Field(None, ge=1, le=1_000_000, description="hidden size")
-    kv_heads: MaybeWhole = Field(None, ge=1, le=10_000, description="key-value heads (grouped-query attention)")
-    head_dim: MaybeWhole = Field(None, ge=1, le=100_000, description="dimension of one attention head")
-    weights: Precision = Field(Precision.BF16, description="precision of the weights")
-    mode: Mode = Field(
-        Mode.INFERENCE, description="inference, lora (fine-tuning an adapter) or full (training with Adam)"
-    )
-    context: MaybeWhole = Field(
-        None, ge=0, le=10_000_000, description="tokens per sequence (default: the preset's context, else 8,192)"
-    )
-    sequences: Whole = Field(
-        1, ge=1, le=100_000, description="concurrent sequences when serving, micro-batch when training"
-    )
-    kv_cache: Precision = Field(Precision.BF16, description="precision of the KV cache")
-    overhead_pct: Number = Field(10, ge=0, le=100, description="runtime overhead, percent of the other terms")
-    usable_pct: Number = Field(90, ge=10, le=100, description="share of each GPU's memory a workload can use, percent")
-    lora_pct: Number = Field(1, gt=0, le=100, description="LoRA adapter parameters, percent of the model's")
-    activation_bytes: Number = Field(
-        2, ge=0, le=1000, description="training: bytes kept per hidden value, layer and token (2: recomputed)"
-    )
-    catalog_version: MaybeWhole = Field(
-        None, ge=1, le=VERSION_MAX, description="catalog version to quote at (default: newest)"
-    )
+    preset: str = Input(
+        "Preset", Fieldset.MODEL, widget=Widget.PRESET, placeholder="none",
+        help="a model preset's key, e.g. llama-3.1-70b (none: type the model)",
+    ).field("", max_length=60)  # fmt: skip
+    parameters_b: MaybeNumber = Input(
+        "Parameters", Fieldset.MODEL, unit="billions", placeholder=FROM_THE_PRESET,
+        help="all of them for a mixture of experts",
+    ).field(None, gt=0, le=100_000)  # fmt: skip
+    layers: MaybeWhole = Input(
+        "Layers", Fieldset.MODEL, placeholder=FROM_THE_PRESET, folded=True,
+        help="of the transformer (default: the preset's)",
+    ).field(None, ge=1, le=10_000)  # fmt: skip
+    hidden_size: MaybeWhole = Input(
+        "Hidden size", Fieldset.MODEL, placeholder=FROM_THE_PRESET, folded=True,
+        help="default: the preset's",
+    ).field(None, ge=1, le=1_000_000)  # fmt: skip
+    kv_heads: MaybeWhole = Input(
+        "KV heads", Fieldset.MODEL, placeholder=FROM_THE_PRESET, folded=True,
+        help="key-value heads, for grouped-query attention (default: the preset's)",
+    ).field(None, ge=1, le=10_000)  # fmt: skip
+    head_dim: MaybeWhole = Input(
+        "Head dimension", Fieldset.MODEL, placeholder=FROM_THE_PRESET, folded=True,
+        help="of one attention head (default: the preset's)",
+    ).field(None, ge=1, le=100_000)  # fmt: skip
+    weights: Precision = Input(
+        "Weights", Fieldset.MODEL, widget=Widget.CHOICE, options=PRECISIONS,
+        help="the precision they are stored in",
+    ).field(Precision.BF16)  # fmt: skip
+    mode: Mode = Input(
+        "Run for", Fieldset.MODEL, widget=Widget.CHOICE, options=MODES,
+        help="inference, lora (fine-tuning an adapter) or full (training with Adam)",
+    ).field(Mode.INFERENCE)  # fmt: skip
+    context: MaybeWhole = Input(
+        "Context", Fieldset.MODEL, unit="tokens per sequence", placeholder="the preset's",
+        help="default: the preset's context, else 8,192",
+    ).field(None, ge=0, le=10_000_000)  # fmt: skip
+    sequences: Whole = Input(
+        "Sequences at once", Fieldset.MODEL, unit="or micro-batch",
+        help="concurrent sequences when serving, micro-batch when training",
+    ).field(1, ge=1, le=100_000)  # fmt: skip
+    kv_cache: Precision = Input(
+        "KV cache", Fieldset.MODEL, widget=Widget.CHOICE, options=PRECISIONS,
+        help="the precision it is stored in",
+    ).field(Precision.BF16)  # fmt: skip
+    overhead_pct: Number = Input(
+        "Runtime overhead", Fieldset.MODEL, unit="% of the rest", folded=True,
+        help="the rest: the other terms of the memory need",
+    ).field(10, ge=0, le=100)  # fmt: skip
+    usable_pct: Number = Input(
+        "Usable GPU memory", Fieldset.MODEL, unit="% of each GPU", folded=True,
+        help="the share of each GPU's memory a workload can use",
+    ).field(90, ge=10, le=100)  # fmt: skip
+    lora_pct: Number = Input(
+        "LoRA adapter", Fieldset.MODEL, unit="% of the parameters", folded=True,
+        help="its parameters as a share of the model's",
+    ).field(1, gt=0, le=100)  # fmt: skip
+    activation_bytes: Number = Input(
+        "Training activations", Fieldset.MODEL, unit="bytes per hidden value, layer and token", folded=True,
+        help="kept while training (2: recomputed)",
+    ).field(2, ge=0, le=1000)  # fmt: skip
+    catalog_version: MaybeWhole = Input(
+        "Catalog version (prices)", None, widget=Widget.HIDDEN,
+        help="whose prices to quote at (default: the newest)",
+    ).field(None, ge=1, le=VERSION_MAX)  # fmt: skip
 
     @property
     def sized(self) -> bool:
@@ -70,36 +111,79 @@ class QuoteParams(SizeParams):
 
     model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
 
-    gpu: str = Field("H100", max_length=40, description="GPU model, e.g. H100")
-    gpu_hours: Number = Field(500, ge=0, le=GPU_HOURS_MAX, description="GPU-hours per month")
-    peak_gpus: Whole = Field(
-        1, ge=1, le=10_000, description="GPUs used at once; an instance is billed for all its GPUs"
-    )
-    checkpoint_gb: Number = Field(140, ge=0, le=1_000_000, description="checkpoint size, GB")
-    checkpoints_out: Whole = Field(1, ge=0, le=10_000, description="checkpoints moved out per month")
-    egress_gb: Number = Field(0, ge=0, le=10_000_000, description="other egress, GB per month")
-    stored_gb: Number = Field(0, ge=0, le=10_000_000, description="stored GB")
-    months: Whole = Field(1, ge=1, le=120, description="horizon in months")
-    tenancy: list[Tenancy] = Field(default_factory=list, description="tenancies to include (none = all)")
-    region: str = Field("", max_length=100, description="only offers in this region")
-    eu_only: Flag = Field(False, description="only offers processed in an EU member state")
-    exclude_us_hq: Flag = Field(False, description="only providers known to be headquartered outside the US")
-    hide_spot: Flag = Field(False, description="leave out spot offers, which the provider can interrupt")
-    offer: str = Field("", max_length=300, description="price only this offer: its key, as the offers list links it")
-    virt_tax: Number = Field(5, ge=0, le=50, description="virtualization tax of virtualized offers, percent")
-    virt_tax_bare_metal: Number = Field(0, ge=0, le=50, description="throughput lost on bare metal, percent")
-    virt_tax_serverless: Number = Field(0, ge=0, le=50, description="throughput lost on serverless, percent")
-    invocations: Whole = Field(1000, ge=0, le=100_000_000, description="serverless invocations per month")
-    cold_start_s: Number = Field(20, ge=0, le=3600, description="cold-start seconds per invocation")
-    assumed_egress_usd_per_gb: MaybeNumber = Field(
-        None, ge=0, le=10, description="USD per GB you assume for egress no price is published for (none: unknown)"
-    )
-    assumed_storage_usd_per_gb_month: MaybeNumber = Field(
-        None, ge=0, le=10, description="USD per GB-month you assume for storage a provider publishes no price for"
-    )
-    currency: Literal["USD", "EUR"] = Field(
-        "USD", description="display currency; EUR converts at the catalog version's exchange rate"
-    )
+    gpu: str = Input(
+        "GPU model", Fieldset.WORKLOAD, widget=Widget.GPU,
+        help="e.g. H100, or any (every GPU model that holds the model)",
+    ).field("H100", max_length=40)  # fmt: skip
+    gpu_hours: Number = Input(
+        "GPU-hours per month", Fieldset.WORKLOAD, unit="GPU-h", slider=10_000
+    ).field(500, ge=0, le=GPU_HOURS_MAX)  # fmt: skip
+    peak_gpus: Whole = Input(
+        "GPUs used at once", Fieldset.WORKLOAD, unit="GPUs", slider=64,
+        help="an instance is billed for all its GPUs",
+    ).field(1, ge=1, le=10_000)  # fmt: skip
+    checkpoint_gb: Number = Input(
+        "Checkpoint size", Fieldset.DATA, unit="GB", slider=2_000
+    ).field(140, ge=0, le=1_000_000)  # fmt: skip
+    checkpoints_out: Whole = Input(
+        "Checkpoints moved out per month", Fieldset.DATA, unit="per month", slider=60
+    ).field(1, ge=0, le=10_000)  # fmt: skip
+    egress_gb: Number = Input(
+        "Other egress", Fieldset.DATA, unit="GB per month", slider=20_000
+    ).field(0, ge=0, le=10_000_000)  # fmt: skip
+    stored_gb: Number = Input("Stored data", Fieldset.DATA, unit="GB", slider=50_000).field(0, ge=0, le=10_000_000)
+    months: Whole = Input("Horizon", Fieldset.DATA, unit="months").field(1, ge=1, le=120)
+    tenancy: list[Tenancy] = Input(
+        "Tenancy", Fieldset.FILTERS, widget=Widget.TENANCY,
+        help="the tenancies to include (none: all)",
+    ).field(default_factory=list)  # fmt: skip
+    region: str = Input(
+        "Region", Fieldset.FILTERS, widget=Widget.REGION, placeholder="Any region",
+        help="only offers in this region",
+    ).field("", max_length=100)  # fmt: skip
+    eu_only: Flag = Input(
+        "Processing in the EU", Fieldset.FILTERS, unit="data centre in an EU member state", widget=Widget.FLAG,
+        help="only offers processed in an EU member state",
+    ).field(False)  # fmt: skip
+    exclude_us_hq: Flag = Input(
+        "Provider not headquartered in the US", Fieldset.FILTERS, unit="where known", widget=Widget.FLAG,
+        help="only providers known to be headquartered outside the US",
+    ).field(False)  # fmt: skip
+    hide_spot: Flag = Input(
+        "Leave out spot offers", Fieldset.FILTERS, unit="the provider can interrupt them", widget=Widget.FLAG
+    ).field(False)  # fmt: skip
+    offer: str = Input(
+        "Offer", None, widget=Widget.HIDDEN,
+        help="price only this offer: its key, as the offers list links it",
+    ).field("", max_length=300)  # fmt: skip
+    virt_tax: Number = Input(
+        "Virtualization tax, virtualized", Fieldset.ASSUMPTIONS, unit="% of throughput lost",
+        help="the same work needs H / (1 - tax) GPU-hours",
+    ).field(5, ge=0, le=50)  # fmt: skip
+    virt_tax_bare_metal: Number = Input(
+        "Throughput lost, bare metal", Fieldset.ASSUMPTIONS, unit="%"
+    ).field(0, ge=0, le=50)  # fmt: skip
+    virt_tax_serverless: Number = Input(
+        "Throughput lost, serverless", Fieldset.ASSUMPTIONS, unit="%"
+    ).field(0, ge=0, le=50)  # fmt: skip
+    invocations: Whole = Input(
+        "Serverless invocations", Fieldset.ASSUMPTIONS, unit="per month"
+    ).field(1000, ge=0, le=100_000_000)  # fmt: skip
+    cold_start_s: Number = Input(
+        "Cold start", Fieldset.ASSUMPTIONS, unit="seconds per invocation"
+    ).field(20, ge=0, le=3600)  # fmt: skip
+    assumed_egress_usd_per_gb: MaybeNumber = Input(
+        "Egress where the provider publishes no price", Fieldset.ASSUMPTIONS, unit="USD per GB",
+        placeholder="unknown", help=NONE_IS_UNKNOWN,
+    ).field(None, ge=0, le=10)  # fmt: skip
+    assumed_storage_usd_per_gb_month: MaybeNumber = Input(
+        "Storage where the provider publishes no price", Fieldset.ASSUMPTIONS, unit="USD per GB-month",
+        placeholder="unknown", help=NONE_IS_UNKNOWN,
+    ).field(None, ge=0, le=10)  # fmt: skip
+    currency: Literal["USD", "EUR"] = Input(
+        "Show money in", Fieldset.DATA, widget=Widget.CHOICE, options=CURRENCIES,
+        help="EUR converts at the catalog version's exchange rate",
+    ).field("USD")  # fmt: skip
 
     def workload(self) -> Workload:
         return Workload(
@@ -126,122 +210,4 @@ class QuoteParams(SizeParams):
         )
 
 
-INPUT_LABELS = {
-    "gpu": "GPU model",
-    "gpu_hours": "GPU-hours per month",
-    "peak_gpus": "GPUs used at once",
-    "checkpoint_gb": "Checkpoint size, GB",
-    "checkpoints_out": "Checkpoints moved out per month",
-    "egress_gb": "Other egress, GB per month",
-    "stored_gb": "Stored data, GB",
-    "months": "Horizon, months",
-    "tenancy": "Tenancies",
-    "region": "Region",
-    "eu_only": "Processing in the EU",
-    "exclude_us_hq": "Provider not headquartered in the US",
-    "hide_spot": "Spot offers left out",
-    "offer": "Offer",
-    "virt_tax": "Virtualization tax, %",
-    "virt_tax_bare_metal": "Throughput lost on bare metal, %",
-    "virt_tax_serverless": "Throughput lost on serverless, %",
-    "invocations": "Serverless invocations per month",
-    "cold_start_s": "Cold start, seconds",
-    "assumed_egress_usd_per_gb": "Assumed egress where unpublished, USD/GB",
-    "assumed_storage_usd_per_gb_month": "Assumed storage where unpublished, USD/GB-month",
-    "preset": "Model preset",
-    "parameters_b": "Parameters, billions",
-    "weights": "Weights precision",
-    "mode": "Run for",
-    "context": "Context, tokens",
-    "sequences": "Sequences at once",
-    "kv_cache": "KV cache precision",
-    "layers": "Layers",
-    "hidden_size": "Hidden size",
-    "kv_heads": "KV heads",
-    "head_dim": "Head dimension",
-    "overhead_pct": "Runtime overhead, %",
-    "usable_pct": "Usable GPU memory, %",
-    "lora_pct": "LoRA adapter, % of parameters",
-    "activation_bytes": "Training activations, bytes per value",
-    "currency": "Money shown in",
-    "catalog_version": "Catalog version (prices)",
-}
-"""Each input as the page labels it: what error messages and the comparison name it by."""
-
 FieldErrors = dict[str, str]
-
-_MESSAGES = {
-    "greater_than_equal": "must be at least {ge}",
-    "greater_than": "must be greater than {gt}",
-    "less_than_equal": "must be at most {le}",
-    "int_parsing": "must be a whole number",
-    "int_from_float": "must be a whole number",
-    "float_parsing": "must be a number",
-    "finite_number": "must be a finite number",
-    "bool_parsing": "must be on or off",
-    "enum": "must be one of {expected}",
-    "string_too_long": "is too long",
-    "literal_error": "must be one of {expected}",
-}
-
-
-_MAY_BE_EMPTY = {
-    "region",
-    "tenancy",
-    "catalog_version",
-    "parameters_b",
-    "layers",
-    "hidden_size",
-    "kv_heads",
-    "head_dim",
-    "context",
-    "assumed_egress_usd_per_gb",
-    "assumed_storage_usd_per_gb_month",
-}
-
-
-def _number(value: object) -> object:
-    """1000000 -> '1,000,000' and 0.0 -> '0' in messages; anything else as it is."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,}"
-    return value
-
-
-def parse_params(query: dict[str, str | list[str]]) -> QuoteParams | FieldErrors:
-    """Read a query string into params, or a plain message per bad field.
-
-    A parameter left out takes its default (a short shared URL); a number field sent empty is an
-    error, so that a cleared input never quietly shows the default's numbers.
-    """
-    data = {k: v for k, v in query.items() if not (v in ("", [], [""]) and k in _MAY_BE_EMPTY)}
-    try:
-        return QuoteParams.model_validate(data)
-    except ValidationError as e:
-        errors: FieldErrors = {}
-        for err in e.errors():
-            field = str(err["loc"][0])
-            template = _MESSAGES.get(err["type"], err["msg"])
-            errors.setdefault(field, template.format(**{k: _number(v) for k, v in err.get("ctx", {}).items()}))
-        return errors
-
-
-def form_values(params: QuoteParams) -> dict[str, Any]:
-    """Inputs as a person would type them: 500, not 500.0."""
-    return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in params.model_dump().items()}
-
-
-DEFAULT_VALUES = form_values(QuoteParams())
-"""What an empty form shows; worked out once, not on every move of a slider."""
-
-
-def query_string(params: QuoteParams) -> str:
-    """The calculator's URL for these inputs at today's prices."""
-    pairs: list[tuple[str, Any]] = []
-    for name, value in form_values(params).items():
-        if name == "catalog_version" or value is False or value is None or value == "":
-            continue
-        if isinstance(value, list):
-            pairs += [(name, str(v)) for v in value]
-        else:
-            pairs.append((name, "on" if value is True else value))
-    return urlencode(pairs)

@@ -8,7 +8,7 @@ import csv
 from datetime import date
 
 from app.catalog.files import csv_rows
-from app.catalog.imports import skypilot_machine
+from app.catalog.imports import SKYPILOT_COLUMNS, skypilot_machine
 from app.catalog.rows import OFFER_CHECKS, OfferRow
 from app.costing.terms import Billing, Tenancy
 from app.refresh.fetch import Fetcher, RefreshFailed
@@ -17,7 +17,6 @@ from app.refresh.reading import SourceRows, hourly_row, keep, price
 CLOUDS = ("aws", "azure", "cudo", "gcp", "hyperstack", "jarvislabs", "lambda", "nebius", "oci", "primeintellect",
           "runpod", "shadeform", "vast", "verda")  # fmt: skip
 """Clouds with a v8 catalog whose provider id is ours too."""
-COLUMNS = {"InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region"}
 
 
 def catalog_url(base: str, cloud: str) -> str:
@@ -30,7 +29,7 @@ def read_cloud(
     url = catalog_url(base, cloud)
     reader = csv_rows(fetch.text(url))
     try:
-        missing = COLUMNS - set(reader.fieldnames or [])
+        missing = SKYPILOT_COLUMNS - set(reader.fieldnames or [])
         lines = list(enumerate(reader, start=2))
     except csv.Error as e:
         raise RefreshFailed(f"{url} is not readable CSV: {e}") from None

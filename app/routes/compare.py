@@ -11,7 +11,8 @@ from app.charts import FRAMES, overlay_chart
 from app.costing.money import USD
 from app.costing.quote import OfferCost, OptionKey
 from app.deps import CatalogsDep, Database
-from app.quoting.params import INPUT_LABELS, form_values
+from app.quoting.form import form_of, form_values
+from app.quoting.params import QuoteParams
 from app.scenarios.service import saved_quote
 from app.scenarios.store import scenario_at, scenario_params
 from app.templating import templates
@@ -52,9 +53,9 @@ def compare(request: Request, db: Database, catalogs: CatalogsDep, s: str = "") 
     results = [saved_quote(catalogs, scenario) for scenario in scenarios]
     values = [form_values(scenario_params(scenario)) for scenario in scenarios]
     inputs = [
-        (label, cells, len(set(cells)) > 1)
-        for name, label in INPUT_LABELS.items()
-        for cells in [[_shown(v[name]) for v in values]]
+        (field.input.label, cells, len(set(cells)) > 1)
+        for field in form_of(QuoteParams).in_form_order
+        for cells in [[_shown(v[field.name]) for v in values]]
     ]
     options: dict[OptionKey, list[OfferCost | None]] = {}
     for column, result in enumerate(results):

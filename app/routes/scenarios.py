@@ -14,7 +14,8 @@ from app.deps import CatalogsDep, Database
 from app.errors import core_refusal, refusals
 from app.forms import FormReader
 from app.pages import CSVResponse, calculator_page, not_found_page
-from app.quoting.params import QuoteParams, form_values, query_string
+from app.quoting.form import form_values, query_string
+from app.quoting.params import QuoteParams
 from app.quoting.schemas import quote_out
 from app.scenarios.service import (
     ScenarioIn,

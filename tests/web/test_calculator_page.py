@@ -240,14 +240,16 @@ def test_an_assumed_price_must_be_a_price(client, session):
 
 
 def test_errors_name_each_field_as_the_page_labels_it(client, session):
-    from app.quoting.params import INPUT_LABELS, QuoteParams
-
-    assert set(QuoteParams.model_fields) <= set(INPUT_LABELS), "every input has a label to be named by"
     hand_checked_catalog(session)
-    summary = soup(client.get("/?gpu_hours=-1&parameters_b=0")).select_one("#results .problem").get_text()
+    page = soup(client.get("/?gpu_hours=-1&parameters_b=0&virt_tax=60"))
+    summary = page.select_one("#results .problem").get_text()
     assert "GPU-hours per month must be at least 0" in summary
-    assert "Parameters, billions must be greater than 0" in summary
+    assert "Parameters must be greater than 0" in summary
+    assert "Virtualization tax, virtualized must be at most 50" in summary
     assert "gpu_hours" not in summary
+    for name in ("gpu_hours", "parameters_b", "virt_tax"):
+        label = page.select_one(f'label[for="{name}"]').find(string=True, recursive=False).strip()
+        assert f"{label} must be" in summary, label
 
 
 def test_head_answers_like_get_without_a_body(client, session):

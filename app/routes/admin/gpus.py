@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlmodel import Session
 
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
 from app.catalog.changes import add_gpu_model, retire_offers_of
 from app.catalog.queries import gpu_by_name, gpu_models
 from app.catalog.tables import GpuModel
-from app.deps import ADMIN_GUARDS, Admin, Database, RecordId
-from app.forms import Errors, FormReader, OptionalNote
+from app.deps import ADMIN_GUARDS, Admin, Database, PostedForm, RecordId
+from app.forms import EditForm, Errors, OptionalNote, answer, checked, in_catalog
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
+
+
+class NewGpu(EditForm):
+    """A GPU model and its memory per GPU."""
+
+    conflict = "This GPU model was added meanwhile."
+    name: Annotated[str, checked(check.gpu_name), in_catalog(gpu_by_name, "this GPU model exists already", known=False)]
+    memory_gib: Annotated[int, checked(check.memory_gib)]
 
 
 def _page(
@@ -34,21 +44,12 @@ def gpus(request: Request, admin: Admin, db: Database) -> Response:
 
 
 @router.post("/gpus", response_class=HTMLResponse)
-def create_gpu(
-    request: Request, admin: Admin, db: Database,
-    name: Annotated[str, Form()] = "", memory_gib: Annotated[str, Form()] = "",
-) -> Response:  # fmt: skip
-    form = FormReader()
-    if form.read("name", check.gpu_name, name):
-        with db() as session:
-            if gpu_by_name(session, name):
-                form.errors["name"] = "this GPU model exists already"
-    memory = form.read("memory_gib", check.memory_gib, memory_gib)
-    if form.errors:
-        return _page(request, admin, db, 422, form.errors, {"name": name, "memory_gib": memory_gib})
-    with db() as session:
-        add_gpu_model(session, name, memory, admin.username)
-    return RedirectResponse("/admin/gpus", status_code=303)
+def create_gpu(request: Request, admin: Admin, db: Database, posted: PostedForm) -> Response:
+    def save(session: Session, gpu: NewGpu) -> str:
+        add_gpu_model(session, gpu.name, gpu.memory_gib, admin.username)
+        return "/admin/gpus"
+
+    return answer(NewGpu, posted, db, save, partial(_page, request, admin, db))
 
 
 @router.post("/gpus/{gpu_id}/retire")

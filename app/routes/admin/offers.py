@@ -4,23 +4,26 @@ restoring, each offer's history, and new offers."""
 from __future__ import annotations
 
 from datetime import date, timedelta
+from decimal import Decimal
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel
+from pydantic import ValidationInfo, field_validator
 from sqlmodel import Session
 
+from app.admin.tables import AdminUser
 from app.catalog import rows as check
 from app.catalog.changes import StaleRecord, add_offer, change_offer_price, restore_offer, retire_offer
 from app.catalog.queries import gpu_by_name, newest_version_of, offer_exists, offer_history, provider_by_slug
-from app.catalog.rows import OfferRow, check_offer_fields, offer_key
+from app.catalog.rows import OFFER_CHECKS, OfferRow, offer_key
 from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.tables import OfferVersion
 from app.costing.terms import Billing, PricePeriod, Tenancy
-from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, Days, RecordId
-from app.forms import FormReader, OptionalNote
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, Days, PostedForm, RecordId
+from app.forms import ChangeNote, EditForm, Errors, OptionalNote, Refused, Values, answer, checked, in_catalog
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
@@ -75,36 +78,46 @@ def _read_offer_row(db: Database, row_id: int) -> OfferVersion:
         return _offer_row(session, row_id)
 
 
+class OfferEdit(EditForm):
+    """A new price of an offer, as a new version of the one the admin opened: the URL names that
+    version, which is what the edit is based on."""
+
+    conflict = "Someone changed this offer after you opened it, so your change was not saved."
+    price_usd: Annotated[Decimal, checked(check.price)]
+    source_url: Annotated[str, checked(check.web_address)]
+    as_of: Annotated[date, checked(check.past_day)]
+    note: ChangeNote
+
+
+def _edit_page(
+    request: Request, admin: AdminUser, db: Database, row: OfferVersion, status: int = 200,
+    errors: Errors | None = None, values: Values | None = None,
+) -> Response:  # fmt: skip
+    """An offer's edit form; refused as stale, with the change that came first (`newest_version_of`)."""
+    conflict = None
+    if errors and "conflict" in errors:
+        with db() as session:
+            conflict = newest_version_of(session, row.key)
+    return admin_page(request, admin, "offer_edit", status, row=row, values=values or {}, errors=errors or {},
+                      conflict=conflict)  # fmt: skip
+
+
 @router.get("/offers/{row_id}", response_class=HTMLResponse)
 def edit_offer(request: Request, admin: Admin, db: Database, row_id: RecordId) -> Response:
-    return admin_page(request, admin, "offer_edit", row=_read_offer_row(db, row_id), values={}, errors={})
+    return _edit_page(request, admin, db, _read_offer_row(db, row_id))
 
 
 @router.post("/offers/{row_id}", response_class=HTMLResponse)
-def save_offer(
-    request: Request, admin: Admin, db: Database, row_id: RecordId,
-    price_usd: Annotated[str, Form()] = "", source_url: Annotated[str, Form()] = "",
-    as_of: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "",
-) -> Response:  # fmt: skip
-    """A new price as a new version. `row_id` is the version the admin edited: if another admin
-    changed the offer since, nothing is saved and both changes are shown."""
+def save_offer(request: Request, admin: Admin, db: Database, row_id: RecordId, posted: PostedForm) -> Response:
+    """A new price as a new version of the version `row_id`: if another admin changed the offer since,
+    nothing is saved and both changes are shown."""
     row = _read_offer_row(db, row_id)
-    typed = {"price_usd": price_usd, "source_url": source_url, "as_of": as_of, "note": note}
-    form = FormReader()
-    amount = form.read("price_usd", check.price, price_usd)
-    source = form.read("source_url", check.web_address, source_url)
-    day = form.read("as_of", check.past_day, as_of)
-    why = form.read("note", check.change_note, note)
-    if form.errors:
-        return admin_page(request, admin, "offer_edit", 422, row=row, values=typed, errors=form.errors)
-    try:
-        with db() as session:
-            change_offer_price(session, row_id, amount, source, day, why, who=admin.username)
-    except StaleRecord:
-        with db() as session:
-            conflict = newest_version_of(session, row.key)
-        return admin_page(request, admin, "offer_edit", 409, row=row, values=typed, errors={}, conflict=conflict)
-    return RedirectResponse(_history_url(row.key), status_code=303)
+
+    def save(session: Session, offer: OfferEdit) -> str:
+        change_offer_price(session, row_id, offer.price_usd, offer.source_url, offer.as_of, offer.note, admin.username)
+        return _history_url(row.key)
+
+    return answer(OfferEdit, posted, db, save, partial(_edit_page, request, admin, db, row))
 
 
 @router.post("/offers/{row_id}/retire")
@@ -149,62 +162,57 @@ def _offer_choices(catalog: CatalogSnapshot) -> dict[str, Any]:
     }
 
 
+def _new_offer_page(
+    request: Request, admin: AdminUser, catalogs: CatalogsDep, status: int = 200, errors: Errors | None = None,
+    values: Values | None = None,
+) -> Response:  # fmt: skip
+    choices = _offer_choices(catalogs.current())
+    return admin_page(request, admin, "offer_new", status, **choices, errors=errors or {}, values=values or {})
+
+
 @router.get("/new-offer", response_class=HTMLResponse)
 def new_offer_form(request: Request, admin: Admin, catalogs: CatalogsDep) -> Response:
-    return admin_page(request, admin, "offer_new", **_offer_choices(catalogs.current()), errors={}, values={})
+    return _new_offer_page(request, admin, catalogs)
 
 
-class NewOffer(BaseModel):
-    """The new-offer form, as typed (strings, so that a bad value comes back to its field)."""
+class NewOffer(EditForm):
+    """A new offer: every field checked as an import checks it (OFFER_CHECKS), a date on its price,
+    a provider and a GPU model the catalog knows."""
 
-    provider: str = ""
-    gpu: str = ""
-    product: str = ""
-    tenancy: str = ""
-    billing: str = ""
-    gpus_per_unit: str = "1"
-    price_usd: str = ""
-    price_period: str = "hour"
-    min_commitment_months: str = ""
-    region: str = ""
-    region_country: str = ""
-    source_url: str = ""
-    as_of: str = ""
-    vcpus: str = ""
-    ram_gib: str = ""
-    note: str = ""
+    conflict = "The same offer was added meanwhile."
+    provider: Annotated[str, in_catalog(provider_by_slug, "choose a provider")]
+    gpu: Annotated[str, in_catalog(gpu_by_name, "choose a known GPU model (add it under GPU models first)")]
+    product: str
+    tenancy: str
+    billing: str
+    gpus_per_unit: int = 1
+    price_usd: Decimal
+    price_period: str = PricePeriod.HOUR
+    min_commitment_months: int | None
+    region: str
+    region_country: str | None
+    source_url: str
+    as_of: Annotated[date, checked(check.past_day)]
+    vcpus: int | None
+    ram_gib: Decimal | None
+    note: ChangeNote
+
+    @field_validator(*(set(OFFER_CHECKS) - {"notes", "as_of"}), mode="before")
+    @classmethod
+    def _as_imported(cls, typed: str, info: ValidationInfo) -> object:
+        return OFFER_CHECKS[str(info.field_name)](typed)
 
 
 @router.post("/new-offer", response_class=HTMLResponse)
-def create_offer(
-    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, form: Annotated[NewOffer, Form()]
-) -> Response:
-    """A new offer: every field checked as an import checks it, a source and a date on its price, a
-    known provider and GPU model."""
-    reader = FormReader()
-    note = reader.read("note", check.change_note, form.note)
-    values, errors = check_offer_fields(form.model_dump())
-    errors |= reader.errors
-    key = offer_key(form.provider, values.get("product", ""), form.gpu, values.get("region", ""), form.billing)
-    with db() as session:
-        owner, model = provider_by_slug(session, form.provider), gpu_by_name(session, form.gpu)
-        exists = offer_exists(session, key)
-    if owner is None:
-        errors["provider"] = "choose a provider"
-    if model is None:
-        errors["gpu"] = "choose a known GPU model (add it under GPU models first)"
-    if not form.as_of:
-        errors["as_of"] = "must be a date, YYYY-MM-DD"
-    if not errors and exists:
-        errors["product"] = "this offer exists already: edit it (or restore it) instead"
-    if errors:
-        choices = _offer_choices(catalogs.current())
-        return admin_page(request, admin, "offer_new", 422, **choices, errors=errors, values=form.model_dump())
-    assert owner is not None and owner.id is not None and model is not None and model.id is not None
-    row = OfferRow(key=key, provider=form.provider, gpu=form.gpu, **values)
-    try:
-        with db() as session:
-            add_offer(session, OfferVersion.of_row(row, owner.id, model.id, 0), note, admin.username)
-    except StaleRecord:
-        raise HTTPException(409, "The same offer was added meanwhile.") from None
-    return RedirectResponse(_history_url(key), status_code=303)
+def create_offer(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm) -> Response:
+    def save(session: Session, new: NewOffer) -> str:
+        key = offer_key(new.provider, new.product, new.gpu, new.region, new.billing)
+        if offer_exists(session, key):
+            raise Refused({"product": "this offer exists already: edit it (or restore it) instead"})
+        owner, model = provider_by_slug(session, new.provider), gpu_by_name(session, new.gpu)
+        assert owner is not None and owner.id is not None and model is not None and model.id is not None
+        row = OfferRow(key=key, **new.model_dump(exclude={"note"}))
+        add_offer(session, OfferVersion.of_row(row, owner.id, model.id, 0), new.note, admin.username)
+        return _history_url(key)
+
+    return answer(NewOffer, posted, db, save, partial(_new_offer_page, request, admin, catalogs))

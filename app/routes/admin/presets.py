@@ -2,31 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from functools import partial
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
 
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
-from app.catalog.changes import StaleRecord, last_change
+from app.catalog.changes import last_change
 from app.catalog.preset_changes import save_preset
 from app.catalog.tables import ModelPresetVersion
-from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database
-from app.forms import SOURCE_KINDS, Errors, FormReader, read_provenance
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, PostedForm
+from app.forms import SOURCE_KINDS, Errors, FactEdit, answer, checked
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
 
-ARCHITECTURE = {
-    "layers": (1, 10_000),
-    "hidden_size": (1, 1_000_000),
-    "attention_heads": (1, 10_000),
-    "kv_heads": (1, 10_000),
-    "head_dim": (1, 100_000),
-    "default_context": (1, 10_000_000),
-}
-"""The whole numbers a preset states, with the range each is checked against."""
+ARCHITECTURE = ("layers", "hidden_size", "attention_heads", "kv_heads", "head_dim", "default_context")
+"""The whole numbers a preset states (each checked in its range by PresetEdit)."""
+
+
+class PresetEdit(FactEdit):
+    """A model's published architecture, with where it was read; parameters are typed in billions."""
+
+    conflict = "Someone changed this preset after you opened the page; the current one is shown."
+    key: Annotated[str, checked(check.preset_key)]
+    name: Annotated[str, checked(check.text, 100)]
+    parameters_b: Annotated[int, checked(check.billions)]
+    active_parameters_b: Annotated[int | None, checked(lambda typed: check.billions(typed) if typed else None)]
+    parameters_source: Annotated[str, checked(check.web_address)]
+    layers: Annotated[int, checked(check.count, 1, 10_000)]
+    hidden_size: Annotated[int, checked(check.count, 1, 1_000_000)]
+    attention_heads: Annotated[int, checked(check.count, 1, 10_000)]
+    kv_heads: Annotated[int, checked(check.count, 1, 10_000)]
+    head_dim: Annotated[int, checked(check.count, 1, 100_000)]
+    default_context: Annotated[int, checked(check.count, 1, 10_000_000)]
+
+    @property
+    def architecture(self) -> dict[str, Any]:
+        """What `save_preset` stores: the counts, the parameters as a whole number."""
+        named = {"name": self.name, "parameters": self.parameters_b, "active_parameters": self.active_parameters_b}
+        return named | {field: getattr(self, field) for field in ("parameters_source", *ARCHITECTURE)}
 
 
 def _page(
@@ -53,41 +71,14 @@ def presets(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep,
 
 
 @router.post("/presets", response_class=HTMLResponse)
-def save(
-    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep,
-    key: Annotated[str, Form()] = "", name: Annotated[str, Form()] = "", parameters_b: Annotated[str, Form()] = "",
-    active_parameters_b: Annotated[str, Form()] = "", parameters_source: Annotated[str, Form()] = "",
-    layers: Annotated[str, Form()] = "", hidden_size: Annotated[str, Form()] = "",
-    attention_heads: Annotated[str, Form()] = "", kv_heads: Annotated[str, Form()] = "",
-    head_dim: Annotated[str, Form()] = "", default_context: Annotated[str, Form()] = "",
-    source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "", source_kind: Annotated[str, Form()] = "",
-    quote: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
-) -> Response:  # fmt: skip
+def save_model_preset(
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm
+) -> Response:
     """A preset's whole architecture as a new version; its key decides whether it is new."""
-    typed = {"layers": layers, "hidden_size": hidden_size, "attention_heads": attention_heads, "kv_heads": kv_heads,
-             "head_dim": head_dim, "default_context": default_context}  # fmt: skip
-    values = typed | {"key": key, "name": name, "parameters_b": parameters_b,
-                      "active_parameters_b": active_parameters_b, "parameters_source": parameters_source,
-                      "source": source, "as_of": as_of, "source_kind": source_kind, "quote": quote,
-                      "note": note}  # fmt: skip
-    form = FormReader()
-    form.read("key", check.preset_key, key)
-    architecture = {
-        "name": form.read("name", lambda v: check.text(v, 100), name),
-        "parameters": form.read("parameters_b", check.billions, parameters_b),
-        "active_parameters": form.read("active_parameters_b", check.billions, active_parameters_b)
-        if active_parameters_b
-        else None,
-        "parameters_source": form.read("parameters_source", check.web_address, parameters_source),
-    } | {field: form.read(field, check.count, typed[field], *ARCHITECTURE[field]) for field in ARCHITECTURE}
-    provenance = read_provenance(form, "", source, as_of, source_kind, quote)
-    why = form.read("note", check.change_note, note)
-    if form.errors:
-        return _page(request, admin, db, catalogs, key, 422, form.errors, values)
-    try:
-        with db() as session:
-            save_preset(session, key, architecture, provenance, why, admin.username, based_on)
-    except StaleRecord:
-        conflict = {"conflict": "Someone changed this preset after you opened the page; the current one is shown."}
-        return _page(request, admin, db, catalogs, key, 409, conflict, values)
-    return RedirectResponse(f"/admin/presets?key={key}", status_code=303)
+
+    def save(session: Session, preset: PresetEdit) -> str:
+        save_preset(session, preset.key, preset.architecture, preset.provenance, preset.note, admin.username,
+                    preset.based_on)  # fmt: skip
+        return f"/admin/presets?key={preset.key}"
+
+    return answer(PresetEdit, posted, db, save, partial(_page, request, admin, db, catalogs, posted.get("key", "")))

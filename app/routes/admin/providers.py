@@ -3,31 +3,84 @@ each edited as a new version and refused if someone changed it since the form wa
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from decimal import Decimal
+from functools import partial
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ConfigDict, ValidationInfo, field_validator
 from sqlmodel import Session
 
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
-from app.catalog.changes import StaleRecord, retire_offers_of
+from app.catalog.changes import retire_offers_of
 from app.catalog.provider_changes import add_provider, change_headquarters, replace_egress_tiers, replace_storage
 from app.catalog.queries import provider_by_slug, provider_ids, provider_now
 from app.catalog.rows import decimal_text
 from app.catalog.tables import Provider, StorageKind
 from app.catalog.tier_rows import parse_tiers
-from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, RecordId
-from app.forms import SOURCE_KINDS, Errors, FormReader, OptionalNote, read_provenance
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, PostedForm, RecordId
+from app.forms import SOURCE_KINDS, Country, EditForm, Errors, FactEdit, OptionalNote, answer, checked, in_catalog
 from app.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
 
-CONFLICT = "Someone changed this after you opened the page; the current values are shown, and yours below."
 STORAGE_KINDS = [
     (StorageKind.BLOCK_VOLUME, "block volume"),
     (StorageKind.SHARED_FILESYSTEM, "network volume / shared filesystem"),
 ]
+TypedTiers = Annotated[
+    list[tuple[Decimal, Decimal | None, Decimal]], checked(lambda typed: parse_tiers(typed) if typed.strip() else [])
+]
+"""Tiers typed a line each, as `parse_tiers` reads them; none typed: no published price."""
+
+
+class NewProvider(EditForm):
+    """A provider, with where it is headquartered if known."""
+
+    conflict = "A provider with this id was added meanwhile."
+    slug: Annotated[
+        str,
+        checked(check.provider_slug),
+        in_catalog(provider_by_slug, "there is already a provider with this id", known=False),
+    ]
+    name: Annotated[str, checked(check.text, 100)]
+    hq_country: Country
+    hq_source: str
+
+    @field_validator("hq_source")
+    @classmethod
+    def _sourced(cls, source: str, info: ValidationInfo) -> str:
+        """A country given comes with where it was read."""
+        return source if info.data.get("hq_country", "") is None else check.web_address(source)
+
+
+class HeadquartersEdit(FactEdit):
+    """Where a provider is headquartered; posted under the page's keys (hq_country), but for its note."""
+
+    prefix = "hq_"
+    model_config = ConfigDict(alias_generator=lambda name: name if name in ("note", "based_on") else f"hq_{name}")
+    country: Country
+
+
+class EgressEdit(FactEdit):
+    """A provider's whole table of internet egress tiers, per GB."""
+
+    tiers: TypedTiers
+
+
+class StorageEdit(FactEdit):
+    """The storage a provider's GPU users keep checkpoints on, as tiers per GB-month."""
+
+    prefix = "storage_"
+    kind: Annotated[str, checked(check.one_of, StorageKind)]
+    product: Annotated[str, checked(check.text, 120)]
+    tiers: TypedTiers
+
+
+F = TypeVar("F", bound=FactEdit)
 
 
 def _tiers_text(tiers: list[Any], price: str) -> str:
@@ -78,25 +131,13 @@ def providers(request: Request, admin: Admin, catalogs: CatalogsDep, db: Databas
 
 @router.post("/providers", response_class=HTMLResponse)
 def create_provider(
-    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep,
-    slug: Annotated[str, Form()] = "", name: Annotated[str, Form()] = "",
-    hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "",
-) -> Response:  # fmt: skip
-    form = FormReader()
-    if form.read("slug", check.provider_slug, slug):
-        with db() as session:
-            if provider_by_slug(session, slug):
-                form.errors["slug"] = "there is already a provider with this id"
-    display_name = form.read("name", check.text, name, 100)
-    country = form.read("hq_country", check.country, hq_country)
-    if hq_country:
-        form.read("hq_source", check.web_address, hq_source)
-    if form.errors:
-        values = {"slug": slug, "name": name, "hq_country": hq_country, "hq_source": hq_source}
-        return _providers_page(request, admin, db, catalogs, 422, form.errors, values)
-    with db() as session:
-        provider = add_provider(session, slug, display_name, country, hq_source, admin.username)
-    return RedirectResponse(f"/admin/providers/{provider.id}", status_code=303)
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm
+) -> Response:
+    def save(session: Session, new: NewProvider) -> str:
+        provider = add_provider(session, new.slug, new.name, new.hq_country, new.hq_source, admin.username)
+        return f"/admin/providers/{provider.id}"
+
+    return answer(NewProvider, posted, db, save, partial(_providers_page, request, admin, db, catalogs))
 
 
 @router.get("/providers/{provider_id}", response_class=HTMLResponse)
@@ -104,83 +145,48 @@ def provider(request: Request, admin: Admin, db: Database, provider_id: RecordId
     return _provider_page(request, admin, db, provider_id)
 
 
+def _save_fact(
+    request: Request, admin: AdminUser, db: Database, provider_id: int, posted: PostedForm, edit: type[F],
+    change: Callable[[Session, F], object],
+) -> Response:  # fmt: skip
+    """One of a provider's facts as a new version, then the provider's page."""
+
+    def save(session: Session, fact: F) -> str:
+        _provider(session, provider_id)
+        change(session, fact)
+        return f"/admin/providers/{provider_id}"
+
+    return answer(edit, posted, db, save, partial(_provider_page, request, admin, db, provider_id))
+
+
 @router.post("/providers/{provider_id}/headquarters", response_class=HTMLResponse)
 def save_headquarters(
-    request: Request, admin: Admin, db: Database, provider_id: RecordId,
-    hq_country: Annotated[str, Form()] = "", hq_source: Annotated[str, Form()] = "",
-    hq_as_of: Annotated[str, Form()] = "", hq_source_kind: Annotated[str, Form()] = "",
-    hq_quote: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
-) -> Response:  # fmt: skip
-    values = {"hq_country": hq_country, "hq_source": hq_source, "hq_as_of": hq_as_of,
-              "hq_source_kind": hq_source_kind, "hq_quote": hq_quote, "hq_note": note}  # fmt: skip
-    form = FormReader()
-    country = form.read("hq_country", check.country, hq_country)
-    provenance = read_provenance(form, "hq_", hq_source, hq_as_of, hq_source_kind, hq_quote)
-    why = form.read("hq_note", check.change_note, note)
-    if form.errors:
-        return _provider_page(request, admin, db, provider_id, 422, form.errors, values)
-    try:
-        with db() as session:
-            _provider(session, provider_id)
-            change_headquarters(session, provider_id, country, provenance, why, admin.username, based_on)
-    except StaleRecord:
-        return _provider_page(request, admin, db, provider_id, 409, {"conflict": CONFLICT}, values)
-    return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
+    request: Request, admin: Admin, db: Database, provider_id: RecordId, posted: PostedForm
+) -> Response:
+    def change(session: Session, hq: HeadquartersEdit) -> None:
+        change_headquarters(session, provider_id, hq.country, hq.provenance, hq.note, admin.username, hq.based_on)
+
+    return _save_fact(request, admin, db, provider_id, posted, HeadquartersEdit, change)
 
 
 @router.post("/providers/{provider_id}/egress", response_class=HTMLResponse)
-def save_egress(
-    request: Request, admin: Admin, db: Database, provider_id: RecordId,
-    tiers: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
-    source_kind: Annotated[str, Form()] = "", quote: Annotated[str, Form()] = "",
-    note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
-) -> Response:  # fmt: skip
-    """The whole tier table at once; empty means the provider publishes no egress price."""
-    values = {"tiers": tiers, "source": source, "as_of": as_of, "source_kind": source_kind, "quote": quote,
-              "note": note}  # fmt: skip
-    form = FormReader()
-    parsed = form.read("tiers", parse_tiers, tiers) if tiers.strip() else []
-    provenance = read_provenance(form, "", source, as_of, source_kind, quote)
-    why = form.read("note", check.change_note, note)
-    if form.errors:
-        return _provider_page(request, admin, db, provider_id, 422, form.errors, values)
-    try:
-        with db() as session:
-            _provider(session, provider_id)
-            replace_egress_tiers(session, provider_id, parsed, provenance, why, admin.username, based_on)
-    except StaleRecord:
-        return _provider_page(request, admin, db, provider_id, 409, {"conflict": CONFLICT}, values)
-    return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
+def save_egress(request: Request, admin: Admin, db: Database, provider_id: RecordId, posted: PostedForm) -> Response:
+    def change(session: Session, egress: EgressEdit) -> None:
+        replace_egress_tiers(session, provider_id, egress.tiers, egress.provenance, egress.note, admin.username,
+                             egress.based_on)  # fmt: skip
+
+    return _save_fact(request, admin, db, provider_id, posted, EgressEdit, change)
 
 
 @router.post("/providers/{provider_id}/storage", response_class=HTMLResponse)
-def save_storage(
-    request: Request, admin: Admin, db: Database, provider_id: RecordId,
-    kind: Annotated[str, Form()] = "", product: Annotated[str, Form()] = "", tiers: Annotated[str, Form()] = "",
-    source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
-    source_kind: Annotated[str, Form()] = "", quote: Annotated[str, Form()] = "",
-    note: Annotated[str, Form()] = "", based_on: Annotated[int, Form()] = 0,
-) -> Response:  # fmt: skip
+def save_storage(request: Request, admin: Admin, db: Database, provider_id: RecordId, posted: PostedForm) -> Response:
     """The storage GPU users keep checkpoints on, as tiers per GB-month; empty means none is published."""
-    values = {"storage_kind": kind, "storage_product": product, "storage_tiers": tiers, "storage_source": source,
-              "storage_as_of": as_of, "storage_source_kind": source_kind, "storage_quote": quote,
-              "storage_note": note}  # fmt: skip
-    form = FormReader()
-    parsed = form.read("storage_tiers", parse_tiers, tiers) if tiers.strip() else []
-    storage_kind = form.read("storage_kind", lambda v: check.one_of(v, StorageKind), kind)
-    name = form.read("storage_product", lambda v: check.text(v, 120), product)
-    provenance = read_provenance(form, "storage_", source, as_of, source_kind, quote)
-    why = form.read("storage_note", check.change_note, note)
-    if form.errors:
-        return _provider_page(request, admin, db, provider_id, 422, form.errors, values)
-    try:
-        with db() as session:
-            _provider(session, provider_id)
-            replace_storage(session, provider_id, storage_kind or "", name or "", parsed, provenance, why,
-                            admin.username, based_on)  # fmt: skip
-    except StaleRecord:
-        return _provider_page(request, admin, db, provider_id, 409, {"conflict": CONFLICT}, values)
-    return RedirectResponse(f"/admin/providers/{provider_id}", status_code=303)
+
+    def change(session: Session, s: StorageEdit) -> None:
+        replace_storage(session, provider_id, s.kind, s.product, s.tiers, s.provenance, s.note, admin.username,
+                        s.based_on)  # fmt: skip
+
+    return _save_fact(request, admin, db, provider_id, posted, StorageEdit, change)
 
 
 @router.post("/providers/{provider_id}/retire")

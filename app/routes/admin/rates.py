@@ -3,18 +3,21 @@ reference rates into the same form, saved as a new version."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
 
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
-from app.catalog.changes import StaleRecord, last_change
+from app.catalog.changes import last_change
 from app.catalog.rate_changes import change_rate
 from app.catalog.tables import ExchangeRate
-from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, PublicSources
-from app.forms import SOURCE_KINDS, FormReader, read_provenance
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, PostedForm, PublicSources
+from app.forms import SOURCE_KINDS, FactEdit, answer, checked
 from app.pages import admin_page
 from app.refresh.ecb import read_ecb
 from app.refresh.fetch import Fetcher, RefreshFailed
@@ -24,6 +27,13 @@ router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dep
 
 CURRENCY = "EUR"
 """The one display currency besides USD, the currency the catalog's prices are published in."""
+
+
+class RateEdit(FactEdit):
+    """A new rate of the display currency, with where it was read."""
+
+    conflict = "Someone changed the rate after you opened the page; the current one is shown."
+    usd_per_unit: Annotated[Decimal, checked(check.exchange_rate)]
 
 
 def _page(request: Request, admin: AdminUser, db: Database, catalogs: CatalogsDep, status: int = 200,
@@ -56,24 +66,9 @@ def fetch_ecb(request: Request, admin: Admin, db: Database, catalogs: CatalogsDe
 
 
 @router.post("/rates", response_class=HTMLResponse)
-def save_rate(
-    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep,
-    usd_per_unit: Annotated[str, Form()] = "", source: Annotated[str, Form()] = "", as_of: Annotated[str, Form()] = "",
-    source_kind: Annotated[str, Form()] = "", quote: Annotated[str, Form()] = "", note: Annotated[str, Form()] = "",
-    based_on: Annotated[int, Form()] = 0,
-) -> Response:  # fmt: skip
-    values = {"usd_per_unit": usd_per_unit, "source": source, "as_of": as_of, "source_kind": source_kind,
-              "quote": quote, "note": note}  # fmt: skip
-    form = FormReader()
-    rate = form.read("usd_per_unit", check.exchange_rate, usd_per_unit)
-    provenance = read_provenance(form, "", source, as_of, source_kind, quote)
-    why = form.read("note", check.change_note, note)
-    if form.errors:
-        return _page(request, admin, db, catalogs, 422, form.errors, values)
-    try:
-        with db() as session:
-            change_rate(session, CURRENCY, rate, provenance, why, admin.username, based_on)
-    except StaleRecord:
-        conflict = {"conflict": "Someone changed the rate after you opened the page; the current one is shown."}
-        return _page(request, admin, db, catalogs, 409, conflict, values)
-    return RedirectResponse("/admin/rates", status_code=303)
+def save_rate(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm) -> Response:
+    def save(session: Session, rate: RateEdit) -> str:
+        change_rate(session, CURRENCY, rate.usd_per_unit, rate.provenance, rate.note, admin.username, rate.based_on)
+        return "/admin/rates"
+
+    return answer(RateEdit, posted, db, save, partial(_page, request, admin, db, catalogs))

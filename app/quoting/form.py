@@ -1,0 +1,146 @@
+"""The calculator's form: a request model's inputs as the page lays them out, a query string read
+into the model (a plain message per bad field), and the model written back as a form and a URL."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import Any, get_args
+from urllib.parse import urlencode
+
+from annotated_types import Ge, Gt
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+
+from app.quoting.inputs import Fieldset, Input
+from app.quoting.params import FieldErrors, QuoteParams
+
+
+@dataclass(frozen=True)
+class FormField:
+    """An input as the form shows it: its declaration, and what its field's type and limits imply."""
+
+    name: str
+    input: Input
+    min: float | None
+    """The field's lower limit."""
+    step: int | str
+    """1 for a whole number, else "any"."""
+    may_be_empty: bool
+    """Its default is empty (none, "", no ticks), so that sent empty it takes the default; any other
+    sent empty is refused, so that a cleared number never quietly shows the default's numbers."""
+
+    @classmethod
+    def of(cls, name: str, info: FieldInfo) -> FormField:
+        found = [item for item in info.metadata if isinstance(item, Input)]
+        if not found:
+            raise TypeError(f"{name} declares no Input: how would the form show it, or a message name it?")
+        lower: list[Any] = [
+            item.ge if isinstance(item, Ge) else item.gt for item in info.metadata if isinstance(item, Ge | Gt)
+        ]
+        whole = info.annotation is int or int in get_args(info.annotation)
+        empty = info.get_default(call_default_factory=True) in (None, "", [])
+        return cls(name, found[0], lower[0] if lower else None, 1 if whole else "any", empty)
+
+
+@dataclass(frozen=True)
+class Form:
+    """A request model's inputs as the calculator's form shows them."""
+
+    fields: tuple[FormField, ...]
+    """In the order the model declares them."""
+
+    def shown_in(self, fieldset: str, folded: bool = False) -> list[FormField]:
+        return [f for f in self.fields if f.input.fieldset == fieldset and f.input.folded == folded]
+
+    @cached_property
+    def hidden(self) -> list[FormField]:
+        return [f for f in self.fields if f.input.fieldset is None]
+
+    @cached_property
+    def in_form_order(self) -> list[FormField]:
+        """Fieldset by fieldset, as the page lays them out, then the hidden ones."""
+        return [f for fieldset in Fieldset for folded in (False, True) for f in self.shown_in(fieldset, folded)] + (
+            self.hidden
+        )
+
+    @cached_property
+    def labels(self) -> dict[str, str]:
+        return {f.name: f.input.label for f in self.fields}
+
+    @cached_property
+    def may_be_empty(self) -> set[str]:
+        return {f.name for f in self.fields if f.may_be_empty}
+
+
+@cache
+def form_of(model: type[BaseModel]) -> Form:
+    """One per request model (the calculator's, or a test's copy of it), whose fields never change."""
+    return Form(tuple(FormField.of(name, info) for name, info in model.model_fields.items()))
+
+
+_MESSAGES = {
+    "greater_than_equal": "must be at least {ge}",
+    "greater_than": "must be greater than {gt}",
+    "less_than_equal": "must be at most {le}",
+    "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "float_parsing": "must be a number",
+    "finite_number": "must be a finite number",
+    "bool_parsing": "must be on or off",
+    "enum": "must be one of {expected}",
+    "string_too_long": "is too long",
+    "literal_error": "must be one of {expected}",
+}
+
+
+def _number(value: object) -> object:
+    """1000000 -> '1,000,000' and 0.0 -> '0' in messages; anything else as it is."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,}"
+    return value
+
+
+def parse_params(
+    query: dict[str, str | list[str]], model: type[QuoteParams] = QuoteParams
+) -> QuoteParams | FieldErrors:
+    """Read a query string into params, or a plain message per bad field.
+
+    A parameter left out takes its default (a short shared URL); one sent empty takes it only where
+    that default is empty (`FormField.may_be_empty`).
+    """
+    empty = form_of(model).may_be_empty
+    data = {k: v for k, v in query.items() if not (v in ("", [], [""]) and k in empty)}
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        errors: FieldErrors = {}
+        for err in e.errors():
+            field = str(err["loc"][0])
+            template = _MESSAGES.get(err["type"], err["msg"])
+            errors.setdefault(field, template.format(**{k: _number(v) for k, v in err.get("ctx", {}).items()}))
+        return errors
+
+
+def form_values(params: QuoteParams) -> dict[str, Any]:
+    """Inputs as a person would type them: 500, not 500.0."""
+    return {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in params.model_dump().items()}
+
+
+@cache
+def default_values(model: type[QuoteParams] = QuoteParams) -> dict[str, Any]:
+    """What an empty form shows; worked out once per request model, not on every move of a slider."""
+    return form_values(model())
+
+
+def query_string(params: QuoteParams) -> str:
+    """The calculator's URL for these inputs at today's prices."""
+    pairs: list[tuple[str, Any]] = []
+    for name, value in form_values(params).items():
+        if name == "catalog_version" or value is False or value is None or value == "":
+            continue
+        if isinstance(value, list):
+            pairs += [(name, str(v)) for v in value]
+        else:
+            pairs.append((name, "on" if value is True else value))
+    return urlencode(pairs)
