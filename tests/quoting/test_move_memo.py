@@ -3,27 +3,34 @@ the parsed inputs, and counted in its catalog version's bytes as it fills."""
 
 from datetime import date
 
+import pytest
+from pydantic import Field
+
 from app.catalog.snapshot import Catalogs
 from app.quoting.build import MOVES_BYTES, MOVES_KEPT, build_quote, move_key
 from app.quoting.params import QuoteParams
 from app.results import shown
 from tests.factories import hand_checked_catalog
 
-SCHEMA = QuoteParams.model_json_schema()
+
+class WithTokens(QuoteParams):
+    """The request model with an input the next issues add, as a new field would be declared."""
+
+    tokens_per_month: float = Field(0, ge=0, le=1e12, description="tokens served a month")
 
 
-def a_different_value(field: dict, default: object) -> object:
+def a_different_value(schema: dict, field: dict, default: object) -> object:
     """A valid value other than `default`, read off the field's JSON schema alone, so that an input
     added to QuoteParams is covered without being named here."""
     if "$ref" in field:
-        field = SCHEMA["$defs"][field["$ref"].rsplit("/", 1)[1]]
+        field = schema["$defs"][field["$ref"].rsplit("/", 1)[1]]
     if "anyOf" in field:
         field = next(choice for choice in field["anyOf"] if choice.get("type") != "null")
     if "enum" in field:
         return next(value for value in field["enum"] if value != default)
     kind = field["type"]
     if kind == "array":
-        return [a_different_value(field["items"], None)]
+        return [a_different_value(schema, field["items"], None)]
     if kind == "boolean":
         return not default
     if kind == "string":
@@ -32,19 +39,20 @@ def a_different_value(field: dict, default: object) -> object:
     return top if top != default else field.get("minimum", 0)
 
 
-def test_changing_any_input_but_gpu_hours_changes_the_memos_key():
-    """Every field of QuoteParams, each given another valid value in turn: each changes the key; GPU-hours
-    do not, within a band (400 -> 450, both searched up to 1,000 h) or across one (to 3,000)."""
-    base = QuoteParams()
+@pytest.mark.parametrize("model", [QuoteParams, WithTokens])
+def test_changing_any_input_but_gpu_hours_changes_the_memos_key(model):
+    """Every field of the request model, each given another valid value in turn, a field added to a
+    copy of it too: each changes the key; GPU-hours do not, within a band (400 -> 450, both searched
+    up to 1,000 h) or across one (to 3,000)."""
+    schema, base = model.model_json_schema(), model()
     changed = {}
-    for name in QuoteParams.model_fields:
-        value = a_different_value(SCHEMA["properties"][name], base.model_dump(mode="json")[name])
-        other = QuoteParams.model_validate(base.model_dump() | {name: value})
+    for name in model.model_fields:
+        value = a_different_value(schema, schema["properties"][name], base.model_dump(mode="json")[name])
+        other = model.model_validate(base.model_dump() | {name: value})
         assert getattr(other, name) != getattr(base, name), name
         changed[name] = move_key(other) != move_key(base)
-    assert changed == {name: name != "gpu_hours" for name in QuoteParams.model_fields}
-    at_400 = QuoteParams(gpu_hours=400)
-    assert move_key(at_400) == move_key(QuoteParams(gpu_hours=450)) == move_key(QuoteParams(gpu_hours=3000))
+    assert changed == {name: name != "gpu_hours" for name in model.model_fields}
+    assert move_key(model(gpu_hours=400)) == move_key(model(gpu_hours=450)) == move_key(model(gpu_hours=3000))
 
 
 def test_the_memo_is_counted_in_its_versions_bytes_as_it_fills(session):
