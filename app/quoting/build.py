@@ -125,8 +125,9 @@ def _fitted(catalog: CatalogSnapshot, params: QuoteParams, gpus: int, fit: dict[
         min_gpus_per_unit=at_fit.peak_gpus if at_fit.sized else 1,
         key=at_fit.offer,
     )
-    priced = price_offers([o.priced for o in offers], at_fit.workload(), at_fit.assumptions())
-    return Fitted(at_fit.gpu, gpus, fit, at_fit.workload(), contenders(priced))
+    workload = at_fit.workload()
+    priced = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
+    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced))
 
 
 def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams) -> Contenders | FieldErrors:

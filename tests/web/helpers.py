@@ -1,5 +1,8 @@
 """What the web tests share: a query worked by hand, reading pages, and signing in as an admin."""
 
+import csv
+import io
+
 from bs4 import BeautifulSoup
 from sqlmodel import func, select
 
@@ -61,3 +64,19 @@ def csrf(client, path="/admin"):
 
 def versions(session):
     return session.exec(select(func.count()).select_from(CatalogVersion)).one()
+
+
+def import_file(client, text, **fields):
+    """An admin's CSV import of `text`, previewed (the import page's other `fields` beside it)."""
+    files = {"file": ("offers.csv", text.encode(), "text/csv")}
+    return client.post("/admin/import", data={"csrf_token": csrf(client, "/admin/import"), **fields}, files=files)
+
+
+def edited_export(client, first_row, lineterminator="\r\n"):
+    """The catalog's own CSV export with the first offer's cells changed to `first_row`."""
+    rows = list(csv.DictReader(io.StringIO(client.get("/admin/api/export.csv").text)))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator=lineterminator)
+    writer.writeheader()
+    writer.writerows([rows[0] | first_row, *rows[1:]])
+    return out.getvalue()

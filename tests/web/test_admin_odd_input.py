@@ -1,13 +1,10 @@
 """Input that once answered 500 is refused under its field or line (422), or read as meant."""
 
-import csv
-import io
-
 import pytest
 from sqlmodel import select
 
 from app.catalog.tables import Provider
-from tests.web.helpers import NEW_OFFER, PRESET, csrf, html, versions
+from tests.web.helpers import NEW_OFFER, PRESET, csrf, edited_export, html, import_file, versions
 
 HUGE = "9" * 400
 """Past 308 digits a float is infinite: int(float(...)) raised OverflowError, a 500."""
@@ -33,11 +30,6 @@ def test_a_whole_number_of_400_digits_is_refused_under_its_field(signed_in_with_
     assert versions(session) == before
 
 
-def import_file(client, text):
-    files = {"file": ("offers.csv", text.encode(), "text/csv")}
-    return client.post("/admin/import", data={"csrf_token": csrf(client, "/admin/import")}, files=files)
-
-
 def summary(page):
     return " ".join(page.select_one("h1 + p").get_text().split())
 
@@ -49,12 +41,8 @@ def problems(page):
 def test_a_file_with_carriage_return_line_endings_is_read_as_the_same_rows(signed_in_with_presets):
     """As spreadsheets on old Macs save CSV: each line ended by CR alone. The first offer's price
     changes 2.5 -> 2.75, and its notes hold a line break inside quotes, which stays one field."""
-    rows = list(csv.DictReader(io.StringIO(signed_in_with_presets.get("/admin/api/export.csv").text)))
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\r")
-    writer.writeheader()
-    writer.writerows([rows[0] | {"price_usd": "2.75", "notes": "two\rlines"}, *rows[1:]])
-    response = import_file(signed_in_with_presets, out.getvalue())
+    edited = edited_export(signed_in_with_presets, {"price_usd": "2.75", "notes": "two\rlines"}, lineterminator="\r")
+    response = import_file(signed_in_with_presets, edited)
     page = html(response)
     assert response.status_code == 200 and problems(page) == []
     assert summary(page) == "3 rows read: 0 offers to add, 1 to change, 2 unchanged, 0 malformed."
@@ -67,12 +55,7 @@ def test_an_unreadable_header_is_refused_naming_line_1(signed_in_with_presets):
 
 
 def test_a_count_of_400_digits_in_an_imported_row_is_refused_naming_its_line(signed_in_with_presets):
-    rows = list(csv.DictReader(io.StringIO(signed_in_with_presets.get("/admin/api/export.csv").text)))
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]))
-    writer.writeheader()
-    writer.writerows([rows[0] | {"vcpus": HUGE}, *rows[1:]])
-    response = import_file(signed_in_with_presets, out.getvalue())
+    response = import_file(signed_in_with_presets, edited_export(signed_in_with_presets, {"vcpus": HUGE}))
     assert response.status_code == 422
     assert problems(html(response)) == [("2", "vcpus must be a whole number from 1 to 100,000")]
 

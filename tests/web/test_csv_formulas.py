@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import select
 
 from app.catalog.tables import OfferVersion, PendingImport, Provider
-from tests.web.helpers import NEW_OFFER, csrf, html, versions
+from tests.web.helpers import NEW_OFFER, csrf, edited_export, html, import_file, versions
 
 FORMULA = '=HYPERLINK("http://evil.example","x")'
 SMUGGLED = "\x00" + FORMULA
@@ -29,24 +29,13 @@ def cells_naming(body, word="HYPERLINK"):
     return [cell for row in csv.reader(io.StringIO(body)) for cell in row if word in cell]
 
 
-def import_file(client, text, **fields):
-    files = {"file": ("offers.csv", text.encode(), "text/csv")}
-    return client.post("/admin/import", data={"csrf_token": csrf(client, "/admin/import"), **fields}, files=files)
-
-
 def problems(page):
     return [tuple(td.get_text() for td in tr.select("td")) for tr in page.select(".problem tbody tr")]
 
 
 def test_a_smuggled_formula_in_an_exported_file_is_refused_naming_its_line(signed_in, session):
     """Our own export with the first offer's notes set to NUL and a formula."""
-    lines = signed_in.get("/admin/api/export.csv").text.splitlines()
-    rows = list(csv.DictReader(lines))
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]))
-    writer.writeheader()
-    writer.writerows([rows[0] | {"notes": SMUGGLED}, *rows[1:]])
-    response = import_file(signed_in, out.getvalue())
+    response = import_file(signed_in, edited_export(signed_in, {"notes": SMUGGLED}))
     assert response.status_code == 422
     assert problems(html(response)) == [("2", f"notes {REFUSED}")]
     assert session.exec(select(PendingImport)).all() == []

@@ -6,23 +6,20 @@ import io
 
 import pytest
 
-from app.admin.accounts import create_admin
 from app.deps import public_sources
 from app.main import app
 from tests.factories import hand_checked_catalog
 from tests.refresh.conftest import answering, recorded
-from tests.web.helpers import PASSWORD, QUERY, csrf, html, signed_in_as, soup, totals, versions
+from tests.web.helpers import QUERY, csrf, html, soup, totals, versions
 
 ECB = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
 EUR = f"{QUERY}&currency=EUR"
 
 
 @pytest.fixture
-def admin(client, session):
-    hand_checked_catalog(session)
-    create_admin(session, "alice", PASSWORD)
-    signed_in_as(client, session)
-    return client
+def admin(signed_in):
+    """An admin signed in on the hand-checked catalog, who sets the rates."""
+    return signed_in
 
 
 def set_rate(client, rate, as_of="2026-11-27"):
