@@ -20,6 +20,7 @@ from app.db import make_engine, session_factory
 from app.errors import busy, http_error, server_error, validation_error
 from app.health import DatabaseProbe, probe_engine
 from app.hosts import AllowedHosts
+from app.paths import FinalNewline
 from app.routes import api, calculator, compare, docs, explorer, scenarios
 from app.routes.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, transfer
 from app.security import SecurityHeaders
@@ -30,12 +31,13 @@ MAX_BODY_BYTES = 256 * 1024
 
 
 class App(FastAPI):
-    """FastAPI with three layers outside every other: the client's address, settled before anything
+    """FastAPI with four layers outside every other: the client's address, settled before anything
     reads it; the security headers, so that Starlette's own responses (the 500 of an unhandled
-    exception, the body limit's 413) carry them too; and the host check, before anything reads Host."""
+    exception, the body limit's 413) carry them too; the host check, before anything reads Host; and
+    a path's final newline, before a route is matched."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return ClientAddress(SecurityHeaders(AllowedHosts(super().build_middleware_stack())))
+        return ClientAddress(SecurityHeaders(AllowedHosts(FinalNewline(super().build_middleware_stack()))))
 
 
 GZIP_LEVEL = 1
