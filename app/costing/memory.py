@@ -16,10 +16,12 @@ class Precision(StrEnum):
     BF16 = "bf16"
     FP8 = "fp8"
     INT4 = "int4"
+    FP4 = "fp4"
+    """NVIDIA's 4-bit floating point (Blackwell): as many bytes as INT4, another number format."""
 
 
-BYTES = {Precision.FP32: 4.0, Precision.BF16: 2.0, Precision.FP8: 1.0, Precision.INT4: 0.5}
-"""Bytes per parameter or per cached value: FP32 4, BF16/FP16 2, FP8/INT8 1, INT4 0.5."""
+BYTES = {Precision.FP32: 4.0, Precision.BF16: 2.0, Precision.FP8: 1.0, Precision.INT4: 0.5, Precision.FP4: 0.5}
+"""Bytes per parameter or per cached value: FP32 4, BF16/FP16 2, FP8/INT8 1, INT4 and FP4 0.5."""
 
 
 class Mode(StrEnum):

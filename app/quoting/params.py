@@ -16,7 +16,7 @@ VERSION_MAX = 2**31 - 1
 """Catalog versions are database integers; a larger number can name no version."""
 
 
-PRECISIONS = (("fp32", "FP32"), ("bf16", "BF16 / FP16"), ("fp8", "FP8 / INT8"), ("int4", "INT4"))
+PRECISIONS = (("fp32", "FP32"), ("bf16", "BF16 / FP16"), ("fp8", "FP8 / INT8"), ("int4", "INT4"), ("fp4", "FP4"))
 MODES = (("inference", "inference"), ("lora", "LoRA fine-tuning"), ("full", "full fine-tuning or training (Adam)"))
 CURRENCIES = (("USD", "US dollars (as published)"), ("EUR", "euros (converted)"))
 FROM_THE_PRESET = "from the preset"
