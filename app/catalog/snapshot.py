@@ -23,6 +23,7 @@ from app.catalog.provider_facts import ProviderRecord, providers_at
 from app.catalog.rates import RateRecord, rates_at
 from app.catalog.rows import OfferRow
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, valid_at
+from app.catalog.throughput import PeakRecord, ThroughputRecord, peaks_at, throughput_at
 from app.costing import terms
 from app.one_at_a_time import OneAtATime
 from app.settings import settings
@@ -56,6 +57,9 @@ class CatalogSnapshot:
     """USD per unit of each display currency that has a rate at this version."""
     presets: dict[str, PresetRecord]
     """Model architectures sizing can start from, smallest first."""
+    throughput: tuple[ThroughputRecord, ...]
+    peaks: dict[tuple[str, str], PeakRecord]
+    """What turns a job into GPU-hours: benchmarks, by kind, preset, GPU and key; dense peaks by (GPU, precision)."""
     derived: Derived = field(default_factory=lambda: Derived(_HELD_BY_THE_VERSION), compare=False, repr=False)
     """Work derived from this version (per set of inputs, what a move of the GPU-hours slider reuses;
     the explorer's rows), counted in the bytes it keeps: given up with the version when the process stops
@@ -205,23 +209,19 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         undated=sum(o.row.as_of is None for o in offers),
         rates=rates_at(session, version),
         presets=presets_at(session, version),
+        throughput=throughput_at(session, version),
+        peaks=peaks_at(session, version),
     )
 
 
 def _priced(offer_id: int, o: OfferVersion, provider: ProviderRecord) -> terms.Offer:
     """The offer as the cost model reads it; offers of one provider share its tier table."""
     return terms.Offer(
-        offer_id=offer_id,
-        provider=provider.name,
-        tenancy=terms.Tenancy(o.tenancy),
-        billing=terms.Billing(o.billing),
-        gpus_per_unit=o.gpus_per_unit,
-        price_usd=float(o.price_usd),
-        period=terms.PricePeriod(o.price_period),
-        min_commitment_months=o.min_commitment_months,
-        egress_tiers=provider.egress_table,
+        offer_id=offer_id, provider=provider.name, tenancy=terms.Tenancy(o.tenancy), billing=terms.Billing(o.billing),
+        gpus_per_unit=o.gpus_per_unit, price_usd=float(o.price_usd), period=terms.PricePeriod(o.price_period),
+        min_commitment_months=o.min_commitment_months, egress_tiers=provider.egress_table,
         storage_tiers=provider.storage_table,
-    )
+    )  # fmt: skip
 
 
 def select_offers(

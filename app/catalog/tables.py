@@ -9,11 +9,15 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from enum import StrEnum
+from typing import TYPE_CHECKING, TypeAlias
 
 from sqlalchemy import BigInteger, Column, ColumnElement, Index, Numeric, and_, or_, text
 from sqlmodel import Field, SQLModel, col
 
 from app.catalog.rows import OfferBase, OfferRow
+
+if TYPE_CHECKING:
+    from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
 
 
 def _now() -> datetime:
@@ -201,7 +205,11 @@ class OfferVersion(OfferBase, table=True):
 ProviderTable = type[ProviderHeadquarters] | type[EgressTierVersion] | type[StoragePrice]
 PROVIDER_TABLES: tuple[ProviderTable, ...] = (ProviderHeadquarters, EgressTierVersion, StoragePrice)
 """A provider's versioned facts: each is edited, and checked for concurrent edits, on its own."""
-Versioned = type[OfferVersion] | ProviderTable | type[ExchangeRate] | type[ModelPresetVersion]
+Versioned: TypeAlias = (
+    "type[OfferVersion] | ProviderTable | type[ExchangeRate] | type[ModelPresetVersion] | type[ThroughputVersion]"
+    " | type[GpuPeakVersion]"
+)
+"""Every table whose rows are versions (throughput_tables.py holds two)."""
 
 
 def valid_at(table: Versioned, version: int) -> ColumnElement[bool]:
