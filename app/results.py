@@ -20,6 +20,7 @@ from markupsafe import Markup
 from app.catalog.cache import MemoEntry
 from app.catalog.snapshot import OfferRecord
 from app.charts import FRAMES, Chart, CurrentLine, overlay_chart, yours
+from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency
 from app.costing.quote import OfferCost, Quote
 from app.quoting.build import GpuChoice, QuoteResult
@@ -63,6 +64,8 @@ class Shown:
     gpu_chart: Drawn | None = None
     rate: Markup = Markup()
     sizing: Markup = Markup()
+    job: Markup = Markup()
+    """What the job's figures rest on: the benchmark or the peak, and the GPU models without a number."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,8 @@ class RowFigures:
     total: str
     horizon: str | None
     per_hour: str
+    per_output: str | None = None
+    """A job's cost per useful output: per million output tokens served, or the whole run."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,7 @@ class Figures:
     current: tuple[tuple[CurrentLine, ...], ...] = ()
     """The cost chart's current-hours line in each frame."""
     gpu_totals: tuple[str, ...] = ()
+    gpu_per_output: tuple[str | None, ...] = ()
     gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()
 
 
@@ -104,14 +110,27 @@ def shown(result: QuoteResult, today: date) -> Shown:
     if result.sizing is not None:
         make = partial(parts.sizing, result.sizing, p.gpu, p.checkpoint_gb)
         sizing = memo.part(("sizing", p.gpu, p.checkpoint_gb), make)
+    job = Markup()
+    if result.sizing is not None and (result.job is not None or result.unmatched):
+        job = memo.part("job", partial(parts.job_basis, result.job, result.sizing, p, result.unmatched, today))
     if not result.quote.options:
-        return Shown(sizing=sizing)
+        return Shown(sizing=sizing, job=job)
     rate = Markup()
     if result.rate is not None:
         rate = memo.part("rate", partial(parts.rate_note, result.rate, result.currency, catalog.version))
     rows = tuple(_row(memo, parts, o, r, result.currency, catalog.version, today) for o, r in result.options)
-    gpu_chart = _gpu_chart(memo, result) if result.choices else None
-    return Shown(_cost_chart(memo, result), rows, gpu_chart, rate, sizing)
+    gpu_chart = _gpu_chart(memo, result) if result.choices and result.job is None else None
+    return Shown(_cost_chart(memo, result), rows, gpu_chart, rate, sizing, job)
+
+
+def per_output(result: QuoteResult, o: OfferCost) -> str | None:
+    """What the job's useful output costs on this option: a million output tokens, or the run."""
+    cur = result.currency
+    if result.job is None:
+        return None
+    if result.job.run is not None:
+        return amount(o.horizon_in(cur), cur)
+    return money_rate(per_million_tokens(o.total, result.params.output_tokens), cur)
 
 
 def figures(result: QuoteResult) -> Figures:
@@ -126,15 +145,19 @@ def figures(result: QuoteResult) -> Figures:
             money(o.total, cur),
             amount(o.horizon_in(cur), cur) if p.months > 1 else None,
             money_rate(o.effective_per_gpu_hour, cur),
+            per_output(result, o),
         )
         for o in q.options
     )
     memo = _memo(result)
     gpu_totals: tuple[str, ...] = ()
+    gpu_per_output: tuple[str | None, ...] = ()
     gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()
     if result.choices:
         gpu_totals = tuple(money(o.total, cur) for _, o in result.ranked[:GPU_ROWS])
-        gpu_current = _current(_gpu_chart(memo, result), p.gpu_hours, q.hours_max)
+        gpu_per_output = tuple(per_output(result, o) for _, o in result.ranked[:GPU_ROWS])
+        if result.job is None:
+            gpu_current = _current(_gpu_chart(memo, result), p.gpu_hours, q.hours_max)
     return Figures(
         hours,
         every_offer,
@@ -143,6 +166,7 @@ def figures(result: QuoteResult) -> Figures:
         money(q.cheaper_looking.total, cur) if q.cheaper_looking else None,
         _current(_cost_chart(memo, result), p.gpu_hours, q.hours_max),
         gpu_totals,
+        gpu_per_output,
         gpu_current,
     )
 

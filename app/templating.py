@@ -88,6 +88,11 @@ def hours(value: float, places: int = 1) -> str:
     return f"{value:,.{places}f}"
 
 
+def duration(hours: float) -> str:
+    """A run's wall-clock time as a person says it: 4.2 hours, 3.5 days."""
+    return f"{hours:,.1f} hours" if hours < 48 else f"{hours / 24:,.1f} days"
+
+
 def age_days(day: date, today: date | None = None) -> int:
     """How many days old a price is today."""
     return ((today or date.today()) - day).days
@@ -125,6 +130,7 @@ templates.env.filters.update(
     when=when,
     day=day,
     hours=hours,
+    duration=duration,
     plain=plain,
     plain_note=plain_note,
     country_name=country_name,

@@ -113,7 +113,7 @@ def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed
     if offer.tenancy is Tenancy.SERVERLESS:
         cold_hours = assumptions.invocations * assumptions.cold_start_s / 3600
         return LinearCost(fixed + cold_hours * per_hour, per_hour / (1 - tax))
-    waste = offer.gpus_billed(workload.peak_gpus) / workload.peak_gpus
+    waste = offer.gpus_billed(workload.at_once) / workload.at_once
     return LinearCost(fixed, per_hour / (1 - tax) * waste)
 
 
@@ -193,8 +193,8 @@ def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
         total=total,
         effective_per_gpu_hour=per_hour if math.isfinite(per_hour) else None,
         curve=priced.curve,
-        gpus_used=workload.peak_gpus,
-        gpus_billed=priced.offer.gpus_billed(workload.peak_gpus),
+        gpus_used=workload.at_once,
+        gpus_billed=priced.offer.gpus_billed(workload.at_once),
         assumed=priced.fixed.assumed,
         compute_months=max(workload.months, priced.offer.min_commitment_months or 0),
         months=workload.months,

@@ -82,6 +82,13 @@ class Workload:
     egress_gb: float = 0.0
     stored_gb: float = 0.0
     months: int = 1
+    least_at_once: int = 1
+    """GPUs at once its GPU-hours need (a month has 730 hours a GPU): a metered instance is billed for
+    those, where more than `peak_gpus`; reserved units cover the hours by their own count."""
+
+    @property
+    def at_once(self) -> int:
+        return max(self.peak_gpus, self.least_at_once)
 
     @property
     def egress_volume_gb(self) -> float:

@@ -15,9 +15,10 @@ from app.costing.contenders import contenders
 from app.costing.money import SYMBOLS, USD, Currency
 from app.costing.quote import OfferCost, PricedOffer, Quote, break_evens, cheapest_at, price_offers
 from app.costing.terms import Workload
-from app.quoting.params import FieldErrors, QuoteParams
+from app.quoting.jobs import JobFit, NoNumber, job_fit
+from app.quoting.moves import least_at_once, move_memo
+from app.quoting.params import FieldErrors, Job, QuoteParams
 from app.quoting.sizing import Sizing, size
-from app.settings import settings
 
 CHECKPOINT_GB_MAX = 1_000_000
 """The most a checkpoint may weigh, as typed or as sized: the checkpoint field's own limit."""
@@ -32,10 +33,20 @@ class GpuChoice:
     gpu: str
     gpus: int
     quote: Quote
+    job: JobFit | None = None
+    """What the job takes on this GPU model, where one is stated: its own GPU-hours."""
 
     @property
     def cheapest(self) -> OfferCost | None:
         return self.quote.options[0] if self.quote.options else None
+
+    @property
+    def cost(self) -> float:
+        """What the ranking compares: a run's whole cost, else a month's."""
+        cheapest = self.cheapest
+        if cheapest is None:
+            return math.inf
+        return cheapest.horizon_total if self.job is not None and self.job.run is not None else cheapest.total
 
 
 @dataclass(frozen=True)
@@ -53,39 +64,25 @@ class QuoteResult:
     `quote` are the cheapest one's."""
     memo: MemoEntry | None = field(default=None, compare=False, repr=False)
     """What a move of the slider reuses for these inputs (`move_memo`): the page keeps its parts there."""
+    job: JobFit | None = None
+    """What the stated job takes on the quoted GPU model; None for GPU-hours."""
+    unmatched: tuple[NoNumber, ...] = ()
+    """GPU models that hold the model but that the catalog has no number for the job on, and why."""
+    raised_at_once: int | None = None
+    """The GPUs at once quoted where the GPU-hours need more than asked (or sized): 730 hours a GPU a month."""
 
     @cached_property
     def ranked(self) -> list[tuple[GpuChoice, OfferCost]]:
-        """Every GPU model's options side by side, cheapest total first (fully priced first)."""
+        """Every GPU model's options side by side, cheapest first (fully priced first): for a job, by
+        what the job costs on each at its own GPU-hours."""
         rows = [(choice, option) for choice in self.choices for option in choice.quote.options]
-        return sorted(rows, key=lambda row: (not row[1].complete, row[1].total))
+        run = self.job is not None and self.job.run is not None
+        return sorted(rows, key=lambda row: (not row[1].complete, row[1].horizon_total if run else row[1].total))
 
     @cached_property
     def options(self) -> list[tuple[OfferCost, OfferRecord]]:
         """Each option's cost, cheapest first, beside the catalog's record of its offer."""
         return [(o, self.catalog.offers_by_id[o.offer.offer_id]) for o in self.quote.options]
-
-
-MOVES_KEPT = 64
-"""Inputs-but-GPU-hours whose memo each catalog version keeps, the most recently used..."""
-MOVES_BYTES = settings.catalog_bytes_kept // 3
-"""...in at most a third of the bytes the process keeps of the catalog (the newest version is kept
-whatever its size, so its memo must be bounded on its own)."""
-MOVED = {"gpu_hours"}
-"""What a move of the slider changes: the one input left out of the memo's key."""
-
-
-def move_key(params: QuoteParams) -> str:
-    """Every input but GPU-hours, as the memo of a slider move is keyed: derived from the parsed
-    inputs, so that an input added to QuoteParams is in the key without another edit."""
-    return params.model_dump_json(exclude=MOVED)
-
-
-def move_memo(catalog: CatalogSnapshot, params: QuoteParams) -> MemoEntry:
-    """What a move of the GPU-hours slider reuses for these inputs at this version: the contenders,
-    the break-evens and, filled in by the page, the chart frames and the HTML that GPU-hours leave
-    alone. Kept with the version, counted in its bytes as it fills, given up with it."""
-    return catalog.derived.memos("moves", MOVES_KEPT, MOVES_BYTES).entry(move_key(params))
 
 
 @dataclass(frozen=True)
@@ -99,6 +96,7 @@ class Fitted:
     workload: Workload
     contenders: list[PricedOffer]
     """Less the offers that cannot be cheapest of their option at any H (app/costing/contenders.py)."""
+    job: JobFit | None = None
 
 
 @dataclass(frozen=True)
@@ -110,9 +108,14 @@ class Contenders:
     rate: RateRecord | None
     sizing: Sizing | None
     fitted: tuple[Fitted, ...]
+    unmatched: tuple[NoNumber, ...] = ()
 
 
-def _fitted(catalog: CatalogSnapshot, params: QuoteParams, gpus: int, fit: dict[str, Any]) -> Fitted:
+def _fitted(
+    catalog: CatalogSnapshot, params: QuoteParams, gpus: int, fit: dict[str, Any], unit_gpus: int,
+    job: JobFit | None = None,
+) -> Fitted:  # fmt: skip
+    """`unit_gpus`: the GPUs one instance or node must hold (a sized model's, a replica, a run)."""
     at_fit = params.model_copy(update=fit)
     offers = select_offers(
         catalog,
@@ -122,12 +125,12 @@ def _fitted(catalog: CatalogSnapshot, params: QuoteParams, gpus: int, fit: dict[
         eu_only=at_fit.eu_only,
         exclude_us_hq=at_fit.exclude_us_hq,
         hide_spot=at_fit.hide_spot,
-        min_gpus_per_unit=at_fit.peak_gpus if at_fit.sized else 1,
+        min_gpus_per_unit=unit_gpus,
         key=at_fit.offer,
     )
-    workload = at_fit.workload()
+    workload = replace(at_fit.workload(), least_at_once=least_at_once(params))
     priced = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
-    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced))
+    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced), job)
 
 
 def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams) -> Contenders | FieldErrors:
@@ -146,19 +149,51 @@ def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParam
         return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}
     currency = USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit))
     if not params.sized:
-        return Contenders(currency, rate, None, (_fitted(catalog, params, params.peak_gpus, {}),))
+        if params.job is not Job.HOURS:
+            return {"preset": "a job needs its model: choose a preset or give a parameter count"}
+        return Contenders(currency, rate, None, (_fitted(catalog, params, params.peak_gpus, {}, 1),))
+    if params.measured_tps is not None and params.job is Job.SERVE and params.gpu == ANY_GPU:
+        return {"measured_tps": "is measured on one GPU model: choose it rather than any GPU"}
     sizing = size(catalogs, params)
     if isinstance(sizing, dict):
         return sizing
     checkpoint_gb = round(sizing.need.checkpoint_bytes / 1e9, 3)
     if checkpoint_gb > CHECKPOINT_GB_MAX:
         return {"parameters_b": f"makes a checkpoint of {checkpoint_gb:,.0f} GB, more than {CHECKPOINT_GB_MAX:,} GB"}
+    if params.job is not Job.HOURS:
+        return _job_contenders(catalog, params, currency, rate, sizing, checkpoint_gb)
     wanted = [f for f in sizing.fits if f.fits_a_unit and params.gpu in (f.gpu, ANY_GPU)]
     if not wanted:
         where = "any GPU model in the catalog" if params.gpu == ANY_GPU else f"the catalog's {params.gpu}"
         return {"gpu": f"no offered instance or node of {where} holds this model: choose another GPU or model"}
     fits = [(f.quoted, {"gpu": f.gpu, "peak_gpus": f.quoted, "checkpoint_gb": checkpoint_gb}) for f in wanted]
-    return Contenders(currency, rate, sizing, tuple(_fitted(catalog, params, gpus, fit) for gpus, fit in fits))
+    return Contenders(currency, rate, sizing, tuple(_fitted(catalog, params, n, fit, n) for n, fit in fits))
+
+
+def _job_contenders(
+    catalog: CatalogSnapshot, params: QuoteParams, currency: Currency, rate: RateRecord | None, sizing: Sizing,
+    checkpoint_gb: float,
+) -> Contenders | FieldErrors:  # fmt: skip
+    """Each GPU model at what the job takes on it, from its own benchmark or peak; those the catalog
+    has no number for, apart with the reason (for one GPU model, the reason under its input)."""
+    offered = [f for f in sizing.fits if f.largest_unit is not None and params.gpu in (f.gpu, ANY_GPU)]
+    if not offered:
+        return {"gpu": f"the catalog offers no {params.gpu}"}
+    found = [job_fit(catalog, params, sizing, f) for f in offered]
+    jobs = [j for j in found if isinstance(j, JobFit)]
+    unmatched = tuple(j for j in found if isinstance(j, NoNumber))
+    if not jobs:
+        if params.gpu != ANY_GPU:
+            return {unmatched[0].field: unmatched[0].reason}
+        fields = {u.field for u in unmatched}
+        reasons = "; ".join(u.reason for u in unmatched)
+        return {fields.pop() if len(fields) == 1 else "gpu": f"no GPU model has a number for this job: {reasons}"}
+    fitted = []
+    for j in jobs:
+        fit = {"gpu": j.gpu, "peak_gpus": j.gpus_at_once, "checkpoint_gb": checkpoint_gb, "gpu_hours": j.gpu_hours}
+        fitted.append(_fitted(catalog, params, j.gpus_at_once, fit | ({"months": j.months} if j.months else {}),
+                              j.unit_gpus, j))  # fmt: skip
+    return Contenders(currency, rate, sizing, tuple(fitted), unmatched)
 
 
 def _quote_at(memo: MemoEntry, fitted: Fitted, gpu_hours: float) -> Quote:
@@ -181,13 +216,29 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
         return found
     currency, rate, sizing = found.currency, found.rate, found.sizing
     if sizing is None:
-        quote = _quote_at(memo, found.fitted[0], params.gpu_hours)
-        return QuoteResult(params, catalog, quote, currency, rate, memo=memo)
-    choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, params.gpu_hours))) for f in found.fitted]
+        (fitted,) = found.fitted
+        quote = _quote_at(memo, fitted, params.gpu_hours)
+        return QuoteResult(params, catalog, quote, currency, rate, memo=memo, raised_at_once=_raised(fitted))
+    choices = [
+        (f, GpuChoice(f.gpu, f.workload.at_once, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted
+    ]
     best_fit, best = min(choices, key=lambda choice: _rank(choice[1]))
     listed = tuple(sorted((choice for _, choice in choices), key=_rank)) if params.gpu == ANY_GPU else ()
     best_params = params.model_copy(update=best_fit.fit)
-    return QuoteResult(best_params, catalog, best.quote, currency, rate, sizing, listed, memo=memo)
+    return QuoteResult(
+        best_params, catalog, best.quote, currency, rate, sizing, listed, memo=memo, job=best.job,
+        unmatched=found.unmatched, raised_at_once=_raised(best_fit),
+    )  # fmt: skip
+
+
+def _raised(fitted: Fitted) -> int | None:
+    at_once = fitted.workload.at_once
+    return at_once if at_once > fitted.workload.peak_gpus else None
+
+
+def _hours(fitted: Fitted, params: QuoteParams) -> float:
+    """The GPU-hours to quote at: the job's on this GPU model, else the slider's."""
+    return fitted.workload.gpu_hours if fitted.job is not None else params.gpu_hours
 
 
 def _rank(choice: GpuChoice) -> tuple[bool, bool, float]:
@@ -195,4 +246,4 @@ def _rank(choice: GpuChoice) -> tuple[bool, bool, float]:
     cheapest = choice.cheapest
     if cheapest is None:
         return True, True, math.inf
-    return False, not cheapest.complete, cheapest.total
+    return False, not cheapest.complete, choice.cost

@@ -46,6 +46,7 @@ class Fieldset(StrEnum):
     note and details); each shows its inputs in the order the model declares them."""
 
     WORKLOAD = "workload"
+    JOB = "job"
     DATA = "data"
     MODEL = "model"
     FILTERS = "filters"
@@ -96,6 +97,9 @@ class Input:
     """What the input means left empty: shown in an empty number, or as a select's empty choice."""
     folded: bool = False
     """Shown in its fieldset's details, folded away."""
+    job: str = ""
+    """The way of stating the job it belongs to (a `Job` value), where it means nothing for the others:
+    the page shows it for that job alone."""
 
     def __post_init__(self) -> None:
         if (self.fieldset is None) != (self.widget is Widget.HIDDEN):

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.terms import Assumptions, Tenancy, Workload
 from app.quoting.inputs import Fieldset, Flag, Input, MaybeNumber, MaybeWhole, Number, Whole, Widget
+from app.quoting.job_params import Job, JobParams
 
 GPU_HOURS_MAX = 1_000_000
 VERSION_MAX = 2**31 - 1
@@ -23,7 +24,7 @@ FROM_THE_PRESET = "from the preset"
 NONE_IS_UNKNOWN = "none: unknown, left out of the total"
 
 
-class SizeParams(BaseModel):
+class SizeParams(JobParams):
     """A model and how it runs; every field is a query parameter of `/api/size`, and of `/` and
     `/api/quote`, where a model (a preset or a parameter count) sets the GPUs used at once and the
     checkpoint size."""
@@ -59,7 +60,7 @@ class SizeParams(BaseModel):
         help="the precision they are stored in",
     ).field(Precision.BF16)  # fmt: skip
     mode: Mode = Input(
-        "Run for", Fieldset.MODEL, widget=Widget.CHOICE, options=MODES,
+        "Run for", Fieldset.MODEL, widget=Widget.CHOICE, options=MODES, job=Job.HOURS,
         help="inference, lora (fine-tuning an adapter) or full (training with Adam)",
     ).field(Mode.INFERENCE)  # fmt: skip
     context: MaybeWhole = Input(
@@ -100,6 +101,11 @@ class SizeParams(BaseModel):
         """A model is given: sizing decides the GPUs used at once and the checkpoint size."""
         return bool(self.preset) or self.parameters_b is not None
 
+    @property
+    def run_mode(self) -> Mode:
+        """What the model runs for: a job says it (serving is inference); GPU-hours take `mode`."""
+        return {Job.SERVE: Mode.INFERENCE, Job.TRAIN: self.train_mode, Job.HOURS: self.mode}[self.job]
+
     def sizing_assumptions(self) -> SizingAssumptions:
         return SizingAssumptions(
             self.overhead_pct / 100, self.usable_pct / 100, self.lora_pct / 100, self.activation_bytes
@@ -116,10 +122,11 @@ class QuoteParams(SizeParams):
         help="e.g. H100, or any (every GPU model that holds the model)",
     ).field("H100", max_length=40)  # fmt: skip
     gpu_hours: Number = Input(
-        "GPU-hours per month", Fieldset.WORKLOAD, unit="GPU-h", slider=10_000
+        "GPU-hours per month", Fieldset.WORKLOAD, unit="GPU-h", slider=10_000, job=Job.HOURS,
+        help="at most 730 for each GPU used at once: a month has 730 hours",
     ).field(500, ge=0, le=GPU_HOURS_MAX)  # fmt: skip
     peak_gpus: Whole = Input(
-        "GPUs used at once", Fieldset.WORKLOAD, unit="GPUs", slider=64,
+        "GPUs used at once", Fieldset.WORKLOAD, unit="GPUs", slider=64, job=Job.HOURS,
         help="an instance is billed for all its GPUs",
     ).field(1, ge=1, le=10_000)  # fmt: skip
     checkpoint_gb: Number = Input(

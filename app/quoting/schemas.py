@@ -9,10 +9,12 @@ from sqlmodel.main import SQLModelConfig
 
 from app.catalog.rows import OFFER_COLUMNS, OfferRow
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord, select_offers
+from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency, cents, rate
 from app.costing.quote import OfferCost, OptionKey
 from app.costing.terms import Billing, Tenancy
-from app.quoting.build import QuoteResult
+from app.quoting.build import GpuChoice, QuoteResult
+from app.quoting.job_schemas import JobOut, NoNumberOut
 from app.quoting.params import VERSION_MAX, QuoteParams
 from app.quoting.sizing import SizeOut, size_out
 
@@ -84,11 +86,19 @@ class OptionOut(BaseModel):
     effective_per_gpu_hour: float | None
     complete: bool
     assumed: list[str] = Field(description="egress and/or storage priced in part at the assumed price you set")
+    per_million_output_tokens: float | None = Field(
+        None, description="a serving job's month divided by its millions of output tokens"
+    )
     offer: OfferOut
 
     @classmethod
-    def of(cls, o: OfferCost, catalog: CatalogSnapshot, currency: Currency) -> OptionOut:
+    def of(
+        cls, o: OfferCost, catalog: CatalogSnapshot, currency: Currency, output_tokens: float | None = None
+    ) -> OptionOut:
+        """`output_tokens`: a serving job's a month, for the cost per million of them."""
+        per_million = None if output_tokens is None else per_million_tokens(o.total, output_tokens)
         return cls(
+            per_million_output_tokens=_money_rate(per_million, currency),
             option=option_name(o.option),
             offer_id=o.offer.offer_id,
             provider=o.offer.provider,
@@ -128,8 +138,9 @@ class BreakEvenOut(BaseModel):
 
 class GpuOptionOut(BaseModel):
     gpu: str
-    gpus: int = Field(description="GPUs used at once: the least count that holds the model")
+    gpus: int = Field(description="GPUs used at once: the least count that holds the model, or the job's")
     option: OptionOut
+    job: JobOut | None = Field(None, description="what the stated job takes on this GPU model")
 
 
 class QuoteOut(BaseModel):
@@ -148,12 +159,24 @@ class QuoteOut(BaseModel):
     break_evens: list[BreakEvenOut]
     sizing: SizeOut | None = Field(description="the model's memory and fit, where one is given")
     any_gpu: list[GpuOptionOut] = Field(
-        description="asked for any GPU that fits: every GPU model's options at its fit, cheapest first"
+        description="asked for any GPU that fits: every GPU model's options at its fit, cheapest first; for a "
+        "stated job, each GPU model at its own GPU-hours for the same job, cheapest job first"
     )
+    job: JobOut | None = Field(description="what the stated job takes on the quoted GPU model; null for GPU-hours")
+    no_number: list[NoNumberOut] = Field(
+        description="GPU models that hold the model but have no benchmark (or peak) for the job, and why: unranked"
+    )
+
+
+def _gpu_option(result: QuoteResult, choice: GpuChoice, o: OfferCost, tokens: float | None) -> GpuOptionOut:
+    job = None if choice.job is None else JobOut.of(result.params.job, choice.job)
+    option = OptionOut.of(o, result.catalog, result.currency, tokens)
+    return GpuOptionOut(gpu=choice.gpu, gpus=choice.gpus, option=option, job=job)
 
 
 def quote_out(result: QuoteResult) -> QuoteOut:
     q = result.quote
+    tokens = result.params.output_tokens if result.job is not None and result.job.serving else None
     return QuoteOut(
         catalog_version=result.catalog.version,
         currency=result.currency.code,
@@ -170,15 +193,14 @@ def quote_out(result: QuoteResult) -> QuoteOut:
         catalog_prices_undated=result.catalog.undated,
         params=result.params,
         hours_searched_up_to=q.hours_max,
-        options=[OptionOut.of(o, result.catalog, result.currency) for o in q.options],
+        options=[OptionOut.of(o, result.catalog, result.currency, tokens) for o in q.options],
         cheaper_looking=None
         if q.cheaper_looking is None
         else OptionOut.of(q.cheaper_looking, result.catalog, result.currency),
         sizing=None if result.sizing is None else size_out(result.sizing),
-        any_gpu=[
-            GpuOptionOut(gpu=choice.gpu, gpus=choice.gpus, option=OptionOut.of(o, result.catalog, result.currency))
-            for choice, o in result.ranked
-        ],
+        any_gpu=[_gpu_option(result, choice, o, tokens) for choice, o in result.ranked],
+        job=None if result.job is None else JobOut.of(result.params.job, result.job),
+        no_number=[NoNumberOut(gpu=u.gpu, field=u.field, reason=u.reason) for u in result.unmatched],
         break_evens=[
             BreakEvenOut(
                 a=option_name(be.a),

@@ -51,14 +51,15 @@ def size(catalogs: Catalogs, params: SizeParams) -> Sizing | FieldErrors:
     shape = _shape(params, preset)
     if isinstance(shape, dict):
         return shape
-    if params.mode is Mode.FULL and params.weights not in (Precision.FP32, Precision.BF16):
+    mode = params.run_mode
+    if mode is Mode.FULL and params.weights not in (Precision.FP32, Precision.BF16):
         return {"weights": "full training keeps FP32 or BF16 weights (mixed-precision Adam)"}
     context = params.context if params.context is not None else preset.default_context if preset else 8192
-    run = Run(shape, params.weights, params.mode, context, params.sequences, params.kv_cache)
+    run = Run(shape, params.weights, mode, context, params.sequences, params.kv_cache)
     assumptions = params.sizing_assumptions()
     need = memory_need(run, assumptions)
     units = {gpu: max(o.priced.gpus_per_unit for o in offers) for gpu, offers in catalog.offers_by_gpu.items()}
-    serving = params.mode is Mode.INFERENCE
+    serving = mode is Mode.INFERENCE
     fits = [fit(need, gpu, memory, units.get(gpu), assumptions, serving) for gpu, memory in catalog.gpus.items()]
     fits.sort(key=lambda f: (not f.fits_a_unit, f.quoted, f.memory_gib, f.gpu))
     return Sizing(params, catalog, preset, run, need, fits)

@@ -112,7 +112,7 @@ def test_a_model_no_offered_unit_holds_says_so_and_keeps_the_page(client, a100_t
 
 def test_an_unknown_precision_names_the_ones_there_are(client, catalog):
     page = soup(client.get(f"/?{H200_400H}&preset=llama-3.1-70b&weights=int8"))
-    assert page.select_one("#weights-error").get_text() == "must be one of 'fp32', 'bf16', 'fp8' or 'int4'"
+    assert page.select_one("#weights-error").get_text() == "must be one of 'fp32', 'bf16', 'fp8', 'int4' or 'fp4'"
 
 
 def test_an_exported_any_gpu_scenario_stays_any_gpu(client, a100_too):

@@ -1,0 +1,188 @@
+"""A job on one GPU model: the benchmark (or dense peak) it rests on and the GPU-hours, GPUs at once
+and months it takes, or, where the catalog has no number for the pair, why; never a scaled guess."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.catalog.snapshot import CatalogSnapshot
+from app.catalog.throughput import PeakRecord, ThroughputRecord
+from app.costing.jobs import (
+    SECONDS_PER_HOUR,
+    RunPlan,
+    ServingJob,
+    ServingPlan,
+    gpu_hours_at_peak,
+    gpu_hours_at_rate,
+    run_plan,
+    serving_plan,
+    training_flops,
+)
+from app.costing.memory import Fit, Mode
+from app.costing.terms import HOURS_PER_MONTH
+from app.quoting.job_params import Job, Latency
+from app.quoting.params import QuoteParams
+from app.quoting.sizing import Sizing
+
+GPUS_AT_ONCE_MAX = 10_000
+"""The most GPUs at once a quote takes: the GPUs-at-once field's own limit."""
+RUN_MONTHS_MAX = 120
+"""The longest run a quote prices: the horizon field's own limit."""
+OFFLINE, LATENCY_BOUND, PRETRAINING = "offline", "latency_bound", "pretraining"
+
+
+@dataclass(frozen=True)
+class JobFit:
+    """What one GPU model takes for the job, and what that rests on."""
+
+    gpu: str
+    gpu_hours: float
+    """A month's, as the cost model prices them (a run's spread over the months it lasts)."""
+    gpus_at_once: int
+    unit_gpus: int
+    """GPUs that must share one instance or node: a replica served tensor-parallel, or the whole run."""
+    months: int | None
+    """A run's: the months it is billed over (its horizon); None for serving (the form's horizon)."""
+    serving: ServingPlan | None = None
+    run: RunPlan | None = None
+    benchmark: ThroughputRecord | None = None
+    peak: PeakRecord | None = None
+    measured_tps: float | None = None
+    """The buyer's own throughput, which takes precedence over any benchmark."""
+
+
+@dataclass(frozen=True)
+class NoNumber:
+    """A GPU model the catalog cannot price the job on, the input that decides it, and why."""
+
+    gpu: str
+    field: str
+    reason: str
+
+
+def model_name(sizing: Sizing) -> str:
+    return sizing.preset.name if sizing.preset else f"a {sizing.run.shape.parameters / 1e9:g}B-parameter model"
+
+
+def _same_model(row: ThroughputRecord, sizing: Sizing) -> bool:
+    """A benchmark of the preset, or, for a model typed in, of a model with that parameter count."""
+    if sizing.preset is not None:
+        return row.preset == sizing.preset.key
+    return row.parameters == round(sizing.run.shape.parameters)
+
+
+def _lengths(rows: list[ThroughputRecord]) -> str:
+    return ", ".join(sorted({f"{r.input_tokens}/{r.output_tokens}" for r in rows}))
+
+
+def _within(row: ThroughputRecord, p: QuoteParams) -> bool:
+    if p.latency is Latency.OFFLINE:
+        return row.scenario == OFFLINE
+    return (
+        row.scenario == LATENCY_BOUND
+        and row.ttft_ms is not None
+        and row.tbt_ms is not None
+        and row.ttft_ms <= p.max_ttft_ms
+        and row.tbt_ms <= p.max_tbt_ms
+    )
+
+
+def serving_benchmark(
+    catalog: CatalogSnapshot, p: QuoteParams, sizing: Sizing, fit: Fit
+) -> ThroughputRecord | NoNumber:
+    """The benchmark of this model on this GPU at the job's precision, lengths and latency class whose
+    deployment holds the model as sized, with the most output tokens per GPU."""
+    model, gpu = model_name(sizing), fit.gpu
+    rows = [r for r in catalog.throughput if r.kind == "inference" and r.gpu == gpu and _same_model(r, sizing)]
+    if not rows:
+        return NoNumber(gpu, "gpu", f"no benchmark of {model} on {gpu}")
+    at_precision = [r for r in rows if r.precision == p.weights]
+    if not at_precision:
+        published = ", ".join(sorted({r.precision.upper() for r in rows}))
+        return NoNumber(gpu, "weights", f"no benchmark of {model} on {gpu} in {p.weights.upper()} (only {published})")
+    at_lengths = [r for r in at_precision if (r.input_tokens, r.output_tokens) == (p.input_length, p.output_length)]
+    if not at_lengths:
+        return NoNumber(
+            gpu, "input_length",
+            f"no benchmark of {model} on {gpu} at {p.input_length}/{p.output_length} tokens in and out "
+            f"(only {_lengths(at_precision)})",
+        )  # fmt: skip
+    within = [r for r in at_lengths if _within(r, p)]
+    if not within:
+        bound = (
+            "at maximum throughput"
+            if p.latency is Latency.OFFLINE
+            else f"within {p.max_ttft_ms:g} ms to the first token and {p.max_tbt_ms:g} ms between tokens"
+        )
+        return NoNumber(gpu, "latency", f"no benchmark of {model} on {gpu} {bound} at these lengths")
+    holding = [r for r in within if r.gpus >= fit.quoted]
+    if not holding:
+        return NoNumber(
+            gpu, "context",
+            f"the benchmarks of {model} on {gpu} ran on {max(r.gpus for r in within)} GPUs; "
+            f"the model as sized needs {fit.quoted}",
+        )  # fmt: skip
+    return max(holding, key=lambda r: (r.tokens_per_s / r.gpus, r.key))
+
+
+def _serving(catalog: CatalogSnapshot, p: QuoteParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
+    if p.measured_tps is not None:
+        benchmark, rate, replica = None, p.measured_tps, fit.quoted
+    else:
+        found = serving_benchmark(catalog, p, sizing, fit)
+        if isinstance(found, NoNumber):
+            return found
+        benchmark, rate, replica = found, found.tokens_per_s, found.gpus
+    if fit.largest_unit is None or fit.largest_unit < replica:
+        return NoNumber(fit.gpu, "gpu", f"no offered instance or node holds a replica of {replica} x {fit.gpu}")
+    replica_hours = p.hours_up or HOURS_PER_MONTH
+    if p.output_tokens / (rate * SECONDS_PER_HOUR) / replica_hours * replica > GPUS_AT_ONCE_MAX:
+        return NoNumber(fit.gpu, "output_tokens_m", f"need more than {GPUS_AT_ONCE_MAX:,} x {fit.gpu} at once")
+    plan = serving_plan(ServingJob(p.output_tokens, rate, replica, p.hours_up))
+    return JobFit(
+        fit.gpu, plan.gpu_hours, plan.gpus_at_once, replica, None, serving=plan, benchmark=benchmark,
+        measured_tps=p.measured_tps,
+    )  # fmt: skip
+
+
+def _training(catalog: CatalogSnapshot, p: QuoteParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
+    gpu, gpus = fit.gpu, p.run_gpus
+    if fit.gpus > gpus:
+        return NoNumber(
+            gpu, "run_gpus", f"the run needs at least {fit.gpus} x {gpu} to hold the model and its training state"
+        )
+    if fit.largest_unit is None or fit.largest_unit < gpus:
+        return NoNumber(
+            gpu, "run_gpus", f"no offered instance or node holds {gpus} x {gpu} (the largest: {fit.largest_unit})"
+        )
+    tokens = p.train_tokens_b * 1e9
+    lora = p.train_mode is Mode.LORA
+    rows = [
+        r
+        for r in catalog.throughput
+        if r.kind == "training" and r.gpu == gpu and r.precision == p.compute and _same_model(r, sizing)
+    ]
+    benchmark = max(rows, key=lambda r: (r.tokens_per_s, r.key)) if rows and not lora else None
+    peak = catalog.peaks.get((gpu, p.compute))
+    if benchmark is not None:
+        gpu_hours = gpu_hours_at_rate(tokens, benchmark.tokens_per_s)
+    elif peak is not None:
+        active = sizing.preset.active_parameters if sizing.preset and sizing.preset.active_parameters else None
+        flops = training_flops(active or sizing.run.shape.parameters, tokens, lora)
+        gpu_hours = gpu_hours_at_peak(flops, peak.dense_tflops, p.utilisation_pct / 100)
+    else:
+        return NoNumber(
+            gpu, "compute", f"the catalog has no dense peak of {gpu} in {p.compute.upper()} and no training benchmark"
+        )
+    if gpu_hours / gpus > RUN_MONTHS_MAX * HOURS_PER_MONTH:
+        return NoNumber(gpu, "train_tokens_b", f"takes more than {RUN_MONTHS_MAX} months on {gpus} x {gpu}")
+    plan = run_plan(gpu_hours, gpus)
+    return JobFit(gpu, plan.gpu_hours_per_month, gpus, gpus, plan.months, run=plan, benchmark=benchmark,
+                  peak=None if benchmark else peak)  # fmt: skip
+
+
+def job_fit(catalog: CatalogSnapshot, p: QuoteParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
+    """What the job takes on the fit's GPU model."""
+    if p.job is Job.SERVE:
+        return _serving(catalog, p, sizing, fit)
+    return _training(catalog, p, sizing, fit)

@@ -1,0 +1,37 @@
+"""The memo of a move of the GPU-hours slider: what quoting one set of inputs reuses at any GPU-hours,
+kept with its catalog version and keyed by the inputs it depends on."""
+
+from __future__ import annotations
+
+from app.catalog.cache import MemoEntry
+from app.catalog.snapshot import CatalogSnapshot
+from app.costing.jobs import gpus_at_once
+from app.quoting.params import Job, QuoteParams
+from app.settings import settings
+
+MOVES_KEPT = 64
+"""Inputs-but-GPU-hours whose memo each catalog version keeps, the most recently used..."""
+MOVES_BYTES = settings.catalog_bytes_kept // 3
+"""...in at most a third of the bytes the process keeps of the catalog (the newest version is kept
+whatever its size, so its memo must be bounded on its own)."""
+MOVED = {"gpu_hours"}
+"""What a move of the slider changes: the one input left out of the memo's key."""
+
+
+def least_at_once(params: QuoteParams) -> int:
+    """The GPUs at once that GPU-hours imply (a month has 730 hours a GPU); 1 where a job sets them."""
+    return gpus_at_once(params.gpu_hours, 1) if params.job is Job.HOURS else 1
+
+
+def move_key(params: QuoteParams) -> str:
+    """Every input but GPU-hours, as the memo of a slider move is keyed, and the GPUs at once those
+    imply: derived from the parsed inputs, so that an input added to QuoteParams is in the key
+    without another edit."""
+    return f"{params.model_dump_json(exclude=MOVED)} {least_at_once(params)}"
+
+
+def move_memo(catalog: CatalogSnapshot, params: QuoteParams) -> MemoEntry:
+    """What a move of the GPU-hours slider reuses for these inputs at this version: the contenders,
+    the break-evens and, filled in by the page, the chart frames and the HTML that GPU-hours leave
+    alone. Kept with the version, counted in its bytes as it fills, given up with it."""
+    return catalog.derived.memos("moves", MOVES_KEPT, MOVES_BYTES).entry(move_key(params))

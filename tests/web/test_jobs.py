@@ -1,0 +1,159 @@
+"""A job stated as tokens to serve or a run to train, quoted on the page and in /api/quote, each
+figure worked by hand from DOMAIN.md ("From a job to GPU-hours")."""
+
+from decimal import Decimal
+
+import pytest
+from sqlmodel import Session, select
+
+from app.catalog.changes import new_version
+from app.catalog.tables import GpuModel
+from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
+from app.catalog.updates import model_presets_2026_11
+from tests.factories import hand_checked_catalog, make_gpu, make_offer, make_provider
+from tests.web.helpers import soup
+
+SERVE_70B = "job=serve&preset=llama-3.1-70b&weights=fp8&context=8192&checkpoints_out=0&invocations=0&virt_tax=0"
+TRAIN_8B = (
+    "job=train&parameters_b=8.03&layers=32&hidden_size=4096&kv_heads=8&head_dim=128&context=4096"
+    "&checkpoints_out=0&virt_tax=0&utilisation_pct=40&run_gpus=8&gpu=H100"
+)
+
+
+def _benchmark(session: Session, version: int, gpu: str, gpus: int, tokens_per_s: str, **conditions: object) -> None:
+    """A benchmark of Llama 3.1 70B (the preset) at FP8, 1000/1000 tokens, offline, unless told otherwise."""
+    gpu_id = session.exec(select(GpuModel.id).where(GpuModel.name == gpu)).one()
+    row = {
+        "key": f"test/{gpu}x{gpus}/{len(conditions)}", "kind": "inference", "model": "Llama 3.3 70B Instruct",
+        "preset": "llama-3.1-70b", "parameters": 70_000_000_000, "gpu_model_id": gpu_id, "gpus": gpus,
+        "precision": "fp8", "precision_published": "FP8", "engine": "TensorRT-LLM v1.0", "scenario": "offline",
+        "input_tokens": 1000, "output_tokens": 1000, "tokens_per_s": Decimal(tokens_per_s),
+        "source": "https://example.test/benchmark", "valid_from": version,
+    } | conditions  # fmt: skip
+    session.add(ThroughputVersion(**row))
+
+
+@pytest.fixture
+def catalog(session):
+    """The hand-checked catalog (H100 on demand at 2.50 a GPU-hour, one GPU a unit; a one-GPU node at
+    1,250 a month; serverless at 0.001 a second) with the presets, an 8-GPU H100 instance at 2.50 a
+    GPU-hour, one-GPU H200 and B200 instances at 4.00 and 6.00, an 8-GPU L4 instance at 0.80 a
+    GPU-hour, and benchmarks of Llama 3.1 70B at FP8 on H200 (2,909 tokens/s on 1), B200 (5,000 on 1)
+    and L4 (1,000 on 8); H100's dense BF16 peak 989.4 TFLOPS."""
+    hand_checked_catalog(session)
+    cloud = make_provider(session, "gpus", "US", [(0, None, "0")])
+    make_gpu(session, "H200", 141)
+    make_gpu(session, "B200", 179)
+    make_gpu(session, "L4", 24)
+    make_offer(session, cloud, "20.00", gpu="H100", gpus_per_unit=8, product="h100x8")
+    make_offer(session, cloud, "4.00", gpu="H200", product="h200x1")
+    make_offer(session, cloud, "6.00", gpu="B200", product="b200x1")
+    make_offer(session, cloud, "6.40", gpu="L4", gpus_per_unit=8, product="l4x8")
+    version = new_version(session, "presets and benchmarks")
+    model_presets_2026_11(session, version)
+    _benchmark(session, version, "H200", 1, "2909")
+    _benchmark(session, version, "B200", 1, "5000")
+    _benchmark(session, version, "L4", 8, "1000")
+    h100 = session.exec(select(GpuModel.id).where(GpuModel.name == "H100")).one()
+    session.add(GpuPeakVersion(gpu_model_id=h100, precision="bf16", dense_tflops=Decimal("989.4"),
+                               source="https://example.test/h100-datasheet", valid_from=version))  # fmt: skip
+    session.commit()
+
+
+def test_serving_a_billion_tokens_on_one_h200_costs_2_92_per_million(client, catalog):
+    """1e9 / 2,909 / 3,600 = 95.49 hours of work; the service runs all 730 hours, so one replica and
+    730 GPU-hours: 730 x 4.00 = 2,920.00 a month, 2,920.00 / 1,000 million tokens = 2.92 a million."""
+    body = client.get(f"/api/quote?{SERVE_70B}&gpu=H200&output_tokens_m=1000").json()
+    job = body["job"]
+    assert (job["work_hours"], job["replicas"], job["gpus_at_once"], job["gpu_hours"]) == (95.4891, 1, 1, 730)
+    cheapest = body["options"][0]
+    assert (cheapest["total"], cheapest["per_million_output_tokens"]) == (2920.0, 2.92)
+    assert job["benchmark"] == "test/H200x1/0"
+
+
+def test_a_batch_runs_only_the_hours_of_its_work(client, catalog):
+    """hours_up 0: 1e9 / 2,909 / 3,600 = 95.4891 GPU-hours x 4.00 = 381.96 a month."""
+    body = client.get(f"/api/quote?{SERVE_70B}&gpu=H200&output_tokens_m=1000&hours_up=0").json()
+    assert body["job"]["gpu_hours"] == 95.4891
+    assert body["options"][0]["total"] == 381.96
+
+
+def test_8x_l4_and_1x_b200_serve_the_same_tokens_at_their_own_gpu_hours(client, catalog):
+    """As a batch (hours_up 0): L4, 1e9 / 1,000 / 3,600 = 277.78 hours of an 8-GPU replica = 2,222.22
+    GPU-hours x 0.80 = 1,777.78; B200, 1e9 / 5,000 / 3,600 = 55.56 GPU-hours x 6.00 = 333.33; H200,
+    95.49 x 4.00 = 381.96. Ranked by the job's cost: B200, H200, L4. H100 has no benchmark: apart."""
+    body = client.get(f"/api/quote?{SERVE_70B}&gpu=any&output_tokens_m=1000&hours_up=0").json()
+    ranked = [(g["gpu"], g["gpus"], g["job"]["gpu_hours"], g["option"]["total"]) for g in body["any_gpu"]]
+    assert ranked == [("B200", 1, 55.5556, 333.33), ("H200", 1, 95.4891, 381.96), ("L4", 8, 2222.2222, 1777.78)]
+    assert [(n["gpu"], n["field"]) for n in body["no_number"]] == [("H100", "gpu")]
+    assert body["no_number"][0]["reason"] == "no benchmark of Llama 3.1 70B on H100"
+
+
+def test_the_headline_names_the_cheapest_gpu_for_the_job(client, catalog):
+    """All month (730 h): B200 730 x 6.00 = 4,380.00; H200 730 x 4.00 = 2,920.00; L4 730 x 8 x 0.80
+    = 4,672.00. H200 is cheapest: 2.92 a million output tokens."""
+    page = soup(client.get(f"/?{SERVE_70B}&gpu=any&output_tokens_m=1000"))
+    headline = " ".join(page.select_one("p.headline").get_text().split())
+    assert headline.startswith("Serving 1,000 million output tokens a month of Llama 3.1 70B, the cheapest GPU")
+    assert "1 x H200, Virtualized, on demand: $2,920.00 a month, $2.9200 per million output tokens" in headline
+    assert "H100: no benchmark of Llama 3.1 70B on H100" in page.select_one(".no-number").get_text()
+
+
+def test_a_pair_without_a_benchmark_says_so_under_its_field(client, catalog):
+    page = soup(client.get(f"/?{SERVE_70B}&gpu=H100"))
+    assert page.select_one("#gpu-error").get_text() == "no benchmark of Llama 3.1 70B on H100"
+    interactive = soup(client.get(f"/?{SERVE_70B}&gpu=H200&latency=interactive"))
+    assert interactive.select_one("#latency-error").get_text() == (
+        "no benchmark of Llama 3.1 70B on H200 within 2000 ms to the first token and 200 ms between tokens "
+        "at these lengths"
+    )
+    lengths = soup(client.get(f"/?{SERVE_70B}&gpu=H200&input_length=500"))
+    assert "only 1000/1000" in lengths.select_one("#input_length-error").get_text()
+
+
+def test_your_measured_throughput_takes_precedence(client, catalog):
+    """1,000 tokens/s on the H100 the model's fit needs (70 GB FP8 + KV and overhead: 2 x H100, served
+    on 2): 1e9 / 1,000 / 3,600 = 277.78 hours, one replica of 2 GPUs all month: 1,460 GPU-hours on the
+    8-GPU instance, billed for 8 at once: 1,460 x 2.50 x 8 / 2 = 14,600.00."""
+    body = client.get(f"/api/quote?{SERVE_70B}&gpu=H100&output_tokens_m=1000&measured_tps=1000").json()
+    job = body["job"]
+    assert (job["measured"], job["unit_gpus"], job["gpu_hours"]) == (True, 2, 1460)
+    assert body["options"][0]["total"] == 14600.0
+
+
+def test_training_8b_on_a_billion_tokens_takes_33_8_gpu_hours(client, catalog):
+    """6 x 8.03e9 x 1e9 = 4.818e19 FLOPs / (989.4e12 x 0.40 x 3,600) = 33.8168 GPU-hours, 4.23 hours
+    on 8 GPUs, one month; on the 8-GPU instance: 33.8168 x 2.50 = 84.54 for the run."""
+    body = client.get(f"/api/quote?{TRAIN_8B}&train_tokens_b=1").json()
+    job = body["job"]
+    assert (job["run_gpu_hours"], job["wall_clock_hours"], job["months"], job["gpus_at_once"]) == (
+        33.8168, 4.2271, 1, 8
+    )  # fmt: skip
+    assert body["options"][0]["horizon_total"] == 84.54
+    assert job["dense_tflops"] == 989.4
+
+
+def test_lora_takes_32_5_over_43_1_of_full_training(client, catalog):
+    """33.8168 x 32.5 / 43.1 = 25.4999 GPU-hours."""
+    body = client.get(f"/api/quote?{TRAIN_8B}&train_tokens_b=1&train_mode=lora").json()
+    assert body["job"]["run_gpu_hours"] == 25.4999
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        (f"{SERVE_70B}&gpu=H200&output_tokens_m=0", "output_tokens_m"),
+        (f"{SERVE_70B}&gpu=H200&output_tokens_m=1e12", "output_tokens_m"),
+        (f"{SERVE_70B}&gpu=H200&hours_up=731", "hours_up"),
+        (f"{TRAIN_8B}&utilisation_pct=0", "utilisation_pct"),
+        (f"{TRAIN_8B}&utilisation_pct=101", "utilisation_pct"),
+        (f"{TRAIN_8B}&run_gpus=1", "run_gpus"),
+        (f"{TRAIN_8B}&compute=fp8", "compute"),
+        (f"{TRAIN_8B}&train_tokens_b=1e6", "train_tokens_b"),
+    ],
+)
+def test_bad_job_input_gets_a_message_under_its_field(client, catalog, query, field):
+    response = client.get(f"/?{query}")
+    page = soup(response)
+    assert page.select_one(f"#{field}-error").get_text(), query
+    assert page.select_one("form#calculator"), "the page and the form are kept"
