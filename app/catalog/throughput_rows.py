@@ -115,7 +115,7 @@ def conditions_refused(benchmark: Mapping[str, object]) -> dict[str, str]:
     kind = BenchmarkKind(str(benchmark["kind"]))
     refused = {}
     if benchmark["scenario"] not in SCENARIOS[kind]:
-        refused["scenario"] = f"a {kind} benchmark runs {' or '.join(SCENARIOS[kind])}"
+        refused["scenario"] = f"{kind} benchmarks run {' or '.join(SCENARIOS[kind])}"
     for field, (by, stating) in CONDITIONS.items():
         if (benchmark[field] is not None) != (benchmark[by] == stating):
             missing = benchmark[field] is None
