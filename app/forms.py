@@ -6,24 +6,28 @@ validator calls its check in app/catalog/rows.py, the one home of every rule and
 `answer` gives every edit's three answers: 303 to what it saved, 422 with each message under its
 field, or 409 when the record changed since the form was opened (`based_on`, which the catalog's
 change checks under the record's lock as it writes). New catalog data gets its admin form by
-declaring a model, e.g. a GPU model's peak figures:
+declaring a model, e.g. a GPU model's dense peak (app/routes/admin/throughput.py):
 
     class PeakEdit(FactEdit):
-        conflict = "Someone changed these figures after you opened the page; the current ones are shown."
-        bf16_tflops: Annotated[Decimal, checked(check.tflops)]
+        conflict = "Someone changed this peak after you opened the page; the current one is shown, yours below."
+        gpu: Annotated[str, checked(check.gpu_name), in_catalog(gpu_by_name, "choose a GPU model of the catalog")]
+        precision: Annotated[str, checked(check.one_of, Precision)]
+        dense_tflops: Annotated[Decimal, checked(dense_tflops)]
 
-    @router.post("/gpus/{gpu_id}/peak", response_class=HTMLResponse)
-    def save_peak(request: Request, admin: Admin, db: Database, gpu_id: RecordId, posted: PostedForm) -> Response:
-        def save(session: Session, peak: PeakEdit) -> str:
-            change_peak(session, gpu_id, peak.bf16_tflops, peak.provenance, peak.note, admin.username, peak.based_on)
-            return f"/admin/gpus/{gpu_id}"
+    @router.post("/throughput/peaks", response_class=HTMLResponse)
+    def save_gpu_peak(request: Request, admin: Admin, db: Database, posted: PostedForm) -> Response:
+        def save(session: Session, edit: PeakEdit) -> str:
+            save_peak(session, edit.gpu, edit.precision, edit.dense_tflops, edit.provenance, edit.note,
+                      admin.username, edit.based_on)
+            return "/admin/throughput"
 
         return answer(PeakEdit, posted, db, save, partial(_page, request, admin, db))
 
 `FactEdit` brings what every sourced fact's form asks (`_fields.html`'s `provenance` macro): the
-source, as of, publisher and quote, and the change note and `based_on`. The page's keys of a
-form's fields (their ids, messages and values) are `prefix` + the field's name; a field is posted
-under its alias, if it has one (`hq_` fields posted as keyed, `storage_` ones by their names).
+source, as of, publisher and quote (and notes, where a form asks them), and the change note and
+`based_on`. The page's keys of a form's fields (their ids, messages and values) are `prefix` + the
+field's name; a field is posted under its alias, if it has one (`hq_` fields posted as keyed,
+`storage_` ones by their names).
 """
 
 from __future__ import annotations
@@ -150,13 +154,17 @@ class FactEdit(EditForm):
     as_of: Annotated[date, checked(check.past_day)]
     source_kind: Annotated[str, checked(check.publisher)]
     quote: Annotated[str, checked(check.text, 2000, required=False)]
+    notes: Annotated[str, checked(check.text, 4000, required=False)] = ""
+    """What the reader of the fact should know besides the quote; blank where a form does not ask."""
     note: ChangeNote
     based_on: int = 0
     """The record's `last_change` when the form was opened; 0: it had none."""
 
     @property
     def provenance(self) -> Provenance:
-        return Provenance(source=self.source, as_of=self.as_of, source_kind=self.source_kind, quote=self.quote)
+        return Provenance(
+            source=self.source, as_of=self.as_of, source_kind=self.source_kind, quote=self.quote, notes=self.notes
+        )
 
 
 SOURCE_KINDS = [

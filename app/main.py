@@ -22,7 +22,7 @@ from app.health import DatabaseProbe, probe_engine
 from app.hosts import AllowedHosts
 from app.paths import FinalNewline
 from app.routes import api, calculator, compare, docs, explorer, scenarios
-from app.routes.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, transfer
+from app.routes.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, throughput, transfer
 from app.security import SecurityHeaders
 from app.settings import ROOT, settings
 
@@ -95,6 +95,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         refresh,
         rates,
         presets,
+        throughput,
         audit,
     ):
         app.include_router(area.router)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from sqlalchemy import update
+from sqlalchemy import ColumnElement, and_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
@@ -39,15 +39,27 @@ def new_version(session: Session, note: str, who: str = "system", record: str = 
     return version.id
 
 
-def last_change(session: Session, table: Versioned, column: str, value: object) -> int:
+Columns = str | tuple[str, ...]
+"""What names a record of a table across versions: a column (a preset's key), or several (a GPU
+model's peak at a precision), whose value is then a tuple of theirs."""
+
+
+def _of_record(table: Versioned, column: Columns, value: object) -> ColumnElement[bool]:
+    if isinstance(column, str):
+        return col(getattr(table, column)) == value
+    assert isinstance(value, tuple)
+    return and_(*(col(getattr(table, name)) == part for name, part in zip(column, value, strict=True)))
+
+
+def last_change(session: Session, table: Versioned, column: Columns, value: object) -> int:
     """The last catalog version that added or closed a row of `table` whose `column` is `value`
     (a provider's fact, a currency's rate, a preset): an edit based on an earlier one is out of date."""
     changed = func.max(func.coalesce(table.valid_to, table.valid_from))
-    return session.exec(select(changed).where(col(getattr(table, column)) == value)).one() or 0
+    return session.exec(select(changed).where(_of_record(table, column, value))).one() or 0
 
 
 def replace_current(
-    session: Session, table: Versioned, column: str, value: object, record: str, note: str, who: str,
+    session: Session, table: Versioned, column: Columns, value: object, record: str, note: str, who: str,
     based_on: int | None,
 ) -> tuple[int, int]:  # fmt: skip
     """Open a new version for one record and close its current rows, unless someone changed it since
@@ -59,9 +71,7 @@ def replace_current(
         session.rollback()
         raise StaleRecord("changed by someone else since it was opened")
     closed = session.execute(
-        update(table)
-        .where(col(getattr(table, column)) == value, col(table.valid_to).is_(None))
-        .values(valid_to=version)
+        update(table).where(_of_record(table, column, value), col(table.valid_to).is_(None)).values(valid_to=version)
     )
     return version, rows_touched(closed)
 

@@ -15,6 +15,7 @@ from app.catalog.tables import (
     CatalogVersion,
     EgressTierVersion,
     GpuModel,
+    ModelPresetVersion,
     OfferVersion,
     PendingImport,
     Provider,
@@ -88,6 +89,12 @@ def provider_ids(session: Session) -> dict[str, int | None]:
 
 def gpu_by_name(session: Session, name: str) -> GpuModel | None:
     return session.exec(select(GpuModel).where(GpuModel.name == name)).first()
+
+
+def preset_by_key(session: Session, key: str) -> ModelPresetVersion | None:
+    """A model preset as it is now."""
+    preset = ModelPresetVersion
+    return session.exec(select(preset).where(preset.key == key, col(preset.valid_to).is_(None))).first()
 
 
 def gpu_models(session: Session) -> list[GpuModel]:

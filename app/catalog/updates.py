@@ -21,6 +21,7 @@ from app.catalog.changes import new_version
 from app.catalog.seed import rows_of, seed_if_empty, shipped_day
 from app.catalog.tables import (
     EgressTierVersion,
+    GpuModel,
     ModelPresetVersion,
     Provenance,
     Provider,
@@ -29,6 +30,8 @@ from app.catalog.tables import (
     ShippedUpdate,
     StoragePrice,
 )
+from app.catalog.throughput_rows import BENCHMARK_CHECKS, PEAK_CHECKS, conditions_refused
+from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
 from app.catalog.tier_rows import TierRow, priced_tiers
 from app.costing.tiers import check_tiers
 from app.db import make_engine, migration_lock, upgrade_schema
@@ -107,6 +110,27 @@ def model_presets_2026_11(session: Session, version: int) -> None:
         )  # fmt: skip
 
 
+def _checked(row: dict[str, str], checks: dict[str, Callable[[str], object]]) -> dict[str, Any]:
+    """A shipped row's fields read through the checks an admin's edit passes."""
+    return {name: check(row[name]) for name, check in checks.items()}
+
+
+def throughput_2026_12(session: Session, version: int) -> None:
+    """Throughput benchmarks and GPUs' dense peaks (throughput_2026_12.csv and gpu_peaks_2026_12.csv,
+    read from the team's throughput.csv; see seed_data/README.md), the first of either."""
+    gpus = {g.name: g.id for g in session.exec(select(GpuModel)) if g.id is not None}
+    for row in rows_of("throughput_2026_12.csv"):
+        benchmark = _checked(row, BENCHMARK_CHECKS)
+        if refused := conditions_refused(benchmark):
+            raise ValueError(f"{row['key']}: {refused}")
+        session.add(ThroughputVersion(key=row["key"], parameters=int(row["parameters"]),
+                                      gpu_model_id=gpus[benchmark.pop("gpu")], valid_from=version, **benchmark,
+                                      **_provenance(row)))  # fmt: skip
+    for row in rows_of("gpu_peaks_2026_12.csv"):
+        peak = _checked(row, PEAK_CHECKS)
+        session.add(GpuPeakVersion(gpu_model_id=gpus[peak.pop("gpu")], valid_from=version, **peak, **_provenance(row)))
+
+
 SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
     (
         "provider-facts-2026-11",
@@ -119,6 +143,12 @@ SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
         "Model presets: published architectures of Llama 3.1 8B/70B/405B, Mistral 7B, Mixtral 8x7B, Qwen2.5 72B "
         "and Qwen3-235B-A22B (seed_data/model_presets_2026_11.csv)",
         model_presets_2026_11,
+    ),
+    (
+        "throughput-2026-12",
+        "Throughput benchmarks of Llama 3.1 8B/70B/405B (TensorRT-LLM, vLLM on ROCm, NeMo pre-training) and dense "
+        "peak TFLOPS of H100, H200, B200, A100 and MI300X (seed_data/throughput_2026_12.csv, gpu_peaks_2026_12.csv)",
+        throughput_2026_12,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""

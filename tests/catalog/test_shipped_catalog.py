@@ -175,3 +175,50 @@ def test_model_presets_ship_with_their_config_source(shipped):
     assert (qwen.parameters, qwen.active_parameters, qwen.kv_heads) == (235_000_000_000, 22_000_000_000, 4)
     assert all(p.source.startswith("https://huggingface.co/") for p in shipped.presets.values())
     assert len(shipped.presets) == 7
+
+
+def test_throughput_ships_with_its_benchmark_conditions_and_source(shipped):
+    """TensorRT-LLM v1.0's table: Llama 3.3 70B (the 3.1 70B architecture) on one H200 at FP8, 1,000
+    tokens in and out, offline: 2,909 output tokens per second. H100 SXM's dense BF16 peak: 989.4 TFLOPS."""
+    (h200,) = [t for t in shipped.throughput if t.key == "llama-3.1-70b/h200x1/fp8/trt-llm-1.0/offline/1000-1000"]
+    assert (h200.model, h200.preset, h200.gpu, h200.gpus, h200.precision) == (
+        "Llama 3.3 70B Instruct", "llama-3.1-70b", "H200", 1, "fp8",
+    )  # fmt: skip
+    assert (h200.input_tokens, h200.output_tokens, h200.ttft_ms, h200.tokens_per_s) == (1000, 1000, None, 2909)
+    assert h200.source.startswith("https://github.com/NVIDIA/TensorRT-LLM/blob/00f37686")
+    assert "2,909" in h200.quote and h200.as_of is None and "date not checked" in h200.notes
+    peak = shipped.peaks["H100", "bf16"]
+    assert (peak.dense_tflops, peak.source) == (989.4, "https://glennklockwood.com/garden/processors/h100")
+    assert "989.4" in peak.quote
+
+
+def test_a_latency_bound_run_keeps_its_latencies_and_training_its_per_gpu_rate(shipped):
+    """Llama 3.1 8B on one H100 at BF16, 16 requests a second: mean TTFT 30 ms, 11 ms between tokens,
+    3,765 output tokens per second. Llama 3 70B pre-training on 64 H100s: 1,602 tokens/s per GPU."""
+    by_key = {t.key: t for t in shipped.throughput}
+    online = by_key["llama-3.1-8b/h100x1/bf16/trt-llm-0.14-triton/latency_bound/467-256/qps-16"]
+    assert (online.ttft_ms, online.tbt_ms, online.tokens_per_s) == (30, 11, 3765)
+    assert online.latency_published == "mean TTFT 30 ms, mean ITL 11 ms"
+    training = by_key["llama-3.1-70b/h100x64/fp8/nemo-25.11/pretraining/8192"]
+    assert (training.kind, training.gpus, training.sequence_length, training.tokens_per_s) == (
+        "training",
+        64,
+        8192,
+        1602,
+    )
+
+
+def test_every_shipped_benchmark_is_of_a_catalog_preset_and_gpu_with_a_source_and_quote(shipped):
+    """24 benchmarks (20 inference, 4 training) and 7 peaks; none of GB200, GB300 or Llama 2."""
+    kinds = Counter(t.kind for t in shipped.throughput)
+    assert (kinds["inference"], kinds["training"], len(shipped.peaks)) == (20, 4, 7)
+    for t in shipped.throughput:
+        assert t.gpu in shipped.gpus and t.parameters == shipped.presets[t.preset].parameters, t.key
+        assert t.source.startswith("https://") and t.quote and t.source_kind == "official", t.key
+    assert all(p.source.startswith("https://") and p.quote for p in shipped.peaks.values())
+    assert shipped.peaks["B200", "bf16"].source_kind == "third_party"
+    assert shipped.peaks["A100", "bf16"].dense_tflops == shipped.peaks["A100-80GB", "bf16"].dense_tflops == 312
+
+
+def test_earlier_catalog_versions_hold_no_benchmarks(catalogs):
+    assert catalogs.at(len(SHIPPED_UPDATES)).throughput == () and catalogs.at(len(SHIPPED_UPDATES)).peaks == {}

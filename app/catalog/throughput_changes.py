@@ -1,0 +1,51 @@
+"""A throughput benchmark or a GPU model's dense peak added or changed: a catalog version of its own,
+refused if the record changed since the admin's form was opened."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel import Session, select
+
+from app.catalog.changes import commit_change, last_change, replace_current
+from app.catalog.tables import GpuModel, Provenance
+from app.catalog.throughput_tables import PEAK_RECORD, GpuPeakVersion, ThroughputVersion
+
+
+def _gpu_id(session: Session, gpu: str) -> int | None:
+    return session.exec(select(GpuModel.id).where(GpuModel.name == gpu)).first()
+
+
+def save_throughput(
+    session: Session, key: str, fields: dict[str, Any], provenance: Provenance, note: str, who: str,
+    based_on: int | None = None,
+) -> int:  # fmt: skip
+    """`fields`: the benchmark's (BENCHMARK_CHECKS' and `parameters`), its GPU model by name (`gpu`)."""
+    version, _ = replace_current(session, ThroughputVersion, "key", key, f"throughput {key}", note, who, based_on)
+    gpu_id = _gpu_id(session, fields["gpu"])
+    assert gpu_id is not None, "the form checks the GPU model is in the catalog"
+    benchmark = {name: value for name, value in fields.items() if name != "gpu"}
+    session.add(ThroughputVersion(key=key, gpu_model_id=gpu_id, valid_from=version, **benchmark,
+                                  **provenance.model_dump()))  # fmt: skip
+    commit_change(session)
+    return version
+
+
+def peak_changed(session: Session, gpu: str, precision: str) -> int:
+    """The last version that changed a GPU model's peak at a precision (0: none): an edit's `based_on`."""
+    return last_change(session, GpuPeakVersion, PEAK_RECORD, (_gpu_id(session, gpu), precision))
+
+
+def save_peak(
+    session: Session, gpu: str, precision: str, dense_tflops: Decimal, provenance: Provenance, note: str, who: str,
+    based_on: int | None = None,
+) -> int:  # fmt: skip
+    gpu_id = _gpu_id(session, gpu)
+    assert gpu_id is not None, "the form checks the GPU model is in the catalog"
+    record = f"gpu peak {gpu} {precision}"
+    version, _ = replace_current(session, GpuPeakVersion, PEAK_RECORD, (gpu_id, precision), record, note, who, based_on)
+    session.add(GpuPeakVersion(gpu_model_id=gpu_id, precision=precision, dense_tflops=dense_tflops,
+                               valid_from=version, **provenance.model_dump()))  # fmt: skip
+    commit_change(session)
+    return version
