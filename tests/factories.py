@@ -17,10 +17,12 @@ from app.catalog.tables import (
     EgressTierVersion,
     GpuModel,
     OfferVersion,
+    Provenance,
     Provider,
     ProviderHeadquarters,
     StoragePrice,
 )
+from app.catalog.throughput_changes import save_throughput
 from app.catalog.updates import load_shipped_catalog
 from app.db import make_engine
 from tests.databases import postgres
@@ -120,6 +122,22 @@ def make_offer(
     session.commit()
     session.refresh(offer)
     return offer
+
+
+LLAMA_8B_ON_H100 = {"kind": "inference", "model": "Llama 3.1 8B Instruct", "preset": "llama-3.1-8b",
+                    "parameters": 8_000_000_000, "gpu": "H100", "gpus": 1, "precision": "fp8",
+                    "precision_published": "FP8", "engine": "TensorRT-LLM v1.0 trtllm-bench", "scenario": "offline",
+                    "input_tokens": 1000, "output_tokens": 1000, "sequence_length": None, "ttft_ms": None,
+                    "tbt_ms": None, "latency_published": "none", "tokens_per_s": Decimal("15220")}  # fmt: skip
+"""TensorRT-LLM v1.0's Llama 3.1 8B row on one H100 at FP8, 1,000 tokens in and out, as save_throughput takes it."""
+READ_ON = Provenance(source="https://example.test/perf-overview.md", as_of=date(2026, 11, 20), source_kind="official",
+                     quote="| 1000/1000 | 17,744 | 15,220 |")  # fmt: skip
+
+
+def make_benchmark(session: Session, key: str = "llama-3.1-8b/h100x1/fp8/trt-llm-1.0/offline/1000-1000",
+                   based_on: int | None = None, **changes: object) -> int:  # fmt: skip
+    """LLAMA_8B_ON_H100 with `changes`, saved as a catalog version of its own: returns the version."""
+    return save_throughput(session, key, LLAMA_8B_ON_H100 | changes, READ_ON, "test benchmark", "test", based_on)
 
 
 FREE_100_THEN_9_CENTS = [(0, 100, "0"), (100, None, "0.09")]

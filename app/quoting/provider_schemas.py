@@ -15,7 +15,7 @@ class Sourced(BaseModel):
     source: str | None
     as_of: date | None = Field(description="as the source dates it; null where it states no date")
     source_kind: str = Field(
-        description="official, transcription (a copy of the provider's page), third_party or empty"
+        description="official, transcription (a copy of the publisher's page), third_party or empty"
     )
     quote: str = Field(description="the source's own words, as read")
     notes: str

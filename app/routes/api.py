@@ -25,6 +25,7 @@ from app.quoting.schemas import (
     quote_out,
 )
 from app.quoting.sizing import SizeOut, size, size_out
+from app.quoting.throughput_schemas import ThroughputOut
 
 router = APIRouter(prefix="/api", tags=["api"])
 T = TypeVar("T")
@@ -81,6 +82,20 @@ def api_providers(
     """Providers with their egress tiers and storage price at a version (default: newest)."""
     catalog = _catalog(catalogs, catalog_version)
     return [ProviderOut.of(p) for p in sorted(catalog.providers.values(), key=lambda p: p.slug)]
+
+
+@router.get(
+    "/throughput",
+    response_model=ThroughputOut,
+    responses=refusals(404),
+    summary="Throughput benchmarks and GPU models' dense peaks",
+)
+def api_throughput(
+    catalogs: CatalogsDep, catalog_version: Annotated[int | None, Query(ge=1, le=VERSION_MAX)] = None
+) -> ThroughputOut:
+    """Each benchmark (a model on a GPU model under named conditions) and each GPU model's dense peak per
+    precision at a version (default: newest), with its source, as-of date and quote."""
+    return ThroughputOut.of(_catalog(catalogs, catalog_version))
 
 
 @router.get(

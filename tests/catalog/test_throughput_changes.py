@@ -9,15 +9,10 @@ import pytest
 from app.catalog.changes import StaleRecord
 from app.catalog.snapshot import Catalogs
 from app.catalog.tables import Provenance
-from app.catalog.throughput_changes import peak_changed, save_peak, save_throughput
-from tests.factories import hand_checked_catalog
+from app.catalog.throughput_changes import peak_changed, save_peak
+from tests.factories import READ_ON, hand_checked_catalog, make_benchmark
 
 SOURCE = Provenance(source="https://example.test/datasheet", as_of=date(2026, 11, 20), source_kind="official")
-BENCHMARK = {"kind": "inference", "model": "Llama 3.1 8B", "preset": "llama-3.1-8b", "parameters": 8_000_000_000,
-             "gpu": "H100", "gpus": 1, "precision": "fp8", "precision_published": "FP8", "engine": "vLLM 0.11",
-             "scenario": "offline", "input_tokens": 1000, "output_tokens": 1000, "sequence_length": None,
-             "ttft_ms": None, "tbt_ms": None, "latency_published": "none",
-             "tokens_per_s": Decimal("15000")}  # fmt: skip
 
 
 @pytest.fixture
@@ -27,7 +22,7 @@ def catalogs(session):
 
 
 def test_a_peak_is_one_gpu_model_at_one_precision(session, catalogs):
-    """H100 BF16 989.4, then FP8 1978.9, then BF16 corrected to 990: FP8 stays; version 2 keeps 989.4."""
+    """H100 BF16 989.4, then FP8 1978.9, then BF16 corrected to 990: FP8 stays; the first save's version keeps 989.4."""
     first = save_peak(session, "H100", "bf16", Decimal("989.4"), SOURCE, "datasheet", "alice")
     save_peak(session, "H100", "fp8", Decimal("1978.9"), SOURCE, "datasheet", "alice")
     save_peak(session, "H100", "bf16", Decimal("990"), SOURCE, "typo", "alice", based_on=first)
@@ -45,9 +40,11 @@ def test_a_peak_changed_since_the_form_was_opened_is_refused(session, catalogs):
 
 
 def test_a_benchmark_changed_keeps_its_earlier_figure_at_the_earlier_version(session, catalogs):
-    key = "llama-3.1-8b/h100x1/fp8/vllm-0.11/offline/1000-1000"
-    first = save_throughput(session, key, BENCHMARK, SOURCE, "measured", "alice")
-    save_throughput(session, key, BENCHMARK | {"tokens_per_s": Decimal("15220.5")}, SOURCE, "re-run", "alice", first)
+    """15,220 output tokens/s, re-measured at 15,220.5: the first version keeps 15,220."""
+    first = make_benchmark(session)
+    make_benchmark(session, based_on=first, tokens_per_s=Decimal("15220.5"))
     (now,) = catalogs.current().throughput
-    assert (now.key, now.gpu, now.tokens_per_s, now.source) == (key, "H100", 15220.5, SOURCE.source)
-    assert [t.tokens_per_s for t in catalogs.at(first).throughput] == [15000]
+    assert (now.key, now.gpu, now.tokens_per_s, now.source) == (
+        "llama-3.1-8b/h100x1/fp8/trt-llm-1.0/offline/1000-1000", "H100", 15220.5, READ_ON.source,
+    )  # fmt: skip
+    assert [t.tokens_per_s for t in catalogs.at(first).throughput] == [15220]

@@ -121,7 +121,7 @@ def test_a_catalog_version_the_schema_allows_but_no_catalog_has_is_a_documented_
     """The schema can say 1 to 2^31 - 1, not which versions exist (issue 11): 404, as a missing scenario."""
     hand_checked_catalog(session)
     schema = client.get("/openapi.json").json()["paths"]
-    for path in ["/api/quote", "/api/offers", "/api/offers.csv", "/api/providers", "/api/size"]:
+    for path in ["/api/quote", "/api/offers", "/api/offers.csv", "/api/providers", "/api/size", "/api/throughput"]:
         response = client.get(f"{path}?catalog_version=7")
         assert response.status_code == 404, path
         assert response.json() == {"detail": "there is no catalog version 7"}
