@@ -51,10 +51,10 @@ def throughput_key(value: str) -> str:
     return value
 
 
-def _amount(text: str, most: int, example: str) -> Decimal:
+def _amount(typed: str, most: int, example: str) -> Decimal:
     """Above 0, at most `most`, 3 decimal places at most (what the database keeps as typed)."""
     try:
-        amount = number(text)
+        amount = number(typed)
     except InvalidOperation:
         raise ValueError(f"must be a number, e.g. {example}") from None
     if not 0 < amount <= most or amount != amount.quantize(Decimal("0.001"), rounding="ROUND_DOWN"):

@@ -123,12 +123,13 @@ def throughput_2026_12(session: Session, version: int) -> None:
         benchmark = _checked(row, BENCHMARK_CHECKS)
         if refused := conditions_refused(benchmark):
             raise ValueError(f"{row['key']}: {refused}")
-        session.add(ThroughputVersion(key=row["key"], parameters=int(row["parameters"]),
-                                      gpu_model_id=gpus[benchmark.pop("gpu")], valid_from=version, **benchmark,
-                                      **_provenance(row)))  # fmt: skip
+        gpu_id = gpus[benchmark.pop("gpu")]
+        session.add(ThroughputVersion(key=row["key"], parameters=int(row["parameters"]), gpu_model_id=gpu_id,
+                                      valid_from=version, **benchmark, **_provenance(row)))  # fmt: skip
     for row in rows_of("gpu_peaks_2026_12.csv"):
         peak = _checked(row, PEAK_CHECKS)
-        session.add(GpuPeakVersion(gpu_model_id=gpus[peak.pop("gpu")], valid_from=version, **peak, **_provenance(row)))
+        gpu_id = gpus[peak.pop("gpu")]
+        session.add(GpuPeakVersion(gpu_model_id=gpu_id, valid_from=version, **peak, **_provenance(row)))
 
 
 SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [

@@ -1,6 +1,8 @@
 """Admins add and change throughput benchmarks and GPU models' dense peaks as new catalog versions;
 a bad value is refused under its field, a stale form with the change that came first."""
 
+from dataclasses import replace
+
 import pytest
 
 from app.catalog.snapshot import catalogs_for
@@ -153,3 +155,22 @@ def test_the_throughput_forms_need_their_csrf_token_and_a_signed_in_admin(admin,
     assert csrf(admin, "/admin/throughput")
     admin.cookies.clear()
     assert admin.get("/admin/throughput", follow_redirects=False).headers["location"].startswith("/admin/login")
+
+
+def test_a_benchmark_and_a_peak_as_their_forms_show_them_save_unchanged(admin, session):
+    """What the forms are filled in with reads back as the same figures: 7430.99 stays 7430.99, a
+    latency of 30 ms stays 30, an empty condition stays empty; only the day read and the note are new."""
+    online = {"scenario": "latency_bound", "ttft_ms": "30", "tbt_ms": "11.5", "tokens_per_s": "7430.99"}
+    post(admin, **online)
+    post_peak(admin)
+    before = current(session)
+    for page, action in [(f"/admin/throughput?key={KEY}", "/admin/throughput"),
+                         ("/admin/throughput?gpu=H100&precision=bf16", "/admin/throughput/peaks")]:  # fmt: skip
+        form = html(admin.get(page)).select_one(f"form[action='{action}']")
+        shown = {field["name"]: field.get("value", "") for field in form.select("input")}
+        shown |= {field["name"]: field.select_one("option[selected]")["value"] for field in form.select("select")}
+        saved = admin.post(action, data=shown | {"as_of": "2026-11-21", "note": "checked"}, follow_redirects=False)
+        assert saved.status_code == 303, html(saved).select(".error")
+    after = current(session)
+    assert [replace(t, as_of=None) for t in after.throughput] == [replace(t, as_of=None) for t in before.throughput]
+    assert after.peaks["H100", "bf16"] == replace(before.peaks["H100", "bf16"], as_of=after.peaks["H100", "bf16"].as_of)
