@@ -20,9 +20,9 @@ from markupsafe import Markup
 from app.catalog.cache import MemoEntry
 from app.catalog.snapshot import OfferRecord
 from app.charts import FRAMES, Chart, CurrentLine, overlay_chart, yours
-from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency
 from app.costing.quote import OfferCost, Quote
+from app.job_bars import job_bars, per_output
 from app.quoting.build import GpuChoice, QuoteResult
 from app.quoting.form import query_string
 from app.skeleton import Skeleton
@@ -112,7 +112,8 @@ def shown(result: QuoteResult, today: date) -> Shown:
         sizing = memo.part(("sizing", p.gpu, p.checkpoint_gb), make)
     job = Markup()
     if result.sizing is not None and (result.job is not None or result.unmatched):
-        job = memo.part("job", partial(parts.job_basis, result.job, result.sizing, p, result.unmatched, today))
+        basis = partial(parts.job_basis, result.job, result.sizing, p, result.unmatched, job_bars(result), today)
+        job = memo.part("job", basis)
     if not result.quote.options:
         return Shown(sizing=sizing, job=job)
     rate = Markup()
@@ -121,16 +122,6 @@ def shown(result: QuoteResult, today: date) -> Shown:
     rows = tuple(_row(memo, parts, o, r, result.currency, catalog.version, today) for o, r in result.options)
     gpu_chart = _gpu_chart(memo, result) if result.choices and result.job is None else None
     return Shown(_cost_chart(memo, result), rows, gpu_chart, rate, sizing, job)
-
-
-def per_output(result: QuoteResult, o: OfferCost) -> str | None:
-    """What the job's useful output costs on this option: a million output tokens, or the run."""
-    cur = result.currency
-    if result.job is None:
-        return None
-    if result.job.run is not None:
-        return amount(o.horizon_in(cur), cur)
-    return money_rate(per_million_tokens(o.total, result.params.output_tokens), cur)
 
 
 def figures(result: QuoteResult) -> Figures:

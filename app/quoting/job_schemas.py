@@ -5,7 +5,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from app.quoting.job_params import Job
-from app.quoting.jobs import JobFit
+from app.quoting.jobs import JobFit, NoNumber, job_fit
+from app.quoting.sizing import SizeOut, Sizing, size_out
 
 
 class JobOut(BaseModel):
@@ -48,3 +49,31 @@ class NoNumberOut(BaseModel):
     gpu: str
     field: str = Field(description="the input that decides it")
     reason: str
+
+
+class FitJobOut(BaseModel):
+    gpu: str
+    job: JobOut | None = Field(description="what the stated job takes on this GPU model")
+    no_number: NoNumberOut | None = Field(description="why the catalog has no number for the job on it")
+
+
+class SizedJobOut(SizeOut):
+    jobs: list[FitJobOut] = Field(
+        description="a stated job (job=serve or train): what it takes on each offered GPU model, from its "
+        "benchmark or dense peak, or why there is no number; [] for GPU-hours"
+    )
+
+
+def sized_job_out(s: Sizing) -> SizedJobOut:
+    """The sizing with what the job takes on each GPU model offered in the catalog."""
+    jobs = []
+    if s.params.job is not Job.HOURS:
+        for fit in s.fits:
+            if fit.largest_unit is None:
+                continue
+            found = job_fit(s.catalog, s.params, s, fit)
+            if isinstance(found, NoNumber):
+                jobs.append(FitJobOut(gpu=fit.gpu, job=None, no_number=NoNumberOut(**vars(found))))
+            else:
+                jobs.append(FitJobOut(gpu=fit.gpu, job=JobOut.of(s.params.job, found), no_number=None))
+    return SizedJobOut(**size_out(s).model_dump(), jobs=jobs)

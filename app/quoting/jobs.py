@@ -21,7 +21,7 @@ from app.costing.jobs import (
 from app.costing.memory import Fit, Mode
 from app.costing.terms import HOURS_PER_MONTH
 from app.quoting.job_params import Job, Latency
-from app.quoting.params import QuoteParams
+from app.quoting.params import SizeParams
 from app.quoting.sizing import Sizing
 
 GPUS_AT_ONCE_MAX = 10_000
@@ -75,7 +75,7 @@ def _lengths(rows: list[ThroughputRecord]) -> str:
     return ", ".join(sorted({f"{r.input_tokens}/{r.output_tokens}" for r in rows}))
 
 
-def _within(row: ThroughputRecord, p: QuoteParams) -> bool:
+def _within(row: ThroughputRecord, p: SizeParams) -> bool:
     if p.latency is Latency.OFFLINE:
         return row.scenario == OFFLINE
     return (
@@ -87,9 +87,7 @@ def _within(row: ThroughputRecord, p: QuoteParams) -> bool:
     )
 
 
-def serving_benchmark(
-    catalog: CatalogSnapshot, p: QuoteParams, sizing: Sizing, fit: Fit
-) -> ThroughputRecord | NoNumber:
+def serving_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> ThroughputRecord | NoNumber:
     """The benchmark of this model on this GPU at the job's precision, lengths and latency class whose
     deployment holds the model as sized, with the most output tokens per GPU."""
     model, gpu = model_name(sizing), fit.gpu
@@ -125,7 +123,7 @@ def serving_benchmark(
     return max(holding, key=lambda r: (r.tokens_per_s / r.gpus, r.key))
 
 
-def _serving(catalog: CatalogSnapshot, p: QuoteParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
+def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
     if p.measured_tps is not None:
         benchmark, rate, replica = None, p.measured_tps, fit.quoted
     else:
@@ -145,7 +143,7 @@ def _serving(catalog: CatalogSnapshot, p: QuoteParams, sizing: Sizing, fit: Fit)
     )  # fmt: skip
 
 
-def _training(catalog: CatalogSnapshot, p: QuoteParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
+def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
     gpu, gpus = fit.gpu, p.run_gpus
     if fit.gpus > gpus:
         return NoNumber(
@@ -181,7 +179,7 @@ def _training(catalog: CatalogSnapshot, p: QuoteParams, sizing: Sizing, fit: Fit
                   peak=None if benchmark else peak)  # fmt: skip
 
 
-def job_fit(catalog: CatalogSnapshot, p: QuoteParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
+def job_fit(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
     """What the job takes on the fit's GPU model."""
     if p.job is Job.SERVE:
         return _serving(catalog, p, sizing, fit)

@@ -14,6 +14,7 @@ from app.errors import NOT_READY, core_refusal, refusals
 from app.health import DatabaseProbe
 from app.pages import CSVResponse
 from app.quoting.build import build_quote
+from app.quoting.job_schemas import SizedJobOut, sized_job_out
 from app.quoting.params import VERSION_MAX, FieldErrors, QuoteParams, SizeParams
 from app.quoting.provider_schemas import ProviderOut
 from app.quoting.schemas import (
@@ -24,7 +25,7 @@ from app.quoting.schemas import (
     offers_matching,
     quote_out,
 )
-from app.quoting.sizing import SizeOut, size, size_out
+from app.quoting.sizing import size
 from app.quoting.throughput_schemas import ThroughputOut
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -100,13 +101,14 @@ def api_throughput(
 
 @router.get(
     "/size",
-    response_model=SizeOut,
+    response_model=SizedJobOut,
     responses=refusals(404),
-    summary="Size a model: its memory and the GPUs that hold it",
+    summary="Size a model: its memory, the GPUs that hold it and what a stated job takes on each",
 )
-def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> SizeOut:
-    """A model's memory need, term by term with its formula, and how many GPUs of each model hold it."""
-    return size_out(_answered(size(catalogs, params)))
+def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> SizedJobOut:
+    """A model's memory need, term by term with its formula, how many GPUs of each model hold it and,
+    for a stated job, what it takes on each GPU model offered."""
+    return sized_job_out(_answered(size(catalogs, params)))
 
 
 @router.get("/health", responses=NOT_READY, summary="Is the service ready: does its database answer")

@@ -50,7 +50,7 @@ def test_the_keyboard_reaches_the_results_by_the_skip_link_and_one_stop_per_fiel
 
     page.goto("/")
     stops = []
-    for _ in range(8):
+    for _ in range(10):
         page.keyboard.press("Tab")
         stops.append(page.evaluate("document.activeElement.id || document.activeElement.className"))
     assert "gpu_hours-slider" not in stops and stops.index("gpu_hours") + 1 == stops.index("peak_gpus")

@@ -4,12 +4,17 @@ figure worked by hand from DOMAIN.md ("From a job to GPU-hours")."""
 from decimal import Decimal
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from app.catalog.changes import new_version
+from app.catalog.snapshot import Catalogs
 from app.catalog.tables import GpuModel
 from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
 from app.catalog.updates import model_presets_2026_11
+from app.quoting.build import build_quote
+from app.quoting.params import QuoteParams
 from tests.factories import hand_checked_catalog, make_gpu, make_offer, make_provider
 from tests.web.helpers import soup
 
@@ -97,6 +102,13 @@ def test_the_headline_names_the_cheapest_gpu_for_the_job(client, catalog):
     assert headline.startswith("Serving 1,000 million output tokens a month of Llama 3.1 70B, the cheapest GPU")
     assert "1 x H200, Virtualized, on demand: $2,920.00 a month, $2.9200 per million output tokens" in headline
     assert "H100: no benchmark of Llama 3.1 70B on H100" in page.select_one(".no-number p").get_text()
+    wide = page.select_one("figure.job-bars svg.frame-wide")
+    bars = [
+        (g.select_one(".bar-label").get_text(), g.select_one(".bar-value").get_text()) for g in wide.select("g.bar")
+    ]
+    assert bars == [("1 x H200", "$2.9200"), ("1 x B200", "$4.3800"), ("8 x L4", "$4.6720")]
+    widths = [float(rect["width"]) for rect in wide.select("rect")]
+    assert widths[0] / widths[2] == pytest.approx(2920 / 4672, abs=1e-3), "drawn to the job's cost, from zero"
 
 
 def test_a_pair_without_a_benchmark_says_so_under_its_field(client, catalog):
@@ -173,3 +185,38 @@ def test_a_saved_job_keeps_its_inputs_and_its_numbers(client, catalog):
     compared = soup(client.get(f"/compare?s={slug},{other}"))
     differing = [row.th.get_text() for row in compared.select_one("table.inputs").select("tr.differs")]
     assert {"The job", "Output tokens"} <= set(differing)
+
+
+def test_the_size_api_says_what_the_job_takes_on_each_gpu_model(client, catalog):
+    """The same job as the quote's: 95.4891 hours of work on one H200, 730 GPU-hours all month; no
+    benchmark on H100."""
+    body = client.get(f"/api/size?{SERVE_70B}&output_tokens_m=1000").json()
+    jobs = {j["gpu"]: j for j in body["jobs"]}
+    assert (jobs["H200"]["job"]["work_hours"], jobs["H200"]["job"]["gpu_hours"]) == (95.4891, 730)
+    assert jobs["H100"]["no_number"]["reason"] == "no benchmark of Llama 3.1 70B on H100"
+    assert client.get("/api/size?preset=llama-3.1-70b").json()["jobs"] == []
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    fewer=st.floats(0.001, 5e6),
+    more=st.floats(0.001, 5e6),
+    hours_up=st.sampled_from([0, 200, 730]),
+    gpu=st.sampled_from(["any", "H200", "L4"]),
+)
+def test_more_tokens_never_cost_less(session, catalog, fewer, more, hours_up, gpu):
+    """For any two volumes (millions of output tokens a month), the cheapest quote for the larger is
+    never below the smaller's: more work takes no fewer GPU-hours, replicas or GPUs at once."""
+    fewer, more = sorted((fewer, more))
+    catalogs = Catalogs(session.get_bind())
+    base = {"job": "serve", "preset": "llama-3.1-70b", "weights": "fp8", "context": 8192, "gpu": gpu,
+            "checkpoints_out": 0, "hours_up": hours_up}  # fmt: skip
+    small = build_quote(catalogs, QuoteParams(**base, output_tokens_m=fewer))
+    large = build_quote(catalogs, QuoteParams(**base, output_tokens_m=more))
+    if isinstance(large, dict):
+        assert "at once" in next(iter(large.values())), large
+        return
+    assert not isinstance(small, dict), small
+    assert large.quote.options[0].total >= small.quote.options[0].total - 1e-9
+    if gpu != "any":
+        assert large.job.gpu_hours >= small.job.gpu_hours and large.job.gpus_at_once >= small.job.gpus_at_once
