@@ -93,6 +93,8 @@ class Figures:
     looks: str | None = None
     current: tuple[tuple[CurrentLine, ...], ...] = ()
     """The cost chart's current-hours line in each frame."""
+    at_once: str | None = None
+    """The GPUs at once a metered instance runs where the GPU-hours need more than asked (730 hours a GPU)."""
     gpu_totals: tuple[str, ...] = ()
     gpu_per_output: tuple[str | None, ...] = ()
     gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()
@@ -112,8 +114,9 @@ def shown(result: QuoteResult, today: date) -> Shown:
         sizing = memo.part(("sizing", p.gpu, p.checkpoint_gb), make)
     job = Markup()
     if result.sizing is not None and (result.job is not None or result.unmatched):
-        basis = partial(parts.job_basis, result.job, result.sizing, p, result.unmatched, job_bars(result), today)
-        job = memo.part("job", basis)
+        job = memo.part(
+            "job", lambda: parts.job_basis(result.job, result.sizing, p, result.unmatched, job_bars(result), today)
+        )
     if not result.quote.options:
         return Shown(sizing=sizing, job=job)
     rate = Markup()
@@ -156,6 +159,7 @@ def figures(result: QuoteResult) -> Figures:
         money_gap(q.options[1].total, q.options[0].total, cur) if len(q.options) > 1 else None,
         money(q.cheaper_looking.total, cur) if q.cheaper_looking else None,
         _current(_cost_chart(memo, result), p.gpu_hours, q.hours_max),
+        quantity(result.raised_at_once) if result.raised_at_once else None,
         gpu_totals,
         gpu_per_output,
         gpu_current,
@@ -221,7 +225,8 @@ def shape(result: QuoteResult) -> Hashable:
     looks = q.cheaper_looking.offer.offer_id if q.cheaper_looking else None
     gpus = tuple((c.gpu, c.cheapest.offer.offer_id if c.cheapest else None) for c in result.choices)
     ranked = tuple((c.gpu, o.offer.offer_id) for c, o in result.ranked)
-    return q.hours_max, tuple(o.offer.offer_id for o in q.options), looks, gpus, ranked
+    used = tuple(o.gpus_used for o in q.options)
+    return q.hours_max, tuple(o.offer.offer_id for o in q.options), used, looks, gpus, ranked
 
 
 def results_block(result: QuoteResult, context: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> bytes:

@@ -10,6 +10,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from app.assets import asset_url
 from app.catalog.rows import decimal_text
 from app.chart_layout import BADGE_R
+from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.quoting.explorer import calculator_url, explorer_url
@@ -141,6 +142,7 @@ templates.env.globals.update(
     query_string=query_string,
     tenancy_labels=TENANCY_LABELS,
     mode_labels_by_value=dict(MODES),
+    default_utilisation_pct=DEFAULT_UTILISATION * 100,
 )
 
 

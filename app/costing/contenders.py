@@ -19,7 +19,7 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable
 
-from app.costing.curves import LinearCost, SteppedCost
+from app.costing.curves import LinearCost, MeteredCost, SteppedCost
 from app.costing.quote import PricedOffer
 
 
@@ -28,6 +28,16 @@ def _shape(p: PricedOffer) -> Hashable:
     curve = p.curve
     if isinstance(curve, LinearCost):
         return p.option, p.complete, "linear"
+    if isinstance(curve, MeteredCost):
+        return (
+            p.option,
+            p.complete,
+            "metered",
+            curve.gpus_per_unit,
+            curve.peak_gpus,
+            curve.replica_gpus,
+            curve.hours_per_gpu,
+        )
     assert isinstance(curve, SteppedCost)
     return p.option, p.complete, "stepped", curve.min_units, curve.hours_per_unit
 

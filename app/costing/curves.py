@@ -72,7 +72,49 @@ class SteppedCost:
         return self.unit_month, self.base
 
 
-CostCurve = LinearCost | SteppedCost
+@dataclass(frozen=True)
+class MeteredCost:
+    """USD per month = base + usd_per_hour x H x billed / used, for instances of `gpus_per_unit` GPUs
+    rented whole by the hour: the GPUs used at once are at least `peak_gpus` and enough for H at
+    `hours_per_gpu` useful hours each (a month has 730), in whole replicas of `replica_gpus`. A step
+    wherever one more replica is needed: 1 GPU at once on an 8-GPU instance bills 8, 5 bill 8 too.
+    """
+
+    base: float
+    usd_per_hour: float
+    """Per GPU-hour billed, the tax included."""
+    gpus_per_unit: int
+    peak_gpus: int
+    replica_gpus: int
+    hours_per_gpu: float
+
+    def at_once(self, hours: float) -> int:
+        replicas = math.ceil(math.ceil(hours / self.hours_per_gpu - _EPS) / self.replica_gpus)
+        return max(self.peak_gpus, replicas * self.replica_gpus)
+
+    def billed(self, hours: float) -> int:
+        return math.ceil(self.at_once(hours) / self.gpus_per_unit) * self.gpus_per_unit
+
+    def at(self, hours: float) -> float:
+        return self.base + self.usd_per_hour * hours * self.billed(hours) / self.at_once(hours)
+
+    def steps(self, until: float) -> list[float]:
+        """GPU-hours after which one more replica runs at once, up to `until`."""
+        found, at_once = [], self.peak_gpus
+        while at_once * self.hours_per_gpu < until:
+            found.append(at_once * self.hours_per_gpu)
+            at_once += self.replica_gpus
+        return found
+
+    def piece(self, lo: float, hi: float) -> tuple[float, float]:
+        return self.base, self.usd_per_hour * self.billed(hi) / self.at_once(hi)
+
+    @property
+    def growth(self) -> tuple[float, float]:
+        return self.usd_per_hour, self.base
+
+
+CostCurve = LinearCost | SteppedCost | MeteredCost
 
 
 def units_curve(base: float, unit_month: float, gpus_per_unit: int, peak_gpus: int, tax: float) -> SteppedCost:

@@ -8,8 +8,9 @@ from decimal import Decimal
 from functools import cached_property
 from itertools import combinations
 
+from app.costing.billing import cost_curve, gpus_used_and_billed
 from app.costing.breakeven import Crossing, crossings
-from app.costing.curves import CostCurve, LinearCost, units_curve
+from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency, cents
 from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
 from app.costing.tiers import published_up_to, tiered_cost
@@ -104,19 +105,6 @@ def option_of(offer: Offer) -> OptionKey:
     return offer.tenancy, offer.billing
 
 
-def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed: float) -> CostCurve:
-    """Monthly total against GPU-hours, with `fixed` USD of egress and storage on top."""
-    tax = assumptions.tax(offer.tenancy)
-    if offer.billing in (Billing.COMMITTED, Billing.MONTHLY):
-        return units_curve(fixed, offer.usd_per_unit_month, offer.gpus_per_unit, workload.peak_gpus, tax)
-    per_hour = offer.usd_per_gpu_hour
-    if offer.tenancy is Tenancy.SERVERLESS:
-        cold_hours = assumptions.invocations * assumptions.cold_start_s / 3600
-        return LinearCost(fixed + cold_hours * per_hour, per_hour / (1 - tax))
-    waste = offer.gpus_billed(workload.at_once) / workload.at_once
-    return LinearCost(fixed, per_hour / (1 - tax) * waste)
-
-
 @dataclass(frozen=True)
 class FixedCosts:
     """USD of egress and of storage a month, None where the provider publishes no price and the
@@ -181,6 +169,7 @@ def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptio
 
 
 def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
+    used, billed = gpus_used_and_billed(priced.offer, priced.curve, workload)
     fixed = priced.fixed.usd
     total = priced.curve.at(workload.gpu_hours)
     compute = total - fixed
@@ -193,8 +182,8 @@ def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
         total=total,
         effective_per_gpu_hour=per_hour if math.isfinite(per_hour) else None,
         curve=priced.curve,
-        gpus_used=workload.at_once,
-        gpus_billed=priced.offer.gpus_billed(workload.at_once),
+        gpus_used=used,
+        gpus_billed=billed,
         assumed=priced.fixed.assumed,
         compute_months=max(workload.months, priced.offer.min_commitment_months or 0),
         months=workload.months,

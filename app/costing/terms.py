@@ -82,13 +82,11 @@ class Workload:
     egress_gb: float = 0.0
     stored_gb: float = 0.0
     months: int = 1
-    least_at_once: int = 1
-    """GPUs at once its GPU-hours need (a month has 730 hours a GPU): a metered instance is billed for
-    those, where more than `peak_gpus`; reserved units cover the hours by their own count."""
-
-    @property
-    def at_once(self) -> int:
-        return max(self.peak_gpus, self.least_at_once)
+    replica_gpus: int = 1
+    """GPUs at once come in whole replicas of this many (a sized model's fit): more GPU-hours than
+    `peak_gpus` can run in a month (730 hours a GPU) run on more replicas at once."""
+    fills_units: bool = False
+    """A batch, free to run as many replicas at once as an instance holds, rather than `peak_gpus`."""
 
     @property
     def egress_volume_gb(self) -> float:

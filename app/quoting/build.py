@@ -12,11 +12,12 @@ from app.catalog.rates import RateRecord
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord, select_offers
 from app.costing.breakeven import hours_searched
 from app.costing.contenders import contenders
+from app.costing.curves import MeteredCost
 from app.costing.money import SYMBOLS, USD, Currency
 from app.costing.quote import OfferCost, PricedOffer, Quote, break_evens, cheapest_at, price_offers
 from app.costing.terms import Workload
-from app.quoting.jobs import JobFit, NoNumber, job_fit
-from app.quoting.moves import least_at_once, move_memo
+from app.quoting.jobs import JobFit, NoNumber, job_fit, nowhere
+from app.quoting.moves import move_memo
 from app.quoting.params import FieldErrors, Job, QuoteParams
 from app.quoting.sizing import Sizing, size
 
@@ -68,8 +69,6 @@ class QuoteResult:
     """What the stated job takes on the quoted GPU model; None for GPU-hours."""
     unmatched: tuple[NoNumber, ...] = ()
     """GPU models that hold the model but that the catalog has no number for the job on, and why."""
-    raised_at_once: int | None = None
-    """The GPUs at once quoted where the GPU-hours need more than asked (or sized): 730 hours a GPU a month."""
 
     @cached_property
     def ranked(self) -> list[tuple[GpuChoice, OfferCost]]:
@@ -78,6 +77,13 @@ class QuoteResult:
         rows = [(choice, option) for choice in self.choices for option in choice.quote.options]
         run = self.job is not None and self.job.run is not None
         return sorted(rows, key=lambda row: (not row[1].complete, row[1].horizon_total if run else row[1].total))
+
+    @property
+    def raised_at_once(self) -> int | None:
+        """The GPUs at once an instance rented by the hour runs where the GPU-hours need more than
+        asked (730 hours a GPU a month); None where they do not."""
+        used = max((o.gpus_used for o in self.quote.options if isinstance(o.curve, MeteredCost)), default=0)
+        return used if used > self.params.peak_gpus else None
 
     @cached_property
     def options(self) -> list[tuple[OfferCost, OfferRecord]]:
@@ -128,7 +134,8 @@ def _fitted(
         min_gpus_per_unit=unit_gpus,
         key=at_fit.offer,
     )
-    workload = replace(at_fit.workload(), least_at_once=least_at_once(params))
+    batch = job is not None and job.serving is not None and params.hours_up == 0
+    workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch)
     priced = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
     return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced), job)
 
@@ -185,9 +192,7 @@ def _job_contenders(
     if not jobs:
         if params.gpu != ANY_GPU:
             return {unmatched[0].field: unmatched[0].reason}
-        fields = {u.field for u in unmatched}
-        reasons = "; ".join(u.reason for u in unmatched)
-        return {fields.pop() if len(fields) == 1 else "gpu": f"no GPU model has a number for this job: {reasons}"}
+        return nowhere(unmatched)
     fitted = []
     for j in jobs:
         fit = {"gpu": j.gpu, "peak_gpus": j.gpus_at_once, "checkpoint_gb": checkpoint_gb, "gpu_hours": j.gpu_hours}
@@ -218,22 +223,15 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     if sizing is None:
         (fitted,) = found.fitted
         quote = _quote_at(memo, fitted, params.gpu_hours)
-        return QuoteResult(params, catalog, quote, currency, rate, memo=memo, raised_at_once=_raised(fitted))
-    choices = [
-        (f, GpuChoice(f.gpu, f.workload.at_once, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted
-    ]
+        return QuoteResult(params, catalog, quote, currency, rate, memo=memo)
+    choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
     best_fit, best = min(choices, key=lambda choice: _rank(choice[1]))
     listed = tuple(sorted((choice for _, choice in choices), key=_rank)) if params.gpu == ANY_GPU else ()
     best_params = params.model_copy(update=best_fit.fit)
     return QuoteResult(
         best_params, catalog, best.quote, currency, rate, sizing, listed, memo=memo, job=best.job,
-        unmatched=found.unmatched, raised_at_once=_raised(best_fit),
+        unmatched=found.unmatched,
     )  # fmt: skip
-
-
-def _raised(fitted: Fitted) -> int | None:
-    at_once = fitted.workload.at_once
-    return at_once if at_once > fitted.workload.peak_gpus else None
 
 
 def _hours(fitted: Fitted, params: QuoteParams) -> float:

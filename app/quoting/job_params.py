@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.memory import Mode
 from app.quoting.inputs import Fieldset, Input, MaybeNumber, Number, Whole, Widget
 
@@ -110,7 +111,7 @@ class JobParams(BaseModel):
     utilisation_pct: Number = Input(
         "Utilisation (MFU)", Fieldset.JOB, unit="% of the dense peak", folded=True, job=Job.TRAIN,
         help="default: Epoch AI's median of 33 known training runs, 37.5%",
-    ).field(37.5, ge=0.1, le=100)  # fmt: skip
+    ).field(DEFAULT_UTILISATION * 100, ge=0.1, le=100)  # fmt: skip
 
     @property
     def output_tokens(self) -> float:

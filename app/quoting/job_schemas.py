@@ -27,7 +27,8 @@ class JobOut(BaseModel):
         description="serving: output tokens/s of one replica; a run at a training row: tokens/s per GPU"
     )
     measured: bool = Field(description="the throughput is the one you gave, not a benchmark's")
-    dense_tflops: float | None = Field(description="a run at the dense peak: the peak used, times the utilisation")
+    dense_tflops: float | None = Field(description="a run at the dense peak: the GPU model's dense peak used")
+    utilisation: float | None = Field(description="a run at the dense peak: the share of it assumed (MFU)")
 
     @classmethod
     def of(cls, job: Job, j: JobFit) -> JobOut:
@@ -41,7 +42,7 @@ class JobOut(BaseModel):
             wall_clock_hours=round(run.wall_clock_hours, 4) if run else None,
             months=run.months if run else None,
             benchmark=j.benchmark.key if j.benchmark else None, tokens_per_s=rate, measured=j.measured_tps is not None,
-            dense_tflops=j.peak.dense_tflops if j.peak else None,
+            dense_tflops=j.peak.dense_tflops if j.peak else None, utilisation=j.utilisation if j.peak else None,
         )  # fmt: skip
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.throughput import PeakRecord, ThroughputRecord
+from app.catalog.throughput_rows import BenchmarkKind, Scenario
 from app.costing.jobs import (
     SECONDS_PER_HOUR,
     RunPlan,
@@ -28,7 +29,12 @@ GPUS_AT_ONCE_MAX = 10_000
 """The most GPUs at once a quote takes: the GPUs-at-once field's own limit."""
 RUN_MONTHS_MAX = 120
 """The longest run a quote prices: the horizon field's own limit."""
-OFFLINE, LATENCY_BOUND, PRETRAINING = "offline", "latency_bound", "pretraining"
+FURTHEST_FIRST = (
+    "output_tokens_m", "train_tokens_b", "context", "latency", "input_length", "weights", "compute", "run_gpus", "gpu",
+)  # fmt: skip
+"""Where a job found no number on any GPU model, the input to change: the one whose check the
+matching got furthest to (app/quoting/jobs.py checks the model, then the precision, the lengths, the
+latency, the replica, the volume; a run's GPUs, then its peak, then its length)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,8 @@ class JobFit:
     peak: PeakRecord | None = None
     measured_tps: float | None = None
     """The buyer's own throughput, which takes precedence over any benchmark."""
+    utilisation: float | None = None
+    """A run at the dense peak: the share of it assumed."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +73,11 @@ def model_name(sizing: Sizing) -> str:
 
 
 def _same_model(row: ThroughputRecord, sizing: Sizing) -> bool:
-    """A benchmark of the preset, or, for a model typed in, of a model with that parameter count."""
+    """A benchmark of the preset; for a model typed in, of a model no preset names with that parameter
+    count (a preset's benchmark ran its architecture, which typed numbers may not share)."""
     if sizing.preset is not None:
         return row.preset == sizing.preset.key
-    return row.parameters == round(sizing.run.shape.parameters)
+    return not row.preset and row.parameters == round(sizing.run.shape.parameters)
 
 
 def _lengths(rows: list[ThroughputRecord]) -> str:
@@ -77,9 +86,9 @@ def _lengths(rows: list[ThroughputRecord]) -> str:
 
 def _within(row: ThroughputRecord, p: SizeParams) -> bool:
     if p.latency is Latency.OFFLINE:
-        return row.scenario == OFFLINE
+        return row.scenario == Scenario.OFFLINE
     return (
-        row.scenario == LATENCY_BOUND
+        row.scenario == Scenario.LATENCY_BOUND
         and row.ttft_ms is not None
         and row.tbt_ms is not None
         and row.ttft_ms <= p.max_ttft_ms
@@ -91,7 +100,9 @@ def serving_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, f
     """The benchmark of this model on this GPU at the job's precision, lengths and latency class whose
     deployment holds the model as sized, with the most output tokens per GPU."""
     model, gpu = model_name(sizing), fit.gpu
-    rows = [r for r in catalog.throughput if r.kind == "inference" and r.gpu == gpu and _same_model(r, sizing)]
+    rows = [
+        r for r in catalog.throughput if r.kind == BenchmarkKind.INFERENCE and r.gpu == gpu and _same_model(r, sizing)
+    ]
     if not rows:
         return NoNumber(gpu, "gpu", f"no benchmark of {model} on {gpu}")
     at_precision = [r for r in rows if r.precision == p.weights]
@@ -158,7 +169,11 @@ def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit)
     rows = [
         r
         for r in catalog.throughput
-        if r.kind == "training" and r.gpu == gpu and r.precision == p.compute and _same_model(r, sizing)
+        if r.kind == BenchmarkKind.TRAINING
+        and r.gpu == gpu
+        and r.gpus == gpus
+        and r.precision == p.compute
+        and _same_model(r, sizing)
     ]
     benchmark = max(rows, key=lambda r: (r.tokens_per_s, r.key)) if rows and not lora else None
     peak = catalog.peaks.get((gpu, p.compute))
@@ -175,8 +190,11 @@ def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit)
     if gpu_hours / gpus > RUN_MONTHS_MAX * HOURS_PER_MONTH:
         return NoNumber(gpu, "train_tokens_b", f"takes more than {RUN_MONTHS_MAX} months on {gpus} x {gpu}")
     plan = run_plan(gpu_hours, gpus)
-    return JobFit(gpu, plan.gpu_hours_per_month, gpus, gpus, plan.months, run=plan, benchmark=benchmark,
-                  peak=None if benchmark else peak)  # fmt: skip
+    at_peak = benchmark is None
+    return JobFit(
+        gpu, plan.gpu_hours_per_month, gpus, gpus, plan.months, run=plan, benchmark=benchmark,
+        peak=peak if at_peak else None, utilisation=p.utilisation_pct / 100 if at_peak else None,
+    )  # fmt: skip
 
 
 def job_fit(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
@@ -184,3 +202,12 @@ def job_fit(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -
     if p.job is Job.SERVE:
         return _serving(catalog, p, sizing, fit)
     return _training(catalog, p, sizing, fit)
+
+
+def nowhere(unmatched: tuple[NoNumber, ...]) -> dict[str, str]:
+    """No GPU model has a number for the job: the reasons of the furthest check, under its input."""
+    field = min((u.field for u in unmatched), key=FURTHEST_FIRST.index)
+    closest = [u.reason for u in unmatched if u.field == field]
+    others = len(unmatched) - len(closest)
+    rest = f" (and no number on {others} other GPU model{'s' if others != 1 else ''})" if others else ""
+    return {field: "; ".join(closest) + rest}

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from app.catalog.cache import MemoEntry
 from app.catalog.snapshot import CatalogSnapshot
-from app.costing.jobs import gpus_at_once
-from app.quoting.params import Job, QuoteParams
+from app.quoting.params import QuoteParams
 from app.settings import settings
 
 MOVES_KEPT = 64
@@ -18,16 +17,10 @@ MOVED = {"gpu_hours"}
 """What a move of the slider changes: the one input left out of the memo's key."""
 
 
-def least_at_once(params: QuoteParams) -> int:
-    """The GPUs at once that GPU-hours imply (a month has 730 hours a GPU); 1 where a job sets them."""
-    return gpus_at_once(params.gpu_hours, 1) if params.job is Job.HOURS else 1
-
-
 def move_key(params: QuoteParams) -> str:
-    """Every input but GPU-hours, as the memo of a slider move is keyed, and the GPUs at once those
-    imply: derived from the parsed inputs, so that an input added to QuoteParams is in the key
-    without another edit."""
-    return f"{params.model_dump_json(exclude=MOVED)} {least_at_once(params)}"
+    """Every input but GPU-hours, as the memo of a slider move is keyed: derived from the parsed
+    inputs, so that an input added to QuoteParams is in the key without another edit."""
+    return params.model_dump_json(exclude=MOVED)
 
 
 def move_memo(catalog: CatalogSnapshot, params: QuoteParams) -> MemoEntry:

@@ -163,6 +163,10 @@ class QuoteOut(BaseModel):
         "stated job, each GPU model at its own GPU-hours for the same job, cheapest job first"
     )
     job: JobOut | None = Field(description="what the stated job takes on the quoted GPU model; null for GPU-hours")
+    raised_gpus_at_once: int | None = Field(
+        description="the GPUs at once an instance rented by the hour runs where the GPU-hours need more than "
+        "peak_gpus can run (730 hours a GPU a month); null where they do not"
+    )
     no_number: list[NoNumberOut] = Field(
         description="GPU models that hold the model but have no benchmark (or peak) for the job, and why: unranked"
     )
@@ -200,6 +204,7 @@ def quote_out(result: QuoteResult) -> QuoteOut:
         sizing=None if result.sizing is None else size_out(result.sizing),
         any_gpu=[_gpu_option(result, choice, o, tokens) for choice, o in result.ranked],
         job=None if result.job is None else JobOut.of(result.params.job, result.job),
+        raised_gpus_at_once=result.raised_at_once,
         no_number=[NoNumberOut(gpu=u.gpu, field=u.field, reason=u.reason) for u in result.unmatched],
         break_evens=[
             BreakEvenOut(

@@ -14,6 +14,7 @@ from app.errors import NOT_READY, core_refusal, refusals
 from app.health import DatabaseProbe
 from app.pages import CSVResponse
 from app.quoting.build import build_quote
+from app.quoting.job_params import Job
 from app.quoting.job_schemas import SizedJobOut, sized_job_out
 from app.quoting.params import VERSION_MAX, FieldErrors, QuoteParams, SizeParams
 from app.quoting.provider_schemas import ProviderOut
@@ -108,6 +109,8 @@ def api_throughput(
 def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> SizedJobOut:
     """A model's memory need, term by term with its formula, how many GPUs of each model hold it and,
     for a stated job, what it takes on each GPU model offered."""
+    if params.measured_tps is not None and params.job is Job.SERVE:
+        _answered({"measured_tps": "is measured on one GPU model: quote it with /api/quote and that gpu"})
     return sized_job_out(_answered(size(catalogs, params)))
 
 

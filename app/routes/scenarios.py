@@ -39,10 +39,12 @@ api_router = APIRouter(prefix="/api/scenarios", tags=["api"])
 EXPIRED = "This form has expired or came from another site. {} again from this page."
 CSV_COLUMNS = [
     "option", "provider", "product", "region", "compute_{cur}", "egress_{cur}", "storage_{cur}", "total_{cur}",
-    "horizon_total_{cur}", "{cur}_per_useful_gpu_hour", "source_url", "as_of", "catalog_version",
+    "horizon_total_{cur}", "{cur}_per_useful_gpu_hour", "{cur}_per_million_output_tokens", "job_gpu_hours",
+    "job_gpus_at_once", "benchmark", "source_url", "as_of", "catalog_version",
     "usd_per_unit_of_currency", "rate_as_of", "rate_source",
 ]  # fmt: skip
-"""Money columns name their currency; the last three name the rate where it is not USD."""
+"""Money columns name their currency; the job's are empty for GPU-hours; the last three name the rate
+where it is not USD."""
 
 
 def _page_after_save_problem(
@@ -139,10 +141,12 @@ def export_csv(slug: str, request: Request, db: Database, catalogs: CatalogsDep)
     quote = quote_out(saved_quote(catalogs, scenario))
     found = quote.exchange_rate
     rate = ["", "", ""] if found is None else [found.usd_per_unit, found.as_of, found.source]
+    job = quote.job
+    done = ["", "", ""] if job is None else [job.gpu_hours, job.gpus_at_once, job.benchmark or ""]
     rows = (
         [option_label((o.tenancy, o.billing)), o.offer.provider_name, o.offer.product, o.offer.region, o.compute,
-         o.egress, o.storage, o.total, o.horizon_total, o.effective_per_gpu_hour, o.offer.source_url,
-         o.offer.as_of, quote.catalog_version, *rate]
+         o.egress, o.storage, o.total, o.horizon_total, o.effective_per_gpu_hour, o.per_million_output_tokens,
+         *done, o.offer.source_url, o.offer.as_of, quote.catalog_version, *rate]
         for o in quote.options
     )  # fmt: skip
     body = csv_text([column.format(cur=quote.currency.lower()) for column in CSV_COLUMNS], rows)

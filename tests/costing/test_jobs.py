@@ -184,16 +184,29 @@ def test_a_bigger_batch_never_costs_less_on_a_node_or_serverless(t1, t2, rate, g
     assert more >= less
 
 
-@pytest.mark.xfail(strict=True, reason="a batch's GPUs at once is the least count; whole instances want more")
-def test_a_bigger_batch_never_costs_less_on_whole_on_demand_instances():
-    """$80/h for 8 GPUs is $10 a GPU-hour, / 0.95 tax = $10.526. 730 hours of batch work take 1
-    replica: 730 GPU-h on 1 GPU of a whole 8-GPU instance, 730 x 10.526 x 8 = $61,473.68. 731 hours
-    take ceil(731 / 730) = 2 replicas: 731 GPU-h on 2 GPUs, 731 x 10.526 x 8 / 2 = $30,778.95, less.
-    The least GPUs at once leaves 7 of the instance's 8 idle for the smaller batch."""
+def month_of_batch(offer: Offer, job: ServingJob) -> float:
+    plan = serving_plan(job)
+    workload = Workload(gpu_hours=plan.gpu_hours, peak_gpus=plan.gpus_at_once, replica_gpus=job.replica_gpus,
+                        fills_units=True)  # fmt: skip
+    return cost_offer(offer, workload, Assumptions()).total
+
+
+def test_a_batch_fills_whole_on_demand_instances_with_replicas():
+    """$80/h for 8 GPUs is $10 a GPU-hour, / 0.95 tax = $10.526. A batch runs as many 1-GPU replicas
+    at once as the instance holds, so 730 hours of work bill 730 GPU-hours, $7,684.21, and 731 bill
+    $7,694.74: never the 8 x 730 of one replica on a whole instance."""
     rate = 1.0
-    small = month_of_serving(ON_DEMAND_8_GPUS, ServingJob(730 * 3600 * rate, rate, 1, 0))
-    big = month_of_serving(ON_DEMAND_8_GPUS, ServingJob(731 * 3600 * rate, rate, 1, 0))
-    assert big >= small
+    small = month_of_batch(ON_DEMAND_8_GPUS, ServingJob(730 * 3600 * rate, rate, 1, 0))
+    big = month_of_batch(ON_DEMAND_8_GPUS, ServingJob(731 * 3600 * rate, rate, 1, 0))
+    assert (round(small, 2), round(big, 2)) == (7684.21, 7694.74)
+
+
+@given(tokens, tokens, rates, st.sampled_from([1, 2, 4, 8]), st.sampled_from([ON_DEMAND_8_GPUS, MONTHLY_8_GPU_NODE]))
+def test_a_bigger_batch_never_costs_less_on_whole_instances(t1, t2, rate, gpus, offer):
+    """A batch that fills its instances bills its GPU-hours (times what a unit leaves idle, the same
+    at any size): more work never costs less."""
+    less, more = (month_of_batch(offer, ServingJob(t, rate, gpus, 0)) for t in sorted((t1, t2)))
+    assert more >= less * (1 - 1e-12)
 
 
 parameters = st.floats(min_value=1e6, max_value=1e13)

@@ -1,6 +1,8 @@
 """A job stated as tokens to serve or a run to train, quoted on the page and in /api/quote, each
 figure worked by hand from DOMAIN.md ("From a job to GPU-hours")."""
 
+import csv
+import io
 from decimal import Decimal
 
 import pytest
@@ -99,7 +101,9 @@ def test_the_headline_names_the_cheapest_gpu_for_the_job(client, catalog):
     = 4,672.00. H200 is cheapest: 2.92 a million output tokens."""
     page = soup(client.get(f"/?{SERVE_70B}&gpu=any&output_tokens_m=1000"))
     headline = " ".join(page.select_one("p.headline").get_text().split())
-    assert headline.startswith("Serving 1,000 million output tokens a month of Llama 3.1 70B, the cheapest GPU")
+    assert headline.startswith(
+        "Serving 1,000 million output tokens a month of Llama 3.1 70B at offline maximum throughput, the cheapest GPU"
+    )
     assert "1 x H200, Virtualized, on demand: $2,920.00 a month, $2.9200 per million output tokens" in headline
     assert "H100: no benchmark of Llama 3.1 70B on H100" in page.select_one(".no-number p").get_text()
     wide = page.select_one("figure.job-bars svg.frame-wide")
@@ -181,6 +185,9 @@ def test_a_saved_job_keeps_its_inputs_and_its_numbers(client, catalog):
     assert saved["params"]["job"] == "serve" and saved["params"]["output_tokens_m"] == 1000
     assert saved["quote"]["job"]["gpu_hours"] == 730
     assert saved["quote"]["options"][0]["per_million_output_tokens"] == 2.92
+    exported = next(csv.DictReader(io.StringIO(client.get(f"/s/{slug}.csv").text)))
+    assert (exported["usd_per_million_output_tokens"], exported["job_gpu_hours"]) == ("2.92", "730.0")
+    assert exported["benchmark"] == "test/H200x1/0"
     other = client.post("/api/scenarios", json={"params": {"gpu": "H200", "gpu_hours": 730}}).json()["slug"]
     compared = soup(client.get(f"/compare?s={slug},{other}"))
     differing = [row.th.get_text() for row in compared.select_one("table.inputs").select("tr.differs")]
@@ -220,3 +227,40 @@ def test_more_tokens_never_cost_less(session, catalog, fewer, more, hours_up, gp
     assert large.quote.options[0].total >= small.quote.options[0].total - 1e-9
     if gpu != "any":
         assert large.job.gpu_hours >= small.job.gpu_hours and large.job.gpus_at_once >= small.job.gpus_at_once
+
+
+def test_the_default_utilisation_names_its_source_on_the_page(client, catalog):
+    default = soup(client.get(f"/?{TRAIN_8B}&utilisation_pct=37.5")).select_one(".job-basis").get_text()
+    assert "Epoch AI's median of 33 known training runs" in default
+    assert "Epoch AI" not in soup(client.get(f"/?{TRAIN_8B}")).select_one(".job-basis").get_text()
+
+
+def test_a_batch_runs_as_many_replicas_as_an_instance_holds(client, catalog):
+    """1,000 tokens/s per replica of 2 x H100 as a batch (hours_up 0): 1e9 / 1,000 / 3,600 = 277.78
+    hours of work, 555.56 GPU-hours; the 8-GPU instance runs 4 replicas at once, so none of it idles:
+    555.56 x 2.50 = 1,388.89 (not 8 / 2 x that, as one replica holding the instance would pay)."""
+    query = f"{SERVE_70B}&gpu=H100&output_tokens_m=1000&measured_tps=1000&hours_up=0"
+    body = client.get(f"/api/quote?{query}").json()
+    assert body["job"]["gpu_hours"] == 555.5556
+    assert body["options"][0]["total"] == 1388.89
+
+
+def test_a_typed_model_is_not_given_a_presets_benchmark(client, catalog):
+    """The same parameter count typed in may be another architecture: no number, said so."""
+    typed = "parameters_b=70&layers=40&hidden_size=8192&kv_heads=40&head_dim=128"
+    page = soup(client.get(f"/?{SERVE_70B.replace('preset=llama-3.1-70b', typed)}&gpu=H200"))
+    assert page.select_one("#gpu-error").get_text() == "no benchmark of a 70B-parameter model on H200"
+
+
+def test_no_number_on_any_gpu_lands_under_the_input_to_change(client, catalog):
+    """Interactive: H200, B200 and L4 have offline benchmarks only; H100 has none of the model."""
+    page = soup(client.get(f"/?{SERVE_70B}&gpu=any&latency=interactive"))
+    message = page.select_one("#latency-error").get_text()
+    assert message.startswith("no benchmark of Llama 3.1 70B on H200 within 2000 ms")
+    assert message.endswith("(and no number on 1 other GPU model)")
+
+
+def test_the_size_api_refuses_one_measured_throughput_for_every_gpu(client, catalog):
+    response = client.get(f"/api/size?{SERVE_70B}&measured_tps=1000")
+    assert response.status_code == 422
+    assert "measured_tps" in response.text

@@ -1,0 +1,37 @@
+"""An offer's month against GPU-hours as its billing kind draws it: whole units reserved, instances
+rented whole by the hour, serverless seconds; and the GPUs each uses and bills at some GPU-hours."""
+
+from __future__ import annotations
+
+from app.costing.curves import CostCurve, LinearCost, MeteredCost, units_curve
+from app.costing.terms import HOURS_PER_MONTH, Assumptions, Billing, Offer, Tenancy, Workload
+
+
+def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed: float) -> CostCurve:
+    """Monthly total against GPU-hours, with `fixed` USD of egress and storage on top."""
+    tax = assumptions.tax(offer.tenancy)
+    if offer.billing in (Billing.COMMITTED, Billing.MONTHLY):
+        return units_curve(fixed, offer.usd_per_unit_month, offer.gpus_per_unit, workload.peak_gpus, tax)
+    per_hour = offer.usd_per_gpu_hour
+    if offer.tenancy is Tenancy.SERVERLESS:
+        cold_hours = assumptions.invocations * assumptions.cold_start_s / 3600
+        return LinearCost(fixed + cold_hours * per_hour, per_hour / (1 - tax))
+    units = offer.gpus_per_unit
+    if workload.fills_units and units >= workload.replica_gpus:
+        per_unit = units // workload.replica_gpus * workload.replica_gpus
+        return LinearCost(fixed, per_hour / (1 - tax) * units / per_unit)
+    if units == 1:
+        return LinearCost(fixed, per_hour / (1 - tax))
+    return MeteredCost(
+        fixed, per_hour / (1 - tax), units, workload.peak_gpus, workload.replica_gpus, HOURS_PER_MONTH * (1 - tax)
+    )
+
+
+def gpus_used_and_billed(offer: Offer, curve: CostCurve, workload: Workload) -> tuple[int, int]:
+    """GPUs used at once and billed at the workload's GPU-hours: the page says "uses 5 of 8 GPUs"."""
+    if isinstance(curve, MeteredCost):
+        return curve.at_once(workload.gpu_hours), curve.billed(workload.gpu_hours)
+    billed, units, replica = offer.gpus_billed(workload.peak_gpus), offer.gpus_per_unit, workload.replica_gpus
+    if workload.fills_units and offer.tenancy is not Tenancy.SERVERLESS and units >= replica:
+        return billed // units * (units // replica * replica), billed
+    return workload.peak_gpus, billed
