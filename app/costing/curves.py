@@ -7,7 +7,7 @@ left-continuous: a step from k to k+1 units happens just above the capacity of k
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.costing.terms import HOURS_PER_MONTH
 
@@ -87,16 +87,32 @@ class MeteredCost:
     peak_gpus: int
     replica_gpus: int
     hours_per_gpu: float
+    peak_hours: float = field(init=False, repr=False)
+    """Up to these GPU-hours the peak GPUs at once run them all: the curve is a line there, which
+    most moves of the slider read, so its slope is worked out once."""
+    peak_slope: float = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "peak_hours", self.peak_gpus * self.hours_per_gpu)
+        object.__setattr__(self, "peak_slope", self.usd_per_hour * self._billed(self.peak_gpus) / self.peak_gpus)
 
     def at_once(self, hours: float) -> int:
+        if hours <= self.peak_hours:
+            return self.peak_gpus
         replicas = math.ceil(math.ceil(hours / self.hours_per_gpu - _EPS) / self.replica_gpus)
         return max(self.peak_gpus, replicas * self.replica_gpus)
 
+    def _billed(self, at_once: int) -> int:
+        return math.ceil(at_once / self.gpus_per_unit) * self.gpus_per_unit
+
     def billed(self, hours: float) -> int:
-        return math.ceil(self.at_once(hours) / self.gpus_per_unit) * self.gpus_per_unit
+        return self._billed(self.at_once(hours))
 
     def at(self, hours: float) -> float:
-        return self.base + self.usd_per_hour * hours * self.billed(hours) / self.at_once(hours)
+        if hours <= self.peak_hours:
+            return self.base + self.peak_slope * hours
+        at_once = self.at_once(hours)
+        return self.base + self.usd_per_hour * hours * self._billed(at_once) / at_once
 
     def steps(self, until: float) -> list[float]:
         """GPU-hours after which one more replica runs at once, up to `until`."""
@@ -107,7 +123,8 @@ class MeteredCost:
         return found
 
     def piece(self, lo: float, hi: float) -> tuple[float, float]:
-        return self.base, self.usd_per_hour * self.billed(hi) / self.at_once(hi)
+        at_once = self.at_once(hi)
+        return self.base, self.usd_per_hour * self._billed(at_once) / at_once
 
     @property
     def growth(self) -> tuple[float, float]:
