@@ -42,12 +42,14 @@ SOURCE_TERMS = {
 }
 """Labels the research files use for where a price came from, as sentences."""
 
-_PROVENANCE = re.compile(r"\s*\[via [^\]]*\]")
+_PROVENANCE = re.compile(r"\s*\[via [^\]]*\]|\s*As of as published:[^.]*\.?|[\s;]*(?i:read from)\b.*$", re.DOTALL)
+"""Where the research read a fact: a bracketed [via ...], its "As of as published: ..." and its
+closing "Read from: ..." (repository paths, commits, copies), the trail, not what a reader is told."""
 
 
 def plain_note(notes: str) -> tuple[str, str]:
-    """An offer's notes as sentences, and the bracketed trail of where they were read (for the
-    source's tooltip, not the reader's eye)."""
+    """A fact's notes as sentences, and the trail of where the research read them (for the source's
+    tooltip or its own field, not the reader's eye)."""
     trail = " ".join(m.group().strip(" []") for m in _PROVENANCE.finditer(notes))
     text = _PROVENANCE.sub("", notes)
     parts = [SOURCE_TERMS.get(part.strip(), part.strip()) for part in text.split(";") if part.strip()]

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from datetime import date
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from app.catalog.provider_facts import ProviderRecord, TierRecord
+from app.wording import plain_note
 
 
 class Sourced(BaseModel):
@@ -18,7 +20,17 @@ class Sourced(BaseModel):
         description="official, transcription (a copy of the publisher's page), third_party or empty"
     )
     quote: str = Field(description="the source's own words, as read")
-    notes: str
+    notes: str = Field(description="what the fact means, as sentences")
+    read_from: str = Field("", description="where the research read the fact: copies, repositories and commits")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _trail_apart(cls, data: Any) -> Any:
+        """The research's trail out of the notes a reader sees (app/wording.py `plain_note`)."""
+        if isinstance(data, dict) and "read_from" not in data:
+            notes, trail = plain_note(data.get("notes") or "")
+            return data | {"notes": notes, "read_from": trail}
+        return data
 
 
 class TierOut(Sourced):
@@ -56,7 +68,7 @@ class ProviderOut(BaseModel):
         return cls(
             slug=p.slug,
             name=p.name,
-            notes=p.notes,
+            notes=plain_note(p.notes)[0],
             headquarters=None if hq is None else HeadquartersOut(**asdict(hq)),
             egress_tiers=[TierOut.of(t) for t in p.egress_tiers],
             storage=None

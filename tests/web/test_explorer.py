@@ -211,3 +211,20 @@ def test_the_dearest_offer_per_gpu_hour_opens_on_the_last_page(client, shipped):
 def test_each_row_prices_a_workload_on_its_offer(client):
     (row,) = rows(soup(client.get("/offers?q=p5.48xlarge+us-east-1&billing=on_demand")))
     assert row.select_one("td.quote a")["href"] == "/?gpu=H100&offer=aws%3Ap5.48xlarge%3AH100%3Aus-east-1%3Aon_demand"
+
+
+def test_providers_notes_read_as_sentences_and_the_research_trail_is_apart(client):
+    """The shipped egress, storage and headquarters facts: no repository, commit or copy in the notes
+    a reader is given; each such trail in its own `read_from`."""
+    providers = client.get("/api/providers").json()
+    facts = [
+        fact
+        for p in providers
+        for fact in [p["headquarters"], *p["egress_tiers"], *((p["storage"] or {}).get("tiers") or [])]
+        if fact
+    ]
+    assert sum(bool(fact["read_from"]) for fact in facts) >= 40
+    for fact in facts:
+        assert "Read from" not in fact["notes"] and "As of as published" not in fact["notes"], fact["notes"]
+    aws = next(p for p in providers if p["slug"] == "aws")
+    assert aws["egress_tiers"][0]["read_from"].startswith("Read from: aws/agent-toolkit-for-aws")
