@@ -81,9 +81,14 @@ def _rendered_results(context: dict[str, Any]) -> str:
 
 def _kept_results(request: Request, context: dict[str, Any]) -> Response:
     """A live update with a mistake: the messages go next to the fields and above the results, and
-    the last good results stay on screen (greyed by the stylesheet), the URL at their inputs."""
+    the last good results stay on screen (greyed by the stylesheet), the URL at their inputs. The
+    save form's inputs are emptied: saving now would keep the last good inputs, not the form's (a
+    USD scenario, say, while EUR is chosen), so it is refused until the inputs are fixed."""
     response = templates.TemplateResponse(
-        request, "calculator.html", context | {"kept_results": True}, block_names=["results_problem", "error_slots"]
+        request,
+        "calculator.html",
+        context | {"kept_results": True},
+        block_names=["results_problem", "save_inputs", "error_slots"],
     )
     response.headers.update({"HX-Reswap": "none", "HX-Push-Url": "false"} | VARIES_BY_FRAGMENT)
     return response

@@ -17,10 +17,12 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from app.catalog import rows as check
 from app.catalog.changes import new_version
 from app.catalog.seed import rows_of, seed_if_empty, shipped_day
 from app.catalog.tables import (
     EgressTierVersion,
+    ExchangeRate,
     GpuModel,
     ModelPresetVersion,
     Provenance,
@@ -132,6 +134,24 @@ def throughput_2026_12(session: Session, version: int) -> None:
         session.add(GpuPeakVersion(gpu_model_id=gpu_id, valid_from=version, **peak, **_provenance(row)))
 
 
+def ecb_rate_2026_04(session: Session, version: int) -> None:
+    """The ECB's euro reference rate of 2026-04-13 (exchange_rates_2026_04.csv, read from the team's
+    eur_usd_ecb.csv; see seed_data/README.md), so that EUR works on a fresh install. A rate an admin
+    saved that is as new or newer stays current: a shipped rate never takes a later one back."""
+    for row in rows_of("exchange_rates_2026_04.csv"):
+        shipped = _provenance(row)
+        current = session.exec(
+            select(ExchangeRate).where(ExchangeRate.currency == row["currency"], col(ExchangeRate.valid_to).is_(None))
+        ).first()
+        if current is not None and current.as_of is not None and current.as_of >= shipped["as_of"]:
+            continue
+        if current is not None:
+            current.valid_to = version
+            session.add(current)
+        usd = check.exchange_rate(row["usd_per_unit"])
+        session.add(ExchangeRate(currency=row["currency"], usd_per_unit=usd, valid_from=version, **shipped))
+
+
 SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
     (
         "provider-facts-2026-11",
@@ -150,6 +170,12 @@ SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
         "Throughput benchmarks of Llama 3.1 8B/70B/405B (TensorRT-LLM, vLLM on ROCm, NeMo pre-training) and dense "
         "peak TFLOPS of H100, H200, B200, A100 and MI300X (seed_data/throughput_2026_12.csv, gpu_peaks_2026_12.csv)",
         throughput_2026_12,
+    ),
+    (
+        "ecb-rate-2026-04",
+        "Exchange rate: the ECB's euro reference rate of 2026-04-13, 1 EUR = 1.1684 USD "
+        "(seed_data/exchange_rates_2026_04.csv)",
+        ecb_rate_2026_04,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""

@@ -1,4 +1,5 @@
 from collections import Counter
+from decimal import Decimal
 
 import pytest
 
@@ -220,5 +221,27 @@ def test_every_shipped_benchmark_is_of_a_catalog_preset_and_gpu_with_a_source_an
     assert shipped.peaks["A100", "bf16"].dense_tflops == shipped.peaks["A100-80GB", "bf16"].dense_tflops == 312
 
 
+def version_before(update):
+    """The catalog version just before a shipped update's (version 1 is the seed, then one per update)."""
+    return 1 + [name for name, _, _ in SHIPPED_UPDATES].index(update)
+
+
 def test_earlier_catalog_versions_hold_no_benchmarks(catalogs):
-    assert catalogs.at(len(SHIPPED_UPDATES)).throughput == () and catalogs.at(len(SHIPPED_UPDATES)).peaks == {}
+    before = catalogs.at(version_before("throughput-2026-12"))
+    assert before.throughput == () and before.peaks == {}
+
+
+def test_the_ecb_euro_rate_ships_with_its_source_date_and_quote(shipped):
+    """The ECB's reference rate of 2026-04-13: 1 EUR = 1.1684 USD, read from a stored copy of its file."""
+    rate = shipped.rates["EUR"]
+    assert (rate.usd_per_unit, rate.as_of.isoformat(), rate.source_kind) == (
+        Decimal("1.1684"),
+        "2026-04-13",
+        "transcription",
+    )
+    assert rate.source == "https://www.ecb.europa.eu/stats/eurofxref/eurofxref.zip"
+    assert rate.quote == "Date, USD, JPY, CZK, ... | 13 April 2026, 1.1684, 186.75, 24.378, ..."
+
+
+def test_catalog_versions_before_the_rate_hold_none(catalogs):
+    assert catalogs.at(version_before("ecb-rate-2026-04")).rates == {}

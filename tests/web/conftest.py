@@ -4,7 +4,7 @@ import pytest
 
 from app.admin.accounts import create_admin
 from app.catalog.changes import new_version
-from app.catalog.updates import model_presets_2026_11
+from app.catalog.updates import ecb_rate_2026_04, model_presets_2026_11
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import PASSWORD, signed_in_as
 
@@ -27,3 +27,11 @@ def signed_in_with_presets(client, session):
     create_admin(session, "alice", PASSWORD)
     signed_in_as(client, session)
     return client
+
+
+@pytest.fixture
+def with_shipped_rate(session):
+    """The hand-checked catalog, then the shipped ECB rate (1 EUR = 1.1684 USD of 2026-04-13) as version 2."""
+    hand_checked_catalog(session)
+    ecb_rate_2026_04(session, new_version(session, "the shipped rate"))
+    session.commit()

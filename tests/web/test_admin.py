@@ -1,6 +1,6 @@
 import io
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from urllib.parse import urlencode
 
 import pytest
@@ -260,6 +260,18 @@ def test_stale_view_lists_the_oldest_prices_first(client, session, admin):
     rows = html(client.get("/admin?days=0")).select("table tbody tr")
     assert len(rows) == 3 and rows[0].td.get_text() == "2026-11-01"
     assert html(client.get("/admin?days=100000")).select("table tbody tr") == []
+
+
+def test_the_stale_view_lists_the_exchange_rate_with_its_date_and_age(client, session, with_shipped_rate):
+    """The shipped rate of 2026-04-13 is older than the default 90 days: listed after the prices, its age
+    counted in days; at 100,000 days it is not."""
+    create_admin(session, "alice", PASSWORD)
+    signed_in_as(client, session)
+    (row,) = html(client.get("/admin")).select("table.stale-rates tbody tr")
+    as_of, age, rate, source = (td.get_text() for td in row.select("td"))
+    assert (as_of, int(age), rate) == ("2026-04-13", (date.today() - date(2026, 4, 13)).days, "1 EUR = 1.1684 USD")
+    assert source == "source" and row.select_one("a[href='/admin/rates']")
+    assert html(client.get("/admin?days=100000")).select("table.stale-rates") == []
 
 
 def test_a_refusal_reads_as_a_page_for_people_and_json_for_programs(client, session, admin):

@@ -6,6 +6,7 @@ import io
 
 import pytest
 
+from app.catalog.updates import SHIPPED_UPDATES, load_shipped_catalog
 from app.deps import public_sources
 from app.main import app
 from tests.factories import hand_checked_catalog
@@ -32,6 +33,7 @@ def set_rate(client, rate, as_of="2026-11-27"):
 
 
 def test_eur_without_a_rate_is_refused_with_a_reason_not_guessed(client, session):
+    """The hand-checked catalog holds no rate, as shipped catalog versions before the ECB's did not."""
     hand_checked_catalog(session)
     page = soup(client.get(f"/?{EUR}"))
     assert page.select_one("#currency-error").get_text() == (
@@ -150,3 +152,65 @@ def test_a_new_rate_alone_leaves_a_saved_usd_scenario_unchanged(admin, session):
     section = soup(admin.get(f"/s/{slug}")).select_one("section.scenario-details")
     assert "Today's catalog (version 2) gives the same numbers" in section.get_text()
     assert section.select_one("table.then-and-now") is None
+
+
+def test_a_fresh_install_shows_eur_end_to_end_at_the_shipped_ecb_rate(client, session):
+    """The shipped catalog alone: the page, the API, a saved scenario, its CSV and JSON, and compare all
+    name the ECB's rate of 2026-04-13, 1 EUR = 1.1684 USD."""
+    load_shipped_catalog(session)
+    newest, query = 1 + len(SHIPPED_UPDATES), "gpu=H100&gpu_hours=500"
+    page = soup(client.get(f"/?{query}&currency=EUR"))
+    assert " ".join(page.select_one("#results p.rate").get_text().split()).startswith(
+        f"Money in EUR at 1 EUR = 1.1684 USD (source, as of 2026-04-13, catalog version {newest})"
+    )
+    assert page.select_one("#results p.rate a")["href"] == "https://www.ecb.europa.eu/stats/eurofxref/eurofxref.zip"
+    assert all(total.startswith("€") for total in totals(page).values())
+    rate = client.get(f"/api/quote?{query}&currency=EUR").json()["exchange_rate"]
+    assert (rate["usd_per_unit"], rate["as_of"]) == (1.1684, "2026-04-13")
+    usd, eur = save(client, query), save(client, f"{query}&currency=EUR")
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/s/{eur}.csv").text)))
+    assert (rows[0]["usd_per_unit_of_currency"], rows[0]["rate_as_of"], rows[0]["rate_source"]) == (
+        "1.1684",
+        "2026-04-13",
+        "https://www.ecb.europa.eu/stats/eurofxref/eurofxref.zip",
+    )
+    exported = client.get(f"/s/{eur}.json").json()
+    assert exported["params"]["currency"] == "EUR" and exported["quote"]["exchange_rate"]["usd_per_unit"] == 1.1684
+    compared = soup(client.get(f"/compare?s={usd},{eur}"))
+    assert compared.select_one("p.rate").get_text().startswith("Scenario 2: EUR at 1 EUR = 1.1684 USD")
+
+
+def test_saving_while_eur_is_shown_saves_a_eur_scenario_that_reopens_in_euros(client, session, with_shipped_rate):
+    """On demand 2.50 USD a GPU-hour, 400 GPU-hours, no virtualization tax: compute 1,000.00 USD
+    = 1,000 / 1.1684 = 855.87 EUR; with 40 GB of egress past the free 100 at 0.09 (3.60 USD) the
+    total is 1,003.60 / 1.1684 = 858.95 EUR. Saved from the page's form and through the API alike."""
+    from_page = save(client, EUR)
+    params = client.get(f"/s/{from_page}.json").json()["params"]
+    from_api = client.post("/api/scenarios", json={"params": params}).json()["slug"]
+    for slug in (from_page, from_api):
+        body = client.get(f"/api/scenarios/{slug}").json()
+        assert (body["params"]["currency"], body["quote"]["currency"]) == ("EUR", "EUR")
+        on_demand = body["quote"]["options"][0]
+        assert (on_demand["compute"], on_demand["total"]) == (855.87, 858.95)
+        page = soup(client.get(f"/s/{slug}"))
+        assert totals(page)["virtualized-on_demand"] == "€858.95"
+        assert "€855.87" in page.select_one('tr[data-option="virtualized-on_demand"]').get_text()
+        assert page.select_one("#currency option[selected]")["value"] == "EUR", "the form reopens in EUR"
+        assert " ".join(page.select_one("#results p.rate").get_text().split()).startswith(
+            "Money in EUR at 1 EUR = 1.1684 USD (source, as of 2026-04-13, catalog version 2)"
+        )
+
+
+def test_a_live_update_refused_for_want_of_a_rate_leaves_nothing_to_save(client, session):
+    """USD results kept on screen while EUR is refused: the save form's inputs are emptied, so a save
+    is refused with a reason instead of keeping the USD inputs without a word."""
+    hand_checked_catalog(session)
+    fragment = {"HX-Request": "true"}
+    assert soup(client.get(f"/?{QUERY}", headers=fragment)).select_one("#save-inputs")["value"]
+    refused = soup(client.get(f"/?{EUR}", headers=fragment))
+    emptied = refused.select_one("#save-inputs")
+    assert (emptied["value"], emptied["hx-swap-oob"]) == ("", "true")
+    token = soup(client.get(f"/?{QUERY}")).select_one("#save-form input[name=csrf_token]")["value"]
+    response = client.post("/s", data={"csrf_token": token, "inputs": emptied["value"]}, follow_redirects=False)
+    assert response.status_code == 422
+    assert html(response).select_one("#save-form .problem").get_text() == "Fix the calculator's inputs before saving."

@@ -33,13 +33,22 @@ STALE_AFTER_DAYS = 90
 
 @router.get("", response_class=HTMLResponse)
 def stale_prices(request: Request, admin: Admin, catalogs: CatalogsDep, days: Days = STALE_AFTER_DAYS) -> Response:
-    """Prices older than `days` (or of unknown date), oldest first: what to check next."""
-    cutoff = date.today() - timedelta(days=days)
-    stale = sorted(
-        (o for o in catalogs.current().offers if o.row.as_of is None or o.row.as_of < cutoff),
-        key=lambda o: (o.row.as_of is not None, o.row.as_of or date.min, o.provider.slug),
+    """Prices and exchange rates older than `days` (or of unknown date), oldest first: what to check
+    next. A rate converts every figure shown in its currency, so it ages like a price."""
+    cutoff, current = date.today() - timedelta(days=days), catalogs.current()
+
+    def stale(as_of: date | None) -> bool:
+        return as_of is None or as_of < cutoff
+
+    def oldest_first(as_of: date | None) -> tuple[bool, date]:
+        return as_of is not None, as_of or date.min
+
+    offers = sorted(
+        (o for o in current.offers if stale(o.row.as_of)),
+        key=lambda o: (*oldest_first(o.row.as_of), o.provider.slug),
     )
-    return admin_page(request, admin, "stale", offers=stale, days=days)
+    rates = sorted((r for r in current.rates.values() if stale(r.as_of)), key=lambda r: oldest_first(r.as_of))
+    return admin_page(request, admin, "stale", offers=offers, rates=rates, days=days)
 
 
 @router.get("/offers", response_class=HTMLResponse)
