@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.catalog.changes import new_version
+from app.catalog.dated_offers import dated_offers_2026_12
 from app.catalog.seed import rows_of, seed_if_empty, shipped_day
 from app.catalog.tables import (
     EgressTierVersion,
@@ -150,6 +151,13 @@ SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
         "Throughput benchmarks of Llama 3.1 8B/70B/405B (TensorRT-LLM, vLLM on ROCm, NeMo pre-training) and dense "
         "peak TFLOPS of H100, H200, B200, A100 and MI300X (seed_data/throughput_2026_12.csv, gpu_peaks_2026_12.csv)",
         throughput_2026_12,
+    ),
+    (
+        "dated-offers-2026-12",
+        "Dated copies of 171 on-demand offers shipped undated or older: 109 confirm their price, 62 reprice it "
+        "(GCP, OCI, AWS, Azure, Lambda, Nebius, Hyperstack, Jarvislabs, Paperspace, RunPod; "
+        "seed_data/dated_offers_2026_12.csv)",
+        dated_offers_2026_12,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""

@@ -163,8 +163,9 @@ def test_a_gpu_model_ships_with_the_memory_its_first_row_states(shipped):
 
 
 def test_undated_shipped_prices_stay_undated(shipped):
-    """SkyPilot's catalog files carry no date: 689 of the 853 shipped prices say "as of unknown"."""
-    assert (len(shipped.offers), shipped.undated) == (853, 689)
+    """SkyPilot's catalog files carry no date: 689 of the 853 shipped prices said "as of unknown"; the
+    dated copies (dated-offers-2026-12) date 168 of them, so 521 still do."""
+    assert (len(shipped.offers), shipped.undated) == (853, 521)
     assert shipped.undated == sum(o.row.as_of is None for o in shipped.offers)
 
 
@@ -221,4 +222,7 @@ def test_every_shipped_benchmark_is_of_a_catalog_preset_and_gpu_with_a_source_an
 
 
 def test_earlier_catalog_versions_hold_no_benchmarks(catalogs):
-    assert catalogs.at(len(SHIPPED_UPDATES)).throughput == () and catalogs.at(len(SHIPPED_UPDATES)).peaks == {}
+    """Version 1 is the seed, update i (from 0) is version 2 + i: the one before throughput-2026-12 holds none."""
+    (position,) = [i for i, (name, _, _) in enumerate(SHIPPED_UPDATES) if name == "throughput-2026-12"]
+    before = catalogs.at(1 + position)
+    assert before.throughput == () and before.peaks == {}
