@@ -19,6 +19,7 @@ from sqlmodel import Session, col, select
 
 from app.catalog import rows as check
 from app.catalog.changes import new_version
+from app.catalog.dated_offers import dated_offers_2026_12
 from app.catalog.seed import rows_of, seed_if_empty, shipped_day
 from app.catalog.tables import (
     EgressTierVersion,
@@ -176,6 +177,13 @@ SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
         "Exchange rate: the ECB's euro reference rate of 2026-04-13, 1 EUR = 1.1684 USD "
         "(seed_data/exchange_rates_2026_04.csv)",
         ecb_rate_2026_04,
+    ),
+    (
+        "dated-offers-2026-12",
+        "Dated copies of 171 on-demand offers shipped undated or older: 109 confirm their price, 62 reprice it "
+        "(GCP, OCI, AWS, Azure, Lambda, Nebius, Hyperstack, Jarvislabs, Paperspace, RunPod; "
+        "seed_data/dated_offers_2026_12.csv)",
+        dated_offers_2026_12,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""
