@@ -10,7 +10,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, text
-from sqlmodel import Session, SQLModel, func, select
+from sqlmodel import Session, SQLModel, col, func, select
 
 from app.catalog.tables import CatalogVersion, OfferVersion, Provider, ShippedUpdate
 from app.catalog.updates import SHIPPED_UPDATES
@@ -70,6 +70,8 @@ def test_four_workers_starting_on_a_new_database_migrate_and_seed_it_once(databa
     with Session(engine) as session:
         assert session.exec(select(func.count()).select_from(CatalogVersion)).one() == 1 + len(SHIPPED_UPDATES)
         assert session.exec(select(func.count()).select_from(Provider)).one() == 25
-        assert session.exec(select(func.count()).select_from(OfferVersion)).one() == 853
+        current = select(func.count()).select_from(OfferVersion).where(col(OfferVersion.valid_to).is_(None))
+        assert session.exec(current).one() == 853, "the seed's 853 offers, once"
+        assert session.exec(select(func.count()).select_from(OfferVersion)).one() == 853 + 171, "and 171 dated once"
         assert sorted(session.exec(select(ShippedUpdate.name))) == sorted(name for name, _, _ in SHIPPED_UPDATES)
     engine.dispose()
