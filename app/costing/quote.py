@@ -21,7 +21,8 @@ OptionKey = tuple[Tenancy, Billing]
 
 @dataclass(frozen=True)
 class OfferCost:
-    """USD for one month of the workload on one offer; egress or storage None where not published."""
+    """USD for one month of the workload on one offer, its setup fee apart (paid once over the
+    horizon); egress or storage None where not published."""
 
     offer: Offer
     compute: float
@@ -38,6 +39,7 @@ class OfferCost:
     compute_months: int = 1
     """Months of compute billed over the horizon: all of a minimum commitment, however short the horizon."""
     months: int = 1
+    setup_fee: float = 0.0
 
     @cached_property
     def option(self) -> OptionKey:
@@ -49,9 +51,11 @@ class OfferCost:
 
     def horizon_in(self, currency: Currency = USD) -> Decimal:
         """The horizon's total as its invoices add up: a month's compute and its egress plus
-        storage, each rounded to the cent in `currency`, times the months each is billed."""
+        storage, each rounded to the cent in `currency`, times the months each is billed, and the
+        setup fee, rounded to the cent, once."""
         fixed = (self.egress or 0.0) + (self.storage or 0.0)
-        return cents(currency.of(self.compute)) * self.compute_months + cents(currency.of(fixed)) * self.months
+        monthly = cents(currency.of(self.compute)) * self.compute_months + cents(currency.of(fixed)) * self.months
+        return monthly + cents(currency.of(self.setup_fee))
 
     @property
     def horizon_total(self) -> float:
@@ -131,6 +135,9 @@ class PricedOffer:
     option: OptionKey
     fixed: FixedCosts
     curve: CostCurve
+    """A month of the horizon: the setup fee spread over its months (`setup_share`) is in the base,
+    so that ranking and break-evens count it, and a long horizon makes it matter less."""
+    setup_share: float = 0.0
 
     @property
     def complete(self) -> bool:
@@ -164,14 +171,16 @@ def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptio
         fixed = fixed_by_prices.get(prices)
         if fixed is None:
             fixed = fixed_by_prices[prices] = _fixed_costs(offer, workload, assumptions)
-        priced.append(PricedOffer(offer, option_of(offer), fixed, cost_curve(offer, workload, assumptions, fixed.usd)))
+        share = offer.setup_fee_usd / workload.months
+        curve = cost_curve(offer, workload, assumptions, fixed.usd + share)
+        priced.append(PricedOffer(offer, option_of(offer), fixed, curve, share))
     return priced
 
 
 def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     used, billed = gpus_used_and_billed(priced.offer, priced.curve, workload)
     fixed = priced.fixed.usd
-    total = priced.curve.at(workload.gpu_hours)
+    total = priced.curve.at(workload.gpu_hours) - priced.setup_share
     compute = total - fixed
     per_hour = total / workload.gpu_hours if workload.gpu_hours > 0 else math.inf  # past every float: no rate
     return OfferCost(
@@ -187,6 +196,7 @@ def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
         assumed=priced.fixed.assumed,
         compute_months=max(workload.months, priced.offer.min_commitment_months or 0),
         months=workload.months,
+        setup_fee=priced.offer.setup_fee_usd,
     )
 
 
@@ -218,9 +228,10 @@ def cheapest_at(priced: list[PricedOffer], workload: Workload) -> tuple[list[Off
             cheapest[p.option] = rank, p
         if rank[0] and (looks_cheapest is None or rank < looks_cheapest[0]):
             looks_cheapest = rank, p
-    options = [_breakdown(p, workload) for _, p in sorted(cheapest.values(), key=lambda best: best[0])]
+    ranked = sorted(cheapest.values(), key=lambda best: best[0])
+    options = [_breakdown(p, workload) for _, p in ranked]
     cheaper_looking = None
-    if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0][1] < options[0].total:
+    if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0][1] < ranked[0][0][1]:
         cheaper_looking = _breakdown(looks_cheapest[1], workload)
     return options, cheaper_looking
 
