@@ -39,7 +39,6 @@ class OfferCost:
     compute_months: int = 1
     """Months of compute billed over the horizon: all of a minimum commitment, however short the horizon."""
     months: int = 1
-    setup_fee: float = 0.0
 
     @cached_property
     def option(self) -> OptionKey:
@@ -55,11 +54,16 @@ class OfferCost:
         setup fee, rounded to the cent, once."""
         fixed = (self.egress or 0.0) + (self.storage or 0.0)
         monthly = cents(currency.of(self.compute)) * self.compute_months + cents(currency.of(fixed)) * self.months
-        return monthly + cents(currency.of(self.setup_fee))
+        return monthly + cents(currency.of(self.offer.setup_fee_usd))
 
     @property
     def horizon_total(self) -> float:
         return float(self.horizon_in())
+
+    @property
+    def horizon_month(self) -> float:
+        """The month and the setup fee spread over the horizon's months: what options are ranked by."""
+        return self.total + self.offer.setup_fee_usd / self.months
 
     @cached_property
     def unpublished(self) -> tuple[str, ...]:
@@ -135,9 +139,8 @@ class PricedOffer:
     option: OptionKey
     fixed: FixedCosts
     curve: CostCurve
-    """A month of the horizon: the setup fee spread over its months (`setup_share`) is in the base,
-    so that ranking and break-evens count it, and a long horizon makes it matter less."""
     setup_share: float = 0.0
+    """The setup fee spread over the horizon's months, in the curve's base: ranking and break-evens count it."""
 
     @property
     def complete(self) -> bool:
@@ -179,9 +182,8 @@ def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptio
 
 def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     used, billed = gpus_used_and_billed(priced.offer, priced.curve, workload)
-    fixed = priced.fixed.usd
     total = priced.curve.at(workload.gpu_hours) - priced.setup_share
-    compute = total - fixed
+    compute = total - priced.fixed.usd
     per_hour = total / workload.gpu_hours if workload.gpu_hours > 0 else math.inf  # past every float: no rate
     return OfferCost(
         offer=priced.offer,
@@ -196,7 +198,6 @@ def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
         assumed=priced.fixed.assumed,
         compute_months=max(workload.months, priced.offer.min_commitment_months or 0),
         months=workload.months,
-        setup_fee=priced.offer.setup_fee_usd,
     )
 
 

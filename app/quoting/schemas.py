@@ -112,7 +112,7 @@ class OptionOut(BaseModel):
             egress=_money(o.egress, currency),
             storage=_money(o.storage, currency),
             total=float(cents(currency.of(o.total))),
-            setup_fee=float(cents(currency.of(o.setup_fee))),
+            setup_fee=float(cents(currency.of(o.offer.setup_fee_usd))),
             horizon_total=float(o.horizon_in(currency)),
             effective_per_gpu_hour=_money_rate(o.effective_per_gpu_hour, currency),
             complete=o.complete,

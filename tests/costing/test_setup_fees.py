@@ -29,7 +29,7 @@ def test_the_fee_is_added_once_to_the_horizon_and_left_out_of_the_month():
     500 = 2.00 per GPU-hour); the horizon 3 x 1,000 + 999 = 3,999.00."""
     cost = cost_offer(server(), Workload(500, months=3), NO_TAX)
     assert (cost.compute, cost.total, cost.effective_per_gpu_hour) == (1000, 1000, 2.0)
-    assert cost.setup_fee == 999
+    assert cost.horizon_month == 1000 + 999 / 3
     assert cost.horizon_in() == Decimal("3999.00")
 
 

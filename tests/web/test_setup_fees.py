@@ -104,3 +104,15 @@ def test_an_admin_adds_an_offer_with_a_fee_and_sets_it_again_with_the_price(clie
     assert _current(session, key).setup_fee_usd is None
     history = html(client.get("/admin/history", params={"key": key})).select_one("tbody tr td:nth-of-type(4)")
     assert " ".join(history.get_text().split()) == "setup_fee_usd: 999 → —"
+
+
+def test_the_headline_ranks_by_a_month_of_the_horizon_and_names_the_fee(client, server_and_cloud):
+    """Over 3 months the server is 1,000 + 999 / 3 = 1,333.00 a month of the horizon against on
+    demand's 1,250.00: on demand first, the server next, 83.00 more; over 12 months 1,000 + 83.25 =
+    1,083.25: the server first, on demand 166.75 more."""
+    headline = " ".join(soup(client.get(f"/?{QUERY}")).select_one(".headline").get_text().split())
+    assert "Virtualized, on demand: $1,250.00 a month" in headline
+    assert "at $1,000.00 + $999.00 once (Metal), $83.00 more a month with setup fees spread over 3 months" in headline
+    headline = " ".join(soup(client.get(f"/?{QUERY}&months=12")).select_one(".headline").get_text().split())
+    assert "Bare metal, monthly node: $1,000.00 a month + $999.00 once" in headline
+    assert "$166.75 more a month with setup fees spread over 12 months" in headline
