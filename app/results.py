@@ -89,7 +89,7 @@ class Figures:
     rows: tuple[RowFigures, ...] = ()
     """Each option's, cheapest first: the headline names the first two."""
     gap: str | None = None
-    """How much more the second option costs than the first."""
+    """How much more the second option costs than the first, a month with setup fees spread over the horizon."""
     looks: str | None = None
     current: tuple[tuple[CurrentLine, ...], ...] = ()
     """The cost chart's current-hours line in each frame."""
@@ -156,7 +156,7 @@ def figures(result: QuoteResult) -> Figures:
         hours,
         every_offer,
         rows,
-        money_gap(q.options[1].total, q.options[0].total, cur) if len(q.options) > 1 else None,
+        money_gap(q.options[1].horizon_month, q.options[0].horizon_month, cur) if len(q.options) > 1 else None,
         money(q.cheaper_looking.total, cur) if q.cheaper_looking else None,
         _current(_cost_chart(memo, result), p.gpu_hours, q.hours_max),
         quantity(result.raised_at_once) if result.raised_at_once else None,

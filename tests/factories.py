@@ -96,6 +96,7 @@ def make_offer(
     region: str = "us-east-1",
     region_country: str | None = "US",
     min_commitment_months: int | None = None,
+    setup_fee_usd: str | None = None,
     source_url: str = "https://example.test/price",
     product: str | None = None,
 ) -> OfferVersion:
@@ -112,6 +113,7 @@ def make_offer(
         price_usd=Decimal(price),
         price_period=period,
         min_commitment_months=min_commitment_months,
+        setup_fee_usd=None if setup_fee_usd is None else Decimal(setup_fee_usd),
         region=region,
         region_country=region_country,
         source_url=source_url,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from types import EllipsisType
 
 from sqlalchemy import ColumnElement, and_, update
 from sqlalchemy.exc import IntegrityError
@@ -103,15 +104,18 @@ def change_offer_price(
     as_of: date,
     note: str,
     who: str = "system",
+    setup_fee_usd: Decimal | None | EllipsisType = ...,
 ) -> OfferVersion:
     """Replace an offer's price in a new version; the old row stays for quotes at earlier versions.
+    The setup fee is part of the price: None for none, and left out it stays as it was.
 
     `offer_id` is the row the change was based on, so its version is the `based_on` of the change:
     if the offer changed since (a newer version, or retired), StaleRecord.
     """
     edited = _offer_row(session, offer_id)
     version = _replace_offer(session, edited.key, note, who, based_on=edited.valid_from)
-    new = _copy(edited, version, price_usd=price_usd, source_url=source_url, as_of=as_of)
+    fee = {} if isinstance(setup_fee_usd, EllipsisType) else {"setup_fee_usd": setup_fee_usd}
+    new = _copy(edited, version, price_usd=price_usd, source_url=source_url, as_of=as_of, **fee)
     session.add(new)
     commit_change(session)
     session.refresh(new)

@@ -30,6 +30,8 @@ class OfferBase(SQLModel):
     price_usd: Decimal = Field(sa_type=Numeric(20, 8, asdecimal=True))
     price_period: str
     min_commitment_months: int | None = None
+    setup_fee_usd: Decimal | None = Field(default=None, sa_type=Numeric(20, 8, asdecimal=True))
+    """Charged once when the unit is set up (Hetzner's dedicated servers), in the price's currency."""
     region: str
     region_country: str | None = None
     source_url: str
@@ -49,8 +51,8 @@ KEY_PARTS = ("provider", "product", "gpu", "region", "billing")
 """What names an offer across versions: an import that differs in one of these is another offer."""
 OFFER_COLUMNS = ("key", "provider", "gpu", *(f for f in OfferBase.model_fields if f != "key"))
 """The columns of an offer in exports and imports, in this order."""
-OPTIONAL_COLUMNS = ("vcpus", "ram_gib")
-"""A unit's vCPUs and RAM (not GPU memory) where stated; files exported before they were kept lack them."""
+OPTIONAL_COLUMNS = ("setup_fee_usd", "vcpus", "ram_gib")
+"""A setup fee, a unit's vCPUs and RAM (not GPU memory), where stated: files exported before lack them."""
 VERSIONED_FIELDS = tuple(f for f in OFFER_COLUMNS if f != "key" and f not in KEY_PARTS)
 """What a new version of an offer may change; the history page shows each change of these."""
 
@@ -111,8 +113,6 @@ def count(value: str, least: int, most: int) -> int:
 
 PROVIDER_SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 GPU_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 .-]{0,39}")
-
-
 PRESET_KEY = re.compile(r"[a-z0-9][a-z0-9.-]{0,59}")
 
 
@@ -227,6 +227,7 @@ OFFER_CHECKS: dict[str, Callable[[str], object]] = {
     "price_usd": price,
     "price_period": lambda v: one_of(v, PricePeriod),
     "min_commitment_months": lambda v: count(v, 0, 120) if v else None,
+    "setup_fee_usd": lambda v: price(v) if v else None,
     "region": lambda v: text(v, 100),
     "region_country": country,
     "source_url": web_address,

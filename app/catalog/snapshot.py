@@ -219,8 +219,8 @@ def _priced(offer_id: int, o: OfferVersion, provider: ProviderRecord) -> terms.O
     return terms.Offer(
         offer_id=offer_id, provider=provider.name, tenancy=terms.Tenancy(o.tenancy), billing=terms.Billing(o.billing),
         gpus_per_unit=o.gpus_per_unit, price_usd=float(o.price_usd), period=terms.PricePeriod(o.price_period),
-        min_commitment_months=o.min_commitment_months, egress_tiers=provider.egress_table,
-        storage_tiers=provider.storage_table,
+        min_commitment_months=o.min_commitment_months, setup_fee_usd=float(o.setup_fee_usd or 0),
+        egress_tiers=provider.egress_table, storage_tiers=provider.storage_table,
     )  # fmt: skip
 
 

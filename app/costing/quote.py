@@ -21,7 +21,8 @@ OptionKey = tuple[Tenancy, Billing]
 
 @dataclass(frozen=True)
 class OfferCost:
-    """USD for one month of the workload on one offer; egress or storage None where not published."""
+    """USD for one month of the workload on one offer, its setup fee apart (paid once over the
+    horizon); egress or storage None where not published."""
 
     offer: Offer
     compute: float
@@ -49,13 +50,20 @@ class OfferCost:
 
     def horizon_in(self, currency: Currency = USD) -> Decimal:
         """The horizon's total as its invoices add up: a month's compute and its egress plus
-        storage, each rounded to the cent in `currency`, times the months each is billed."""
+        storage, each rounded to the cent in `currency`, times the months each is billed, and the
+        setup fee, rounded to the cent, once."""
         fixed = (self.egress or 0.0) + (self.storage or 0.0)
-        return cents(currency.of(self.compute)) * self.compute_months + cents(currency.of(fixed)) * self.months
+        monthly = cents(currency.of(self.compute)) * self.compute_months + cents(currency.of(fixed)) * self.months
+        return monthly + cents(currency.of(self.offer.setup_fee_usd))
 
     @property
     def horizon_total(self) -> float:
         return float(self.horizon_in())
+
+    @property
+    def horizon_month(self) -> float:
+        """The month and the setup fee spread over the horizon's months: what options are ranked by."""
+        return self.total + self.offer.setup_fee_usd / self.months
 
     @cached_property
     def unpublished(self) -> tuple[str, ...]:
@@ -131,6 +139,8 @@ class PricedOffer:
     option: OptionKey
     fixed: FixedCosts
     curve: CostCurve
+    setup_share: float = 0.0
+    """The setup fee spread over the horizon's months, in the curve's base: ranking and break-evens count it."""
 
     @property
     def complete(self) -> bool:
@@ -164,15 +174,16 @@ def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptio
         fixed = fixed_by_prices.get(prices)
         if fixed is None:
             fixed = fixed_by_prices[prices] = _fixed_costs(offer, workload, assumptions)
-        priced.append(PricedOffer(offer, option_of(offer), fixed, cost_curve(offer, workload, assumptions, fixed.usd)))
+        share = offer.setup_fee_usd / workload.months
+        curve = cost_curve(offer, workload, assumptions, fixed.usd + share)
+        priced.append(PricedOffer(offer, option_of(offer), fixed, curve, share))
     return priced
 
 
 def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     used, billed = gpus_used_and_billed(priced.offer, priced.curve, workload)
-    fixed = priced.fixed.usd
-    total = priced.curve.at(workload.gpu_hours)
-    compute = total - fixed
+    total = priced.curve.at(workload.gpu_hours) - priced.setup_share
+    compute = total - priced.fixed.usd
     per_hour = total / workload.gpu_hours if workload.gpu_hours > 0 else math.inf  # past every float: no rate
     return OfferCost(
         offer=priced.offer,
@@ -218,9 +229,10 @@ def cheapest_at(priced: list[PricedOffer], workload: Workload) -> tuple[list[Off
             cheapest[p.option] = rank, p
         if rank[0] and (looks_cheapest is None or rank < looks_cheapest[0]):
             looks_cheapest = rank, p
-    options = [_breakdown(p, workload) for _, p in sorted(cheapest.values(), key=lambda best: best[0])]
+    ranked = sorted(cheapest.values(), key=lambda best: best[0])
+    options = [_breakdown(p, workload) for _, p in ranked]
     cheaper_looking = None
-    if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0][1] < options[0].total:
+    if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0][1] < ranked[0][0][1]:
         cheaper_looking = _breakdown(looks_cheapest[1], workload)
     return options, cheaper_looking
 

@@ -39,8 +39,9 @@ class PricePeriod(StrEnum):
 class Offer:
     """One priced way to rent GPUs, with what its provider charges for egress and storage.
 
-    `price_usd` is per unit (instance or node) and `period`, as published. Egress is priced per GB
-    and storage per GB-month through the provider's tiers; no tiers where no public price is known.
+    `price_usd` is per unit (instance or node) and `period`, as published; `setup_fee_usd` is
+    charged once, however long the horizon. Egress is priced per GB and storage per GB-month through
+    the provider's tiers; no tiers where no public price is known.
     """
 
     offer_id: int
@@ -53,6 +54,7 @@ class Offer:
     min_commitment_months: int | None = None
     egress_tiers: tuple[Tier, ...] = ()
     storage_tiers: tuple[Tier, ...] = ()
+    setup_fee_usd: float = 0.0
 
     @property
     def usd_per_gpu_hour(self) -> float:

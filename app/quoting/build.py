@@ -43,11 +43,11 @@ class GpuChoice:
 
     @property
     def cost(self) -> float:
-        """What the ranking compares: a run's whole cost, else a month's."""
+        """What the ranking compares: a run's whole cost, else a month of the horizon (`horizon_month`)."""
         cheapest = self.cheapest
         if cheapest is None:
             return math.inf
-        return cheapest.horizon_total if self.job is not None and self.job.run is not None else cheapest.total
+        return cheapest.horizon_total if self.job is not None and self.job.run is not None else cheapest.horizon_month
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,9 @@ class QuoteResult:
         what the job costs on each at its own GPU-hours."""
         rows = [(choice, option) for choice in self.choices for option in choice.quote.options]
         run = self.job is not None and self.job.run is not None
-        return sorted(rows, key=lambda row: (not row[1].complete, row[1].horizon_total if run else row[1].total))
+        return sorted(
+            rows, key=lambda row: (not row[1].complete, row[1].horizon_total if run else row[1].horizon_month)
+        )
 
     @property
     def raised_at_once(self) -> int | None:

@@ -88,6 +88,7 @@ COLUMNS: dict[str, Column] = {
     "tenancy": Column("Tenancy", lambda r: r.record.priced.tenancy.value),
     "billing": Column("Billing", lambda r: r.record.priced.billing.value),
     "price": Column("Price as published", _published, numeric=True, sort=lambda r: r.record.row.price_usd),
+    "setup_fee": Column("Setup fee, USD once", lambda r: r.record.row.setup_fee_usd, numeric=True),
     "per_hour": Column("USD per hour", lambda r: r.usd_per_hour, numeric=True),
     "per_gpu_hour": Column("USD per GPU-hour", lambda r: r.usd_per_gpu_hour, numeric=True),
     "per_month": Column("USD per month", lambda r: r.usd_per_month, numeric=True),

@@ -43,6 +43,7 @@ class OfferOut(OfferRow):
     billing: Billing
     price_usd: float  # type: ignore[assignment]  # a JSON number here; the catalog keeps the Decimal
     ram_gib: float | None  # type: ignore[assignment]
+    setup_fee_usd: float | None  # type: ignore[assignment]
     usd_per_gpu_hour: float
 
     @classmethod
@@ -81,8 +82,11 @@ class OptionOut(BaseModel):
     compute: float
     egress: float | None
     storage: float | None
-    total: float
-    horizon_total: float
+    total: float = Field(description="one month, without the setup fee")
+    setup_fee: float = Field(description="charged once: in horizon_total, not in the month's total")
+    horizon_total: float = Field(
+        description="the months of the horizon (all of a minimum commitment's compute) plus the setup fee once"
+    )
     effective_per_gpu_hour: float | None
     complete: bool
     assumed: list[str] = Field(description="egress and/or storage priced in part at the assumed price you set")
@@ -108,6 +112,7 @@ class OptionOut(BaseModel):
             egress=_money(o.egress, currency),
             storage=_money(o.storage, currency),
             total=float(cents(currency.of(o.total))),
+            setup_fee=float(cents(currency.of(o.offer.setup_fee_usd))),
             horizon_total=float(o.horizon_in(currency)),
             effective_per_gpu_hour=_money_rate(o.effective_per_gpu_hour, currency),
             complete=o.complete,

@@ -85,7 +85,8 @@ def keep(read: SourceRows, found: list[tuple[str, OfferRow]], current: dict[str,
 
 
 def _with_machine_of(row: OfferRow, held: OfferRow) -> OfferRow:
-    """A source that states no vCPUs or RAM (Azure's prices) leaves what the catalog holds."""
+    """A source that states no vCPUs or RAM (Azure's prices), or no setup fee (none of them does),
+    leaves what the catalog holds."""
     unstated = {f: getattr(held, f) for f in OPTIONAL_COLUMNS if getattr(row, f) is None}
     return row.model_copy(update=unstated) if unstated else row
 

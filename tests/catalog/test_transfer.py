@@ -34,6 +34,29 @@ def test_a_json_export_loaded_into_an_empty_database_is_the_same_catalog(session
     assert len(exported["offers"]) == 853 and len(exported["providers"]) == 25
 
 
+def test_a_setup_fee_goes_out_and_comes_back_in_json_and_csv_and_a_file_from_before_fees_still_imports(
+    session, new_database
+):
+    """999 USD to set up the on-demand offer: the JSON export loads with it, a CSV row carries it as
+    typed, and a CSV without the column (exported before fees were kept) reads as no fee."""
+    hand_checked_catalog(session)
+    offer = session.get(OfferVersion, 1)
+    offer.setup_fee_usd = Decimal("999.00")
+    session.commit()
+    exported = export_catalog(session, 1)
+    with Session(new_database()) as other:
+        load_catalog(other, exported)
+        assert [o["setup_fee_usd"] for o in export_catalog(other, 1)["offers"]] == ["999", None, None]
+    row = next(csv.DictReader(io.StringIO(export_offers_csv(session, 1))))
+    assert row["setup_fee_usd"] == "999"
+    before_fees = io.StringIO()
+    writer = csv.DictWriter(before_fees, fieldnames=[f for f in row if f != "setup_fee_usd"], extrasaction="ignore")
+    writer.writeheader()
+    writer.writerow(row | {"price_usd": "2.75"})
+    plan = plan_import(session, before_fees.getvalue(), 1)
+    assert (plan.problems, [r.setup_fee_usd for _, r in plan.change]) == ([], [None])
+
+
 def test_loading_refuses_an_export_holding_a_control_character_and_says_where(session, new_database):
     """PostgreSQL would drop the NUL and keep the formula behind it, which SQLite keeps whole."""
     hand_checked_catalog(session)
@@ -152,6 +175,7 @@ def own_row(session, **changes):
         ({"as_of": "2099-01-01"}, "as_of cannot be in the future"),
         ({"gpus_per_unit": "99999999999999999999999"}, "gpus_per_unit must be a whole number from 1 to 1,024"),
         ({"min_commitment_months": "-5"}, "min_commitment_months must be a whole number from 0 to 120"),
+        ({"setup_fee_usd": "-1"}, "setup_fee_usd must be a price of 0 or more"),
         (
             {"region_country": "<b>x</b>"},
             "region_country must be a two-letter ISO country code, e.g. DE, or empty if not known",

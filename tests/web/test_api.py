@@ -56,8 +56,8 @@ def test_offers_are_filterable_and_the_csv_has_the_same_rows(client, session):
     assert len(rows) == 3 and {r["source_url"] for r in rows} == {"https://example.test/price"}
     assert reader.fieldnames == [
         "offer_id", "key", "provider", "provider_name", "gpu", "product", "tenancy", "billing", "gpus_per_unit",
-        "price_usd", "price_period", "usd_per_gpu_hour", "min_commitment_months", "region", "region_country",
-        "source_url", "as_of", "notes", "vcpus", "ram_gib",
+        "price_usd", "price_period", "usd_per_gpu_hour", "min_commitment_months", "setup_fee_usd", "region",
+        "region_country", "source_url", "as_of", "notes", "vcpus", "ram_gib",
     ]  # fmt: skip
 
 

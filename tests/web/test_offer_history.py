@@ -19,6 +19,7 @@ CHANGES = {
     "price_usd": ("2.5", "2.75", "2.5 → 2.75"),
     "price_period": ("hour", "month", "hour → month"),
     "min_commitment_months": ("", "12", "— → 12"),
+    "setup_fee_usd": ("", "999", "— → 999"),
     "region_country": ("US", "CA", "US → CA"),
     "source_url": (
         "https://example.test/price",

@@ -93,6 +93,7 @@ class OfferEdit(EditForm):
 
     conflict = "Someone changed this offer after you opened it, so your change was not saved."
     price_usd: Annotated[Decimal, checked(check.price)]
+    setup_fee_usd: Annotated[Decimal | None, checked(OFFER_CHECKS["setup_fee_usd"])]
     source_url: Annotated[str, checked(check.web_address)]
     as_of: Annotated[date, checked(check.past_day)]
     note: ChangeNote
@@ -123,7 +124,8 @@ def save_offer(request: Request, admin: Admin, db: Database, row_id: RecordId, p
     row = _read_offer_row(db, row_id)
 
     def save(session: Session, offer: OfferEdit) -> str:
-        change_offer_price(session, row_id, offer.price_usd, offer.source_url, offer.as_of, offer.note, admin.username)
+        change_offer_price(session, row_id, offer.price_usd, offer.source_url, offer.as_of, offer.note, admin.username,
+                           setup_fee_usd=offer.setup_fee_usd)  # fmt: skip
         return _history_url(row.key)
 
     return answer(OfferEdit, posted, db, save, partial(_edit_page, request, admin, db, row))
@@ -198,6 +200,7 @@ class NewOffer(EditForm):
     price_usd: Decimal
     price_period: str = PricePeriod.HOUR
     min_commitment_months: int | None
+    setup_fee_usd: Decimal | None
     region: str
     region_country: str | None
     source_url: str
