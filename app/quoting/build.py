@@ -43,11 +43,14 @@ class GpuChoice:
 
     @property
     def cost(self) -> float:
-        """What the ranking compares: a run's whole cost, else a month of the horizon (`horizon_month`)."""
         cheapest = self.cheapest
-        if cheapest is None:
-            return math.inf
-        return cheapest.horizon_total if self.job is not None and self.job.run is not None else cheapest.horizon_month
+        return math.inf if cheapest is None else ranked_cost(cheapest, self.job)
+
+
+def ranked_cost(o: OfferCost, job: JobFit | None) -> float:
+    """What options of any GPU are ranked by: a run's whole cost, else a month of the horizon
+    (`horizon_month`: its setup fee spread over the months)."""
+    return o.horizon_total if job is not None and job.run is not None else o.horizon_month
 
 
 @dataclass(frozen=True)
@@ -75,12 +78,9 @@ class QuoteResult:
         """Every GPU model's options side by side, cheapest first (fully priced first): for a job, by
         what the job costs on each at its own GPU-hours."""
         rows = [(choice, option) for choice in self.choices for option in choice.quote.options]
-        run = self.job is not None and self.job.run is not None
-        return sorted(
-            rows, key=lambda row: (not row[1].complete, row[1].horizon_total if run else row[1].horizon_month)
-        )
+        return sorted(rows, key=lambda row: (not row[1].complete, ranked_cost(row[1], self.job)))
 
-    @property
+    @cached_property
     def raised_at_once(self) -> int | None:
         """The GPUs at once an instance rented by the hour runs where the GPU-hours need more than
         asked (730 hours a GPU a month); None where they do not."""

@@ -4,6 +4,9 @@ and months it takes, or, where the catalog has no number for the pair, why; neve
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
+
+from annotated_types import Le
 
 from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.throughput import PeakRecord, ThroughputRecord
@@ -22,12 +25,18 @@ from app.costing.jobs import (
 from app.costing.memory import Fit, Mode
 from app.costing.terms import HOURS_PER_MONTH
 from app.quoting.job_params import Job, Latency
-from app.quoting.params import SizeParams
+from app.quoting.params import QuoteParams, SizeParams
 from app.quoting.sizing import Sizing
 
-GPUS_AT_ONCE_MAX = 10_000
+
+def _most(name: str) -> int:
+    """A field's upper limit, as QuoteParams declares it."""
+    return cast(int, next(limit.le for limit in QuoteParams.model_fields[name].metadata if isinstance(limit, Le)))
+
+
+GPUS_AT_ONCE_MAX = _most("peak_gpus")
 """The most GPUs at once a quote takes: the GPUs-at-once field's own limit."""
-RUN_MONTHS_MAX = 120
+RUN_MONTHS_MAX = _most("months")
 """The longest run a quote prices: the horizon field's own limit."""
 FURTHEST_FIRST = (
     "output_tokens_m", "train_tokens_b", "context", "latency", "input_length", "weights", "compute", "run_gpus", "gpu",
