@@ -18,7 +18,8 @@ from typing import Any
 from markupsafe import Markup
 
 from app.catalog.cache import MemoEntry
-from app.catalog.snapshot import OfferRecord
+from app.catalog.offer_records import OfferRecord
+from app.catalog.snapshot import CatalogSnapshot
 from app.charts import FRAMES, Chart, CurrentLine, overlay_chart, yours
 from app.costing.money import Currency
 from app.costing.quote import OfferCost, Quote
@@ -122,7 +123,7 @@ def shown(result: QuoteResult, today: date) -> Shown:
     rate = Markup()
     if result.rate is not None:
         rate = memo.part("rate", partial(parts.rate_note, result.rate, result.currency, catalog.version))
-    rows = tuple(_row(memo, parts, o, r, result.currency, catalog.version, today) for o, r in result.options)
+    rows = tuple(_row(memo, parts, o, r, result.currency, catalog, today) for o, r in result.options)
     gpu_chart = _gpu_chart(memo, result) if result.choices and result.job is None else None
     return Shown(_cost_chart(memo, result), rows, gpu_chart, rate, sizing, job)
 
@@ -176,13 +177,15 @@ def _current(drawn: Drawn, hours: float, x_max: float) -> tuple[tuple[CurrentLin
 
 
 def _row(
-    memo: MemoEntry, parts: Any, o: OfferCost, r: OfferRecord, cur: Currency, version: int, today: date
+    memo: MemoEntry, parts: Any, o: OfferCost, r: OfferRecord, cur: Currency, catalog: CatalogSnapshot, today: date
 ) -> tuple[OfferCost, RowCells]:
-    """An option's cost beside the cells of its row that GPU-hours leave alone: they read the offer,
-    the GPUs used and billed, and its egress and storage (priced for the workload less its hours)."""
+    """An option's cost beside the cells of its row that GPU-hours leave alone: they read the offer
+    (and the rate it is converted at, if published in another currency than shown), the GPUs used
+    and billed, and its egress and storage (priced for the workload less its hours)."""
 
     def cells() -> RowCells:
-        offer, fixed = parts.offer_cells(o, r, version), parts.fixed_cells(o, r, cur)
+        converted = None if r.row.currency == cur.code else catalog.rates.get(r.row.currency)
+        offer, fixed = parts.offer_cells(o, r, catalog.version, converted), parts.fixed_cells(o, r, cur)
         return RowCells(offer, fixed, parts.source_cell(r, today))
 
     return o, memo.part(("row", r.priced.offer_id, o.gpus_used, o.gpus_billed, today), cells)

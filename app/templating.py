@@ -8,10 +8,11 @@ from decimal import Decimal
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.assets import asset_url
+from app.catalog.currencies import currency_words
 from app.catalog.rows import decimal_text
 from app.chart_layout import BADGE_R
 from app.costing.jobs import DEFAULT_UTILISATION
-from app.costing.money import USD, Currency, cents, rate
+from app.costing.money import SYMBOLS, USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.quoting.explorer import calculator_url, explorer_url
 from app.quoting.form import query_string
@@ -69,9 +70,12 @@ def web_link(url: str) -> str | None:
     return url if url.startswith(("https://", "http://")) else None
 
 
-def usd_published(value: float) -> str:
-    """A price as its source printed it: cents where it has no more digits, else up to 6 places."""
-    return f"${value:,.2f}" if round(value, 2) == value else f"${value:,.6f}".rstrip("0")
+def published(value: Decimal | float, currency: str = "USD") -> str:
+    """A price as its source printed it, in its currency: cents where it has no more digits, else up
+    to 6 places; a number whose source states no currency says so."""
+    number = f"{value:,.2f}" if round(value, 2) == value else f"{value:,.6f}".rstrip("0")
+    symbol = SYMBOLS.get(currency)
+    return f"{symbol}{number}" if symbol else f"{number} ({currency_words(currency)})"
 
 
 def when(moment: datetime) -> str:
@@ -123,7 +127,7 @@ templates.env.filters.update(
     amount=amount,
     money_rate=money_rate,
     money_change=money_change,
-    usd_published=usd_published,
+    published=published,
     option_label=option_label,
     web_link=web_link,
     quantity=quantity,

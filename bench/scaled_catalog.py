@@ -50,16 +50,16 @@ def _grow(session: Session, factor: int, draw: random.Random) -> None:
             session.add(twin)
             session.flush()
             dearer = Decimal(draw.uniform(0.8, 1.2))
-            for table, price in ((EgressTierVersion, "usd_per_gb"), (StoragePrice, "usd_per_gb_month")):
+            for table, price in ((EgressTierVersion, "per_gb"), (StoragePrice, "per_gb_month")):
                 for row in _current(session, table, provider.id):
                     session.add(_copied(row, version, provider_id=twin.id, **{price: getattr(row, price) * dearer}))
             for hq in _current(session, ProviderHeadquarters, provider.id):
                 session.add(_copied(hq, version, provider_id=twin.id))
             for o in (o for o in offers if o.provider_id == provider.id):
                 region = f"{o.region}~x{copy}"
-                price = max(CENT, (o.price_usd * Decimal(draw.uniform(0.8, 1.2))).quantize(CENT))
+                price = max(CENT, (o.price * Decimal(draw.uniform(0.8, 1.2))).quantize(CENT))
                 key = offer_key(twin.slug, o.product, gpus[o.gpu_model_id], region, o.billing)
-                session.add(_copied(o, version, provider_id=twin.id, key=key, region=region, price_usd=price))
+                session.add(_copied(o, version, provider_id=twin.id, key=key, region=region, price=price))
     commit_change(session)
 
 

@@ -66,7 +66,7 @@ def make_provider(
                 provider_id=provider.id,
                 from_gb=Decimal(str(from_gb)),
                 to_gb=None if to_gb is None else Decimal(str(to_gb)),
-                usd_per_gb=Decimal(price),
+                per_gb=Decimal(price),
                 source="https://example.test/egress",
                 valid_from=version,
             )
@@ -75,7 +75,7 @@ def make_provider(
         session.add(
             StoragePrice(
                 provider_id=provider.id,
-                usd_per_gb_month=Decimal(storage),
+                per_gb_month=Decimal(storage),
                 source="https://example.test/s",
                 valid_from=version,
             )
@@ -96,7 +96,7 @@ def make_offer(
     region: str = "us-east-1",
     region_country: str | None = "US",
     min_commitment_months: int | None = None,
-    setup_fee_usd: str | None = None,
+    setup_fee: str | None = None,
     source_url: str = "https://example.test/price",
     product: str | None = None,
 ) -> OfferVersion:
@@ -110,10 +110,10 @@ def make_offer(
         tenancy=tenancy,
         billing=billing,
         gpus_per_unit=gpus_per_unit,
-        price_usd=Decimal(price),
+        price=Decimal(price),
         price_period=period,
         min_commitment_months=min_commitment_months,
-        setup_fee_usd=None if setup_fee_usd is None else Decimal(setup_fee_usd),
+        setup_fee=None if setup_fee is None else Decimal(setup_fee),
         region=region,
         region_country=region_country,
         source_url=source_url,

@@ -99,12 +99,12 @@ def _copy(row: OfferVersion, version: int, **changes: object) -> OfferVersion:
 def change_offer_price(
     session: Session,
     offer_id: int,
-    price_usd: Decimal,
+    price: Decimal,
     source_url: str,
     as_of: date,
     note: str,
     who: str = "system",
-    setup_fee_usd: Decimal | None | EllipsisType = ...,
+    setup_fee: Decimal | None | EllipsisType = ...,
 ) -> OfferVersion:
     """Replace an offer's price in a new version; the old row stays for quotes at earlier versions.
     The setup fee is part of the price: None for none, and left out it stays as it was.
@@ -114,8 +114,8 @@ def change_offer_price(
     """
     edited = _offer_row(session, offer_id)
     version = _replace_offer(session, edited.key, note, who, based_on=edited.valid_from)
-    fee = {} if isinstance(setup_fee_usd, EllipsisType) else {"setup_fee_usd": setup_fee_usd}
-    new = _copy(edited, version, price_usd=price_usd, source_url=source_url, as_of=as_of, **fee)
+    fee = {} if isinstance(setup_fee, EllipsisType) else {"setup_fee": setup_fee}
+    new = _copy(edited, version, price=price, source_url=source_url, as_of=as_of, **fee)
     session.add(new)
     commit_change(session)
     session.refresh(new)

@@ -12,6 +12,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
+from app.catalog.currencies import PriceCurrency
 from app.catalog.files import csv_rows
 from app.catalog.plans import ImportPlan, OfferPlanner
 from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, OPTIONAL_COLUMNS, OfferRow, check_offer_fields, offer_key
@@ -61,7 +62,7 @@ def _skypilot_rows(
     if not line["Price"].strip():
         raise ValueError("Price is empty")
     prices = [
-        (billing, _checked(column, lambda text=text: OFFER_CHECKS["price_usd"](text.strip())))
+        (billing, _checked(column, lambda text=text: OFFER_CHECKS["price"](text.strip())))
         for billing, column, text in [
             (Billing.ON_DEMAND, "Price", line["Price"]),
             (Billing.SPOT, "SpotPrice", line["SpotPrice"]),
@@ -70,22 +71,38 @@ def _skypilot_rows(
     ]
     return [
         OfferRow(key=offer_key(provider, product, gpu, region, billing), provider=provider, gpu=gpu, product=product,
-                 tenancy=tenancy, billing=billing, gpus_per_unit=count, price_usd=price, price_period=PricePeriod.HOUR,
+                 tenancy=tenancy, billing=billing, gpus_per_unit=count, price=price, price_period=PricePeriod.HOUR,
                  region=region, source_url=source_url, as_of=as_of, **skypilot_machine(line))
         for billing, price in prices
         if price != 0
     ]  # fmt: skip
 
 
+EARLIER_NAMES = {
+    "price_usd": "price",
+    "setup_fee_usd": "setup_fee",
+    "usd_per_gb": "per_gb",
+    "usd_per_gb_month": "per_gb_month",
+}
+"""Our exports' names before prices carried their currency: every price in them is USD."""
+
+
+def _renamed(fields: dict[str, Any]) -> dict[str, Any]:
+    return {EARLIER_NAMES.get(name, name): value for name, value in fields.items()}
+
+
 def _own_row(line: dict[str, str]) -> OfferRow:
     """A row of our export, checked as the admin's forms check a new offer."""
+    line = _renamed(line)
+    if "currency" not in line:
+        line["currency"] = PriceCurrency.USD
     values, errors = check_offer_fields(line)
     if errors:
         name, message = next(iter(errors.items()))
         raise ValueError(f"{name} {message}")
     row = OfferRow(key=line["key"], provider=line["provider"], gpu=line["gpu"], **values)
-    if row.key != offer_key(row.provider, row.product, row.gpu, row.region, row.billing):
-        raise ValueError("key does not match provider:product:gpu:region:billing")
+    if row.key != offer_key(row.provider, row.product, row.gpu, row.region, row.billing, row.currency):
+        raise ValueError("key does not match provider:product:gpu:region:billing (and the currency, if not USD)")
     return row
 
 
@@ -101,6 +118,7 @@ def plan_import(
     except csv.Error as e:
         plan.problems.append((1, f"unreadable CSV: {e}"))
         return plan
+    columns = {EARLIER_NAMES.get(name, name) for name in columns}
     skypilot = SKYPILOT_COLUMNS <= columns
     if not skypilot and not set(OFFER_COLUMNS) - set(OPTIONAL_COLUMNS) <= columns:
         plan.problems.append((1, "the header is neither SkyPilot's catalog format nor this calculator's export"))
@@ -201,7 +219,7 @@ def load_catalog(session: Session, data: dict[str, Any], who: str = "system") ->
         tables = (ProviderHeadquarters, "headquarters"), (EgressTierVersion, "egress_tiers"), (StoragePrice, "storage")
         for table, key in tables:
             for r in p[key]:
-                session.add(table.model_validate(r | {"provider_id": provider.id, "valid_from": version}))
+                session.add(table.model_validate(_renamed(r) | {"provider_id": provider.id, "valid_from": version}))
     for g in data["gpu_models"]:
         gpu = GpuModel(name=g["name"], memory_gib=g["memory_gib"])
         session.add(gpu)
@@ -209,7 +227,7 @@ def load_catalog(session: Session, data: dict[str, Any], who: str = "system") ->
         assert gpu.id is not None
         gpus[g["name"]] = gpu.id
     for o in data["offers"]:
-        row = OfferRow.model_validate(o)
+        row = OfferRow.model_validate(_renamed(o))
         session.add(OfferVersion.of_row(row, providers[row.provider], gpus[row.gpu], version))
     commit_change(session)
     return version

@@ -57,9 +57,9 @@ def replace_egress_tiers(
 ) -> int:
     """A provider's whole egress table anew, from a new version on; tiers were checked by the caller."""
     version, _ = _replace(session, EgressTierVersion, provider_id, "egress", note, who, based_on)
-    for from_gb, to_gb, usd_per_gb in tiers:
+    for from_gb, to_gb, per_gb in tiers:
         session.add(
-            EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd_per_gb,
+            EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, per_gb=per_gb,
                               valid_from=version, **provenance.model_dump())
         )  # fmt: skip
     commit_change(session)
@@ -82,7 +82,7 @@ def replace_storage(
     for from_gb, to_gb, usd in tiers:
         session.add(
             StoragePrice(provider_id=provider_id, kind=kind, product=product, from_gb=from_gb, to_gb=to_gb,
-                         usd_per_gb_month=usd, valid_from=version, **provenance.model_dump())
+                         per_gb_month=usd, valid_from=version, **provenance.model_dump())
         )  # fmt: skip
     commit_change(session)
     return version

@@ -4,13 +4,16 @@ each with where it came from."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import cached_property
+from typing import Any
 
 from sqlmodel import Session, col, select
 
+from app.catalog.rates import RateRecord, usd_per_unit
 from app.catalog.tables import EgressTierVersion, Provider, ProviderHeadquarters, StoragePrice, valid_at
 from app.catalog.tier_rows import priced_tiers
 from app.costing import tiers
@@ -21,6 +24,11 @@ class TierRecord:
     """A tier with where it came from: egress per GB, or storage per GB-month."""
 
     tier: tiers.Tier
+    """In USD, at the version's rate: what the cost model adds."""
+    currency: str
+    """The currency the tier was published in."""
+    published: Decimal
+    """Per GB or GB-month, as published."""
     source: str
     as_of: date | None
     source_kind: str
@@ -70,17 +78,30 @@ class ProviderRecord:
         return () if self.storage is None else tuple(t.tier for t in self.storage.tiers)
 
 
-def _tier(row: EgressTierVersion | StoragePrice, usd: Decimal) -> TierRecord:
-    tier = priced_tiers([(row.from_gb, row.to_gb, usd)])[0]
-    return TierRecord(tier, row.source, row.as_of, row.source_kind, row.quote, row.notes)
+def _tier(row: EgressTierVersion | StoragePrice, amount: Decimal, usd: float) -> TierRecord:
+    tier = priced_tiers([(row.from_gb, row.to_gb, amount)])[0]
+    tier = tiers.Tier(tier.from_gb, tier.to_gb, tier.usd_per_gb * usd)
+    return TierRecord(tier, row.currency, amount, row.source, row.as_of, row.source_kind, row.quote, row.notes)
 
 
-def providers_at(session: Session, version: int) -> dict[int, ProviderRecord]:
-    egress_tiers = defaultdict(list)
+def _table(rows: list[Any], amount: str, rates: Mapping[str, RateRecord]) -> tuple[TierRecord, ...]:
+    """A provider's tiers in USD; none, as where no price is published, if one's currency is not
+    stated or has no rate at the version: a table is priced whole or not at all."""
+    found = []
+    for r in rows:
+        usd = usd_per_unit(r.currency, rates)
+        if usd is None:
+            return ()
+        found.append(_tier(r, getattr(r, amount), usd))
+    return tuple(found)
+
+
+def providers_at(session: Session, version: int, rates: Mapping[str, RateRecord]) -> dict[int, ProviderRecord]:
+    egress_rows = defaultdict(list)
     for e in session.exec(
         select(EgressTierVersion).where(valid_at(EgressTierVersion, version)).order_by(col(EgressTierVersion.from_gb))
     ):
-        egress_tiers[e.provider_id].append(_tier(e, e.usd_per_gb))
+        egress_rows[e.provider_id].append(e)
     storage_rows = defaultdict(list)
     for s in session.exec(
         select(StoragePrice).where(valid_at(StoragePrice, version)).order_by(col(StoragePrice.from_gb))
@@ -94,10 +115,8 @@ def providers_at(session: Session, version: int) -> dict[int, ProviderRecord]:
     for p in session.exec(select(Provider)):
         assert p.id is not None
         rows = storage_rows[p.id]
-        storage = (
-            StorageRecord(rows[0].kind, rows[0].product, tuple(_tier(r, r.usd_per_gb_month) for r in rows))
-            if rows
-            else None
-        )
-        providers[p.id] = ProviderRecord(p.slug, p.name, p.notes, hq.get(p.id), tuple(egress_tiers[p.id]), storage)
+        stored = _table(rows, "per_gb_month", rates)
+        storage = StorageRecord(rows[0].kind, rows[0].product, stored) if stored else None
+        egress = _table(egress_rows[p.id], "per_gb", rates)
+        providers[p.id] = ProviderRecord(p.slug, p.name, p.notes, hq.get(p.id), egress, storage)
     return providers

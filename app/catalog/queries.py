@@ -125,4 +125,8 @@ def pending_import(session: Session, pending_id: int) -> PendingImport | None:
 def offer_prices(session: Session, row_ids: list[int]) -> dict[int, str]:
     """Each row's price as typed, per period: what an import preview shows beside the new one."""
     found = session.exec(select(OfferVersion).where(col(OfferVersion.id).in_(row_ids)))
-    return {row.id: f"{decimal_text(row.price_usd)} / {row.price_period}" for row in found if row.id is not None}
+    return {
+        row.id: f"{decimal_text(row.price)} {row.currency or '(currency not stated)'} / {row.price_period}"
+        for row in found
+        if row.id is not None
+    }

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
 from sqlmodel import Session, select
 
+from app.catalog.currencies import PriceCurrency
+from app.catalog.rows import price
 from app.catalog.tables import ExchangeRate, valid_at
 
 
@@ -25,3 +28,20 @@ class RateRecord:
 def rates_at(session: Session, version: int) -> dict[str, RateRecord]:
     rows = session.exec(select(ExchangeRate).where(valid_at(ExchangeRate, version)))
     return {r.currency: RateRecord(r.currency, r.usd_per_unit, r.source, r.as_of, r.source_kind, r.quote) for r in rows}
+
+
+def exchange_rate(text: str) -> Decimal:
+    """USD for one unit of a display currency, as the ECB quotes it (1 EUR = 1.1664 USD)."""
+    amount = price(text)
+    if not Decimal("0.01") <= amount <= Decimal(100):
+        raise ValueError("must be USD for one unit, between 0.01 and 100 (e.g. 1.1664)")
+    return amount
+
+
+def usd_per_unit(currency: str, rates: Mapping[str, RateRecord]) -> float | None:
+    """What one unit of a price's currency is in USD at a version; None where the source states no
+    currency or the version holds no rate for it: such a price is listed, never quoted."""
+    if currency == PriceCurrency.USD:
+        return 1.0
+    found = rates.get(currency)
+    return None if found is None else float(found.usd_per_unit)

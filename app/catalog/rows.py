@@ -13,11 +13,12 @@ from typing import Any
 from sqlalchemy import Numeric
 from sqlmodel import Field, SQLModel
 
+from app.catalog.currencies import PriceCurrency, price_currency
 from app.catalog.text_rules import FORMULA_START, plain_text
 from app.costing.terms import Billing, PricePeriod, Tenancy
 
 PRICE_MAX = Decimal(10_000_000)
-"""USD per unit and period: a year of an 8-GPU server is a few hundred thousand; nothing costs more."""
+"""Per unit and period: a year of an 8-GPU server is a few hundred thousand; nothing costs more."""
 
 
 # The fields of an offer that every version of it carries; the table adds ids, files add names.
@@ -27,10 +28,12 @@ class OfferBase(SQLModel):
     tenancy: str
     billing: str
     gpus_per_unit: int
-    price_usd: Decimal = Field(sa_type=Numeric(20, 8, asdecimal=True))
+    price: Decimal = Field(sa_type=Numeric(20, 8, asdecimal=True))
+    currency: str = PriceCurrency.USD
+    """The price's and the setup fee's, as published; a provider's own USD list is another offer."""
     price_period: str
     min_commitment_months: int | None = None
-    setup_fee_usd: Decimal | None = Field(default=None, sa_type=Numeric(20, 8, asdecimal=True))
+    setup_fee: Decimal | None = Field(default=None, sa_type=Numeric(20, 8, asdecimal=True))
     """Charged once when the unit is set up (Hetzner's dedicated servers), in the price's currency."""
     region: str
     region_country: str | None = None
@@ -47,12 +50,13 @@ class OfferRow(OfferBase):
     gpu: str
 
 
-KEY_PARTS = ("provider", "product", "gpu", "region", "billing")
+KEY_PARTS = ("provider", "product", "gpu", "region", "billing", "currency")
 """What names an offer across versions: an import that differs in one of these is another offer."""
 OFFER_COLUMNS = ("key", "provider", "gpu", *(f for f in OfferBase.model_fields if f != "key"))
 """The columns of an offer in exports and imports, in this order."""
-OPTIONAL_COLUMNS = ("setup_fee_usd", "vcpus", "ram_gib")
-"""A setup fee, a unit's vCPUs and RAM (not GPU memory), where stated: files exported before lack them."""
+OPTIONAL_COLUMNS = ("currency", "setup_fee", "vcpus", "ram_gib")
+"""The currency (USD where a file exported before has none), a setup fee, a unit's vCPUs and RAM
+(not GPU memory), where stated."""
 VERSIONED_FIELDS = tuple(f for f in OFFER_COLUMNS if f != "key" and f not in KEY_PARTS)
 """What a new version of an offer may change; the history page shows each change of these."""
 
@@ -62,8 +66,10 @@ def decimal_text(value: Decimal) -> str:
     return f"{value.normalize():f}"
 
 
-def offer_key(provider: str, product: str, gpu: str, region: str, billing: str) -> str:
-    return f"{provider}:{product}:{gpu}:{region}:{billing}"
+def offer_key(provider: str, product: str, gpu: str, region: str, billing: str, currency: str = "USD") -> str:
+    """USD, the first catalog's one currency, adds nothing to the key, so older keys stay as they were."""
+    tail = "" if currency == PriceCurrency.USD else f":{currency or 'unstated'}"
+    return f"{provider}:{product}:{gpu}:{region}:{billing}{tail}"
 
 
 DECIMAL_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
@@ -78,7 +84,7 @@ def number(text: str) -> Decimal:
 
 
 def price(text: str) -> Decimal:
-    """USD, 0 or more, 8 decimal places at most."""
+    """0 or more, 8 decimal places at most."""
     try:
         amount = number(text)
     except InvalidOperation:
@@ -204,14 +210,6 @@ def one_of(value: str, allowed: type[StrEnum]) -> str:
     return value
 
 
-def exchange_rate(text: str) -> Decimal:
-    """USD for one unit of a display currency, as the ECB quotes it (1 EUR = 1.1664 USD)."""
-    amount = price(text)
-    if not Decimal("0.01") <= amount <= Decimal(100):
-        raise ValueError("must be USD for one unit, between 0.01 and 100 (e.g. 1.1664)")
-    return amount
-
-
 def publisher(value: str) -> str:
     """Who published a fact an admin enters: always stated (only shipped rows may leave it empty)."""
     if value not in ("official", "transcription", "third_party"):
@@ -224,10 +222,11 @@ OFFER_CHECKS: dict[str, Callable[[str], object]] = {
     "tenancy": lambda v: one_of(v, Tenancy),
     "billing": lambda v: one_of(v, Billing),
     "gpus_per_unit": lambda v: count(v, 1, 1024),
-    "price_usd": price,
+    "price": price,
+    "currency": price_currency,
     "price_period": lambda v: one_of(v, PricePeriod),
     "min_commitment_months": lambda v: count(v, 0, 120) if v else None,
-    "setup_fee_usd": lambda v: price(v) if v else None,
+    "setup_fee": lambda v: price(v) if v else None,
     "region": lambda v: text(v, 100),
     "region_country": country,
     "source_url": web_address,

@@ -95,9 +95,9 @@ def _load_egress(session: Session, providers: dict[str, int], version: int) -> N
             for r in lines
         ]
         check_tiers(priced_tiers(tiers))
-        for (from_gb, to_gb, usd_per_gb), r in zip(tiers, lines, strict=True):
+        for (from_gb, to_gb, per_gb), r in zip(tiers, lines, strict=True):
             session.add(
-                EgressTierVersion(provider_id=providers[provider], from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd_per_gb,
+                EgressTierVersion(provider_id=providers[provider], from_gb=from_gb, to_gb=to_gb, per_gb=per_gb,
                                   source=r["source"], as_of=shipped_day(r["as_of"]), notes=r["notes"],
                                   valid_from=version)
             )  # fmt: skip
@@ -110,7 +110,7 @@ def _load_storage(session: Session, providers: dict[str, int], version: int) -> 
             provider_id=providers["runpod"],
             kind=StorageKind.SHARED_FILESYSTEM,
             product="Network volume",
-            usd_per_gb_month=Decimal("0.07"),
+            per_gb_month=Decimal("0.07"),
             source="https://docs.runpod.io/serverless/pricing",
             notes="Network volume under 1 TB; 0.05 USD/GB-month above 1 TB is not modelled.",
             valid_from=version,
@@ -144,7 +144,7 @@ def _cloud_offers() -> Iterator[OfferRow]:
         ]:
             if price:
                 yield _offer(row["provider"], row["gpu_model"], row["instance_type"], row["region"], billing,
-                             price_usd=Decimal(price), **common)  # fmt: skip
+                             price=Decimal(price), **common)  # fmt: skip
 
 
 def _committed_offers(known_gpus: set[str]) -> Iterator[OfferRow]:
@@ -159,7 +159,7 @@ def _committed_offers(known_gpus: set[str]) -> Iterator[OfferRow]:
             Billing.MONTHLY if per_year else Billing.COMMITTED,
             tenancy=row["tenancy"],
             gpus_per_unit=int(row["gpu_count"]),
-            price_usd=Decimal(row["price_usd"]),
+            price=Decimal(row["price_usd"]),
             price_period=row["price_period"],
             min_commitment_months=months,
             source_url=row["source_url"],
@@ -180,7 +180,7 @@ def _serverless_offers() -> Iterator[OfferRow]:
                 row["provider"], gpu, f"{row['product']} ({row['gpu']})", "platform-scheduled", Billing.PER_SECOND,
                 tenancy=Tenancy.SERVERLESS,
                 gpus_per_unit=1,
-                price_usd=Decimal(row["usd_per_second"] or row["usd_per_hour"]),
+                price=Decimal(row["usd_per_second"] or row["usd_per_hour"]),
                 price_period=PricePeriod.SECOND if per_second else PricePeriod.HOUR,
                 source_url=row["source_url"],
                 as_of=shipped_day(row["as_of"]),

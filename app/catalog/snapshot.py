@@ -18,10 +18,10 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
 from app.catalog.cache import Derived, Kept
+from app.catalog.offer_records import OfferRecord, UnpricedRecord, offer_record
 from app.catalog.presets import PresetRecord, presets_at
 from app.catalog.provider_facts import ProviderRecord, providers_at
 from app.catalog.rates import RateRecord, rates_at
-from app.catalog.rows import OfferRow
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, valid_at
 from app.catalog.throughput import PeakRecord, ThroughputRecord, peaks_at, throughput_at
 from app.costing import terms
@@ -30,15 +30,6 @@ from app.settings import settings
 
 EU_COUNTRIES = frozenset("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split())
 """The 27 member states of the European Union (ISO 3166 codes)."""
-
-
-@dataclass(frozen=True)
-class OfferRecord:
-    """A priced offer for the cost model, with its provider and the offer as the catalog states it."""
-
-    priced: terms.Offer
-    provider: ProviderRecord
-    row: OfferRow
 
 
 @dataclass(frozen=True)
@@ -51,6 +42,8 @@ class CatalogSnapshot:
     offers_by_gpu: dict[str, list[OfferRecord]]
     regions: list[str]
     offers_by_id: dict[int, OfferRecord]
+    unpriced: list[UnpricedRecord]
+    """Offers listed as published but never quoted: no currency stated, or no rate for it here."""
     undated: int
     """Prices whose source states no date: shown "as of unknown", never given a guessed one."""
     rates: dict[str, RateRecord]
@@ -187,13 +180,17 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
     row = session.get(CatalogVersion, version)
     if row is None:
         return None
-    providers = providers_at(session, version)
+    rates = rates_at(session, version)
+    providers = providers_at(session, version, rates)
     gpus = {g.id: g for g in session.exec(select(GpuModel).order_by(GpuModel.name))}
-    offers = []
+    offers: list[OfferRecord] = []
+    unpriced: list[UnpricedRecord] = []
     for o in session.exec(select(OfferVersion).where(valid_at(OfferVersion, version)).order_by(col(OfferVersion.id))):
-        assert o.id is not None
-        provider, gpu = providers[o.provider_id], gpus[o.gpu_model_id].name
-        offers.append(OfferRecord(_priced(o.id, o, provider), provider, o.as_row(provider.slug, gpu)))
+        record = offer_record(o, providers[o.provider_id], gpus[o.gpu_model_id].name, rates)
+        if isinstance(record, OfferRecord):
+            offers.append(record)
+        else:
+            unpriced.append(record)
     by_gpu = defaultdict(list)
     for record in offers:
         by_gpu[record.row.gpu].append(record)
@@ -206,22 +203,13 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         offers_by_gpu=dict(by_gpu),
         regions=sorted({o.row.region for o in offers}),
         offers_by_id={o.priced.offer_id: o for o in offers},
-        undated=sum(o.row.as_of is None for o in offers),
-        rates=rates_at(session, version),
+        unpriced=unpriced,
+        undated=sum(o.row.as_of is None for o in offers) + sum(o.row.as_of is None for o in unpriced),
+        rates=rates,
         presets=presets_at(session, version),
         throughput=throughput_at(session, version),
         peaks=peaks_at(session, version),
     )
-
-
-def _priced(offer_id: int, o: OfferVersion, provider: ProviderRecord) -> terms.Offer:
-    """The offer as the cost model reads it; offers of one provider share its tier table."""
-    return terms.Offer(
-        offer_id=offer_id, provider=provider.name, tenancy=terms.Tenancy(o.tenancy), billing=terms.Billing(o.billing),
-        gpus_per_unit=o.gpus_per_unit, price_usd=float(o.price_usd), period=terms.PricePeriod(o.price_period),
-        min_commitment_months=o.min_commitment_months, setup_fee_usd=float(o.setup_fee_usd or 0),
-        egress_tiers=provider.egress_table, storage_tiers=provider.storage_table,
-    )  # fmt: skip
 
 
 def select_offers(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from sqlalchemy import BigInteger, Column, ColumnElement, Index, Numeric, and_, or_, text
 from sqlmodel import Field, SQLModel, col
 
+from app.catalog.currencies import PriceCurrency
 from app.catalog.rows import OfferBase, OfferRow
 
 if TYPE_CHECKING:
@@ -105,7 +106,8 @@ class EgressTierVersion(Provenance, table=True):
     provider_id: int = Field(foreign_key="provider.id", index=True)
     from_gb: Decimal = Field(sa_column=_numeric(9))
     to_gb: Decimal | None = Field(default=None, sa_column=_optional_numeric())
-    usd_per_gb: Decimal = Field(sa_column=_numeric())
+    per_gb: Decimal = Field(sa_column=_numeric())
+    currency: str = PriceCurrency.USD
     valid_from: int = Field(foreign_key="catalogversion.id", index=True)
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
@@ -119,7 +121,8 @@ class StoragePrice(Provenance, table=True):
     product: str = ""
     from_gb: Decimal = Field(default=Decimal(0), sa_column=_numeric(9))
     to_gb: Decimal | None = Field(default=None, sa_column=_optional_numeric())
-    usd_per_gb_month: Decimal = Field(sa_column=_numeric())
+    per_gb_month: Decimal = Field(sa_column=_numeric())
+    currency: str = PriceCurrency.USD
     valid_from: int = Field(foreign_key="catalogversion.id", index=True)
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 

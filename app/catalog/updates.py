@@ -17,9 +17,9 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from app.catalog import rows as check
 from app.catalog.changes import new_version
 from app.catalog.dated_offers import dated_offers_2026_12
+from app.catalog.rates import exchange_rate
 from app.catalog.seed import rows_of, seed_if_empty, shipped_day
 from app.catalog.tables import (
     EgressTierVersion,
@@ -89,11 +89,11 @@ def provider_facts_2026_11(session: Session, version: int) -> None:
             continue
         for (from_gb, to_gb, usd), row in zip(_tiers(lines), lines, strict=True):
             if fact == "egress":
-                session.add(EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, usd_per_gb=usd,
+                session.add(EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, per_gb=usd,
                                               valid_from=version, **_provenance(row)))  # fmt: skip
             else:
                 session.add(StoragePrice(provider_id=provider_id, kind=row["kind"], product=row["product"],
-                                         from_gb=from_gb, to_gb=to_gb, usd_per_gb_month=usd, valid_from=version,
+                                         from_gb=from_gb, to_gb=to_gb, per_gb_month=usd, valid_from=version,
                                          **_provenance(row)))  # fmt: skip
 
 
@@ -149,7 +149,7 @@ def ecb_rate_2026_04(session: Session, version: int) -> None:
         if current is not None:
             current.valid_to = version
             session.add(current)
-        usd = check.exchange_rate(row["usd_per_unit"])
+        usd = exchange_rate(row["usd_per_unit"])
         session.add(ExchangeRate(currency=row["currency"], usd_per_unit=usd, valid_from=version, **shipped))
 
 

@@ -194,7 +194,7 @@ def explorer_url(record: OfferRecord, version: int | None = None) -> str:
     row = record.row
     pairs = [("gpu", row.gpu), ("provider", record.provider.slug), ("at", row.key)]
     query = urlencode(pairs + ([("catalog_version", str(version))] if version else []))
-    return f"/offers?{query}#offer-{record.priced.offer_id}"
+    return f"/offers?{query}#offer-{record.offer_id}"
 
 
 def calculator_url(row: ExplorerRow) -> str:

@@ -11,7 +11,9 @@ from datetime import date
 from decimal import Decimal
 from operator import itemgetter
 
-from app.catalog.snapshot import EU_COUNTRIES, CatalogSnapshot, OfferRecord
+from app.catalog.currencies import currency_words
+from app.catalog.offer_records import OfferRecord, UnpricedRecord
+from app.catalog.snapshot import EU_COUNTRIES, CatalogSnapshot
 from app.costing.money import cents, rate
 from app.costing.terms import HOURS_PER_MONTH, PERIOD_HOURS
 from app.wording import country_name
@@ -22,37 +24,39 @@ Value = str | int | Decimal | date | None
 @dataclass(frozen=True)
 class ExplorerRow:
     """One offer with what the explorer works out once per catalog version: USD per hour of the
-    whole unit and per GPU-hour (to 1/100 of a cent), and per month of 730 hours (to the cent)."""
+    whole unit and per GPU-hour (to 1/100 of a cent), and per month of 730 hours (to the cent), at
+    the version's rate; none where the offer's currency is not stated."""
 
-    record: OfferRecord
+    record: OfferRecord | UnpricedRecord
     offer_id: int
-    usd_per_hour: Decimal
-    usd_per_gpu_hour: Decimal
-    usd_per_month: Decimal
+    usd_per_hour: Decimal | None
+    usd_per_gpu_hour: Decimal | None
+    usd_per_month: Decimal | None
     gpu_memory_gib: int | None
     search_text: str
     """Provider, product, GPU and region, case-folded: what the free-text search looks in."""
 
     @property
     def total_memory_gib(self) -> int | None:
-        return None if self.gpu_memory_gib is None else self.gpu_memory_gib * self.record.priced.gpus_per_unit
+        return None if self.gpu_memory_gib is None else self.gpu_memory_gib * self.record.row.gpus_per_unit
 
     @property
     def anchor(self) -> str:
         return f"offer-{self.offer_id}"
 
 
-def explorer_row(record: OfferRecord, gpus: dict[str, int]) -> ExplorerRow:
+def explorer_row(record: OfferRecord | UnpricedRecord, gpus: dict[str, int]) -> ExplorerRow:
     """A price per second or hour is scaled to an hour and 730 of them; a monthly or yearly one is
     spread over its period's hours (PERIOD_HOURS), so every offer reads in the same units."""
-    per_hour = record.priced.price_usd / PERIOD_HOURS[record.priced.period]
+    priced = record.priced
+    per_hour = None if priced is None else priced.price_usd / PERIOD_HOURS[priced.period]
     row = record.row
     return ExplorerRow(
         record=record,
-        offer_id=record.priced.offer_id,
-        usd_per_hour=rate(per_hour),
-        usd_per_gpu_hour=rate(record.priced.usd_per_gpu_hour),
-        usd_per_month=cents(per_hour * HOURS_PER_MONTH),
+        offer_id=record.offer_id,
+        usd_per_hour=None if per_hour is None else rate(per_hour),
+        usd_per_gpu_hour=None if priced is None else rate(priced.usd_per_gpu_hour),
+        usd_per_month=None if per_hour is None else cents(per_hour * HOURS_PER_MONTH),
         gpu_memory_gib=gpus.get(row.gpu),
         search_text=" ".join((record.provider.name, row.product, row.gpu, row.region)).casefold(),
     )
@@ -73,22 +77,24 @@ class Column:
 
 
 def _published(row: ExplorerRow) -> str:
-    return f"{row.record.row.price_usd.normalize():f} USD per {row.record.priced.period}"
+    offer = row.record.row
+    return f"{offer.price.normalize():f} {currency_words(offer.currency)} per {offer.price_period}"
 
 
 COLUMNS: dict[str, Column] = {
     "provider": Column("Provider", lambda r: r.record.provider.name),
     "product": Column("Product", lambda r: r.record.row.product),
     "gpu": Column("GPU", lambda r: r.record.row.gpu),
-    "gpus": Column("GPUs per unit", lambda r: r.record.priced.gpus_per_unit, numeric=True),
+    "gpus": Column("GPUs per unit", lambda r: r.record.row.gpus_per_unit, numeric=True),
     "gpu_memory": Column("GiB per GPU", lambda r: r.gpu_memory_gib, numeric=True),
     "total_memory": Column("GPU GiB in all", lambda r: r.total_memory_gib, numeric=True),
     "vcpus": Column("vCPUs", lambda r: r.record.row.vcpus, numeric=True),
     "ram": Column("RAM, GiB", lambda r: r.record.row.ram_gib, numeric=True),
-    "tenancy": Column("Tenancy", lambda r: r.record.priced.tenancy.value),
-    "billing": Column("Billing", lambda r: r.record.priced.billing.value),
-    "price": Column("Price as published", _published, numeric=True, sort=lambda r: r.record.row.price_usd),
-    "setup_fee": Column("Setup fee, USD once", lambda r: r.record.row.setup_fee_usd, numeric=True),
+    "tenancy": Column("Tenancy", lambda r: r.record.row.tenancy),
+    "billing": Column("Billing", lambda r: r.record.row.billing),
+    "price": Column("Price as published", _published, numeric=True, sort=lambda r: r.record.row.price),
+    "currency": Column("Published in", lambda r: currency_words(r.record.row.currency)),
+    "setup_fee": Column("Setup fee once, as published", lambda r: r.record.row.setup_fee, numeric=True),
     "per_hour": Column("USD per hour", lambda r: r.usd_per_hour, numeric=True),
     "per_gpu_hour": Column("USD per GPU-hour", lambda r: r.usd_per_gpu_hour, numeric=True),
     "per_month": Column("USD per month", lambda r: r.usd_per_month, numeric=True),
@@ -106,10 +112,10 @@ DEFAULT_COLUMNS = ("provider", "product", "gpu", "gpus", "billing", "per_gpu_hou
 
 FACTS: dict[str, Callable[[ExplorerRow], object]] = {
     "gpu": lambda r: r.record.row.gpu,
-    "gpu_count": lambda r: r.record.priced.gpus_per_unit,
+    "gpu_count": lambda r: r.record.row.gpus_per_unit,
     "provider": lambda r: r.record.provider.slug,
-    "tenancy": lambda r: r.record.priced.tenancy,
-    "billing": lambda r: r.record.priced.billing,
+    "tenancy": lambda r: r.record.row.tenancy,
+    "billing": lambda r: r.record.row.billing,
     "country": lambda r: r.record.row.region_country,
 }
 """What each filter of the same name looks at."""
@@ -157,7 +163,9 @@ def explorable(catalog: CatalogSnapshot) -> Explorable:
 
 
 def _explorable(catalog: CatalogSnapshot) -> Explorable:
-    offers = catalog.offers
+    listed: list[OfferRecord | UnpricedRecord] = [*catalog.offers, *catalog.unpriced]
+    offers = sorted(listed, key=lambda o: o.offer_id)
+    listed_gpus = {o.row.gpu for o in offers}
     providers = sorted({(o.provider.slug, o.provider.name) for o in offers}, key=lambda p: p[1].casefold())
     countries = sorted({o.row.region_country for o in offers if o.row.region_country}, key=country_name)
     rows = tuple(explorer_row(o, catalog.gpus) for o in offers)
@@ -167,8 +175,8 @@ def _explorable(catalog: CatalogSnapshot) -> Explorable:
             index[name][fact(r)].add(r.offer_id)
     return Explorable(
         rows=rows,
-        gpus=tuple((g, f"{g} ({memory} GiB)") for g, memory in catalog.gpus.items() if g in catalog.offers_by_gpu),
-        gpu_counts=tuple((str(n), str(n)) for n in sorted({o.priced.gpus_per_unit for o in offers})),
+        gpus=tuple((g, f"{g} ({memory} GiB)") for g, memory in catalog.gpus.items() if g in listed_gpus),
+        gpu_counts=tuple((str(n), str(n)) for n in sorted({o.row.gpus_per_unit for o in offers})),
         providers=tuple(providers),
         countries=tuple((c, f"{country_name(c)} (EU)" if c in EU_COUNTRIES else country_name(c)) for c in countries),
         index={name: {value: frozenset(ids) for value, ids in found.items()} for name, found in index.items()},

@@ -41,9 +41,9 @@ class OfferOut(OfferRow):
     provider_name: str
     tenancy: Tenancy
     billing: Billing
-    price_usd: float  # type: ignore[assignment]  # a JSON number here; the catalog keeps the Decimal
+    price: float  # type: ignore[assignment]  # a JSON number here; the catalog keeps the Decimal
     ram_gib: float | None  # type: ignore[assignment]
-    setup_fee_usd: float | None  # type: ignore[assignment]
+    setup_fee: float | None  # type: ignore[assignment]
     usd_per_gpu_hour: float
 
     @classmethod

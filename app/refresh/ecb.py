@@ -9,6 +9,7 @@ from datetime import date
 from decimal import Decimal
 
 from app.catalog import rows as check
+from app.catalog.rates import exchange_rate
 from app.refresh.fetch import Fetcher, RefreshFailed
 
 
@@ -38,7 +39,7 @@ def read_ecb(fetch: Fetcher, url: str) -> EcbRate:
 def _rate(url: str, day: str, value: str) -> EcbRate:
     """Checked as an admin's typed rate is: a plausible number, dated no later than today."""
     try:
-        usd = check.exchange_rate(value)
+        usd = exchange_rate(value)
         as_of = check.past_day(day)
     except ValueError as e:
         raise RefreshFailed(f"{url}: the USD rate {value[:40]!r} of {day[:40]!r}: {e}") from None

@@ -60,7 +60,7 @@ def read_oci(fetch: Fetcher, url: str, today: date, current: dict[str, OfferRow]
             except ValueError as e:
                 read.problems.append((f"item {number} ({part})", str(e)))
                 continue
-            update = {"price_usd": shape_price, "source_url": url, "as_of": today, "notes": note}
+            update = {"price": shape_price, "source_url": url, "as_of": today, "notes": note}
             read.rows.append((f"item {number} ({part})", row.model_copy(update=update)))
     return read
 

@@ -33,7 +33,7 @@ def checked(field: str, value: object, where: str) -> object:
 
 
 def price(value: object, where: str) -> Decimal:
-    usd = checked("price_usd", value, where)
+    usd = checked("price", value, where)
     assert isinstance(usd, Decimal)
     return usd
 
@@ -46,7 +46,7 @@ def hourly_row(
     product, region = str(checked("product", product, "the product")), str(checked("region", region, "the region"))
     return OfferRow(
         key=offer_key(provider, product, gpu, region, billing), provider=provider, gpu=gpu, product=product,
-        tenancy=tenancy, billing=billing, gpus_per_unit=gpus, price_usd=usd, price_period=PricePeriod.HOUR,
+        tenancy=tenancy, billing=billing, gpus_per_unit=gpus, price=usd, price_period=PricePeriod.HOUR,
         region=region, source_url=source_url, as_of=today, notes=notes, **machine,
     )  # fmt: skip
 
@@ -60,14 +60,14 @@ def keep(read: SourceRows, found: list[tuple[str, OfferRow]], current: dict[str,
     for where, row in found:
         if row.key in lowest:
             read.left_out["a second price for the same offer (another zone): the lowest kept"] += 1
-            if row.price_usd >= lowest[row.key][1].price_usd:
+            if row.price >= lowest[row.key][1].price:
                 continue
         lowest[row.key] = where, row
-    on_demand = {_unit(r): r.price_usd for _, r in lowest.values() if r.billing == Billing.ON_DEMAND}
+    on_demand = {_unit(r): r.price for _, r in lowest.values() if r.billing == Billing.ON_DEMAND}
     products = {(r.provider, r.product) for r in current.values()}
     new: dict[tuple[str, str, str], list[tuple[str, OfferRow]]] = defaultdict(list)
     for where, row in lowest.values():
-        if row.billing == Billing.SPOT and on_demand.get(_unit(row)) == row.price_usd:
+        if row.billing == Billing.SPOT and on_demand.get(_unit(row)) == row.price:
             read.left_out["a spot price equal to the on-demand price"] += 1
         elif row.key in current:
             read.rows.append((where, _with_machine_of(row, current[row.key])))
@@ -76,7 +76,7 @@ def keep(read: SourceRows, found: list[tuple[str, OfferRow]], current: dict[str,
         else:
             new[row.provider, row.product, row.billing].append((where, row))
     for offers in new.values():
-        offers.sort(key=lambda found: (found[1].price_usd, found[1].region))
+        offers.sort(key=lambda found: (found[1].price, found[1].region))
         read.rows += offers[:REGIONS_FOR_A_NEW_PRODUCT]
         if len(offers) > REGIONS_FOR_A_NEW_PRODUCT:
             read.left_out[f"regions of a new product past its {REGIONS_FOR_A_NEW_PRODUCT} cheapest"] += (

@@ -42,8 +42,8 @@ def test_undated_prices_fall_by_every_offer_the_copies_date(before, after):
 def test_every_dated_offer_takes_its_copys_price_as_of_and_source(after):
     for r in DATED:
         row = after.offers_by_key[r["key"]].row
-        assert (row.price_usd, row.as_of, row.source_url) == (
-            Decimal(r["price_usd"]),
+        assert (row.price, row.as_of, row.source_url) == (
+            Decimal(r["price"]),
             date.fromisoformat(r["as_of"]),
             r["source_url"],
         )
@@ -54,7 +54,7 @@ def test_a_confirmed_oci_h100_node_keeps_80_an_hour_dated_2026_01_05(before, aft
     """Oracle's price list: part B98415 H100 at 10 USD a GPU-hour x 8 GPUs = 80 USD an hour."""
     key = "oci:BM.GPU.H100.8:H100:us-phoenix-1:on_demand"
     old, new = before.offers_by_key[key].row, after.offers_by_key[key].row
-    assert old.price_usd == new.price_usd == Decimal(80)
+    assert old.price == new.price == Decimal(80)
     assert (old.as_of, new.as_of) == (None, date(2026, 1, 5))
     assert '"priceUSD": 10' in new.notes and "Read from:" in new.notes
 
@@ -63,7 +63,7 @@ def test_a_confirmed_gcp_a2_highgpu_1g_keeps_its_price_dated_2026_07_30(before, 
     """Cyclenerd's build publishes 3.673385; the catalog's 3.67339 is the same price to 5 places: kept."""
     key = "gcp:a2-highgpu-1g:A100:us-central1:on_demand"
     old, new = before.offers_by_key[key].row, after.offers_by_key[key].row
-    assert old.price_usd == new.price_usd == Decimal("3.67339")
+    assert old.price == new.price == Decimal("3.67339")
     assert new.as_of == date(2026, 7, 30) and "hour: 3.673385" in new.notes
 
 
@@ -71,11 +71,11 @@ def test_a_differing_nebius_h100_takes_3_85_read_2026_10_07_and_history_keeps_2_
     """Nebius's page: 3.85 USD per GPU-hour x 8 GPUs = 30.80 USD an hour, where the catalog had 23.60."""
     one = "nebius:gpu-h100-sxm_1gpu-16vcpu-200gb:H100:eu-north1:on_demand"
     eight = "nebius:gpu-h100-sxm_8gpu-128vcpu-1600gb:H100:eu-north1:on_demand"
-    assert after.offers_by_key[one].row.price_usd == Decimal("3.85")
-    assert after.offers_by_key[eight].row.price_usd == Decimal("30.8")
+    assert after.offers_by_key[one].row.price == Decimal("3.85")
+    assert after.offers_by_key[eight].row.price == Decimal("30.8")
     assert after.offers_by_key[eight].row.as_of == date(2026, 10, 7)
-    assert before.offers_by_key[one].row.price_usd == Decimal("2.95")
-    assert before.offers_by_key[eight].row.price_usd == Decimal("23.6")
+    assert before.offers_by_key[one].row.price == Decimal("2.95")
+    assert before.offers_by_key[eight].row.price == Decimal("23.6")
     assert before.offers_by_key[eight].row.as_of is None
 
 

@@ -49,7 +49,7 @@ def test_a_refresh_that_states_no_vcpus_or_ram_keeps_what_the_catalog_holds():
     read = SourceRows()
     keep(read, [("page 1", fresh)], {held.key: held})
     ((_, refreshed),) = read.rows
-    assert (refreshed.price_usd, refreshed.vcpus, refreshed.ram_gib) == (Decimal("6.50"), 40, Decimal(320))
+    assert (refreshed.price, refreshed.vcpus, refreshed.ram_gib) == (Decimal("6.50"), 40, Decimal(320))
 
 
 def test_migration_0012_fills_vcpus_and_ram_of_existing_offers_from_the_seed_file(database_url):

@@ -41,20 +41,20 @@ def test_a_setup_fee_goes_out_and_comes_back_in_json_and_csv_and_a_file_from_bef
     typed, and a CSV without the column (exported before fees were kept) reads as no fee."""
     hand_checked_catalog(session)
     offer = session.get(OfferVersion, 1)
-    offer.setup_fee_usd = Decimal("999.00")
+    offer.setup_fee = Decimal("999.00")
     session.commit()
     exported = export_catalog(session, 1)
     with Session(new_database()) as other:
         load_catalog(other, exported)
-        assert [o["setup_fee_usd"] for o in export_catalog(other, 1)["offers"]] == ["999", None, None]
+        assert [o["setup_fee"] for o in export_catalog(other, 1)["offers"]] == ["999", None, None]
     row = next(csv.DictReader(io.StringIO(export_offers_csv(session, 1))))
-    assert row["setup_fee_usd"] == "999"
+    assert row["setup_fee"] == "999"
     before_fees = io.StringIO()
-    writer = csv.DictWriter(before_fees, fieldnames=[f for f in row if f != "setup_fee_usd"], extrasaction="ignore")
+    writer = csv.DictWriter(before_fees, fieldnames=[f for f in row if f != "setup_fee"], extrasaction="ignore")
     writer.writeheader()
-    writer.writerow(row | {"price_usd": "2.75"})
+    writer.writerow(row | {"price": "2.75"})
     plan = plan_import(session, before_fees.getvalue(), 1)
-    assert (plan.problems, [r.setup_fee_usd for _, r in plan.change]) == ([], [None])
+    assert (plan.problems, [r.setup_fee for _, r in plan.change]) == ([], [None])
 
 
 def test_loading_refuses_an_export_holding_a_control_character_and_says_where(session, new_database):
@@ -81,7 +81,7 @@ def plan(session, text=SKYPILOT):
 def test_skypilot_preview_lists_new_rows_and_every_malformed_line_with_its_reason(session):
     hand_checked_catalog(session)
     result = plan(session)
-    assert [(r.product, r.billing, r.gpus_per_unit, r.price_usd) for r in result.add] == [
+    assert [(r.product, r.billing, r.gpus_per_unit, r.price) for r in result.add] == [
         ("gpu_1x_h100", "on_demand", 1, Decimal("2.49")),
         ("gpu_8x_h100", "on_demand", 8, Decimal("23.92")),
         ("gpu_8x_h100", "spot", 8, Decimal("10.00")),
@@ -119,7 +119,7 @@ def test_a_clean_import_applies_as_one_version_with_old_to_new_prices(client, se
     signed_in_as(client, session)
     exported = client.get("/admin/api/export.csv").text
     lines = exported.splitlines()
-    changed = [line.replace(",2.5,hour,", ",2.75,hour,") for line in lines]
+    changed = [line.replace(",2.5,USD,hour,", ",2.75,USD,hour,") for line in lines]
     added = changed[1].replace("us-east-1", "us-west-2")
     text = "\n".join([*changed, added]) + "\n"
     files = {"file": ("offers.csv", text.encode(), "text/csv")}
@@ -134,7 +134,7 @@ def test_a_clean_import_applies_as_one_version_with_old_to_new_prices(client, se
     assert response.status_code == 303
     assert session.exec(select(func.count()).select_from(CatalogVersion)).one() == 2
     current = session.exec(
-        select(OfferVersion).where(OfferVersion.valid_to.is_(None), OfferVersion.price_usd == Decimal("2.75"))
+        select(OfferVersion).where(OfferVersion.valid_to.is_(None), OfferVersion.price == Decimal("2.75"))
     ).all()
     assert len(current) == 2
     assert client.post(apply_url, data={"csrf_token": csrf(client, "/admin/import")}).status_code == 404
@@ -145,7 +145,7 @@ def test_an_import_is_refused_if_the_catalog_moved_since_its_preview(session):
     applies nothing."""
     hand_checked_catalog(session)
     lines = export_offers_csv(session, 1).splitlines()
-    text = "\n".join([lines[0], lines[1].replace(",2.5,hour,", ",9.99,hour,")]) + "\n"
+    text = "\n".join([lines[0], lines[1].replace(",2.5,USD,hour,", ",9.99,USD,hour,")]) + "\n"
     first, second = plan_import(session, text, 1), plan_import(session, text, 1)
     assert len(first.change) == 1 and not first.problems
     apply_import(session, first, "first", "alice")
@@ -168,14 +168,17 @@ def own_row(session, **changes):
 @pytest.mark.parametrize(
     ("changes", "reason"),
     [
-        ({"provider": "metal"}, "key does not match provider:product:gpu:region:billing"),
-        ({"price_usd": "1e999999"}, "price_usd must be at most 10,000,000 with 8 decimal places at most"),
-        ({"price_usd": "abc"}, "price_usd must be a number, e.g. 2.49"),
-        ({"price_usd": "2.123456789"}, "price_usd must be at most 10,000,000 with 8 decimal places at most"),
+        (
+            {"provider": "metal"},
+            "key does not match provider:product:gpu:region:billing (and the currency, if not USD)",
+        ),
+        ({"price": "1e999999"}, "price must be at most 10,000,000 with 8 decimal places at most"),
+        ({"price": "abc"}, "price must be a number, e.g. 2.49"),
+        ({"price": "2.123456789"}, "price must be at most 10,000,000 with 8 decimal places at most"),
         ({"as_of": "2099-01-01"}, "as_of cannot be in the future"),
         ({"gpus_per_unit": "99999999999999999999999"}, "gpus_per_unit must be a whole number from 1 to 1,024"),
         ({"min_commitment_months": "-5"}, "min_commitment_months must be a whole number from 0 to 120"),
-        ({"setup_fee_usd": "-1"}, "setup_fee_usd must be a price of 0 or more"),
+        ({"setup_fee": "-1"}, "setup_fee must be a price of 0 or more"),
         (
             {"region_country": "<b>x</b>"},
             "region_country must be a two-letter ISO country code, e.g. DE, or empty if not known",
@@ -211,3 +214,31 @@ def test_an_unreadable_csv_is_reported(session):
     hand_checked_catalog(session)
     huge = SKYPILOT.splitlines()[0] + "\n" + "x" * 200_000 + ",H100,1,1,1,1,,r,\n"
     assert plan(session, huge).problems[0][1].startswith("unreadable CSV")
+
+
+def test_files_exported_before_prices_carried_a_currency_read_as_usd(session, new_database):
+    """The CSV and JSON of an earlier export name `price_usd`, `setup_fee_usd` and `usd_per_gb`:
+    every price in them is USD, so they import as USD offers and tiers."""
+    hand_checked_catalog(session)
+    earlier = {"price": "price_usd", "setup_fee": "setup_fee_usd", "per_gb": "usd_per_gb"}
+    row = next(csv.DictReader(io.StringIO(export_offers_csv(session, 1))))
+    old = {earlier.get(name, name): value for name, value in row.items() if name != "currency"}
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(old))
+    writer.writeheader()
+    writer.writerow(old | {"price_usd": "2.75"})
+    plan = plan_import(session, text.getvalue(), 1)
+    assert (plan.problems, [(r.price, r.currency) for _, r in plan.change]) == ([], [(Decimal("2.75"), "USD")])
+    exported = export_catalog(session, 1)
+    for offer in exported["offers"]:
+        offer["price_usd"] = offer.pop("price")
+        del offer["currency"]
+    for provider in exported["providers"]:
+        for tier in provider["egress_tiers"]:
+            tier["usd_per_gb"] = tier.pop("per_gb")
+    with Session(new_database()) as other:
+        load_catalog(other, exported)
+        assert export_catalog(other, 1)["offers"] == export_catalog(session, 1)["offers"]
+        assert [p["egress_tiers"] for p in export_catalog(other, 1)["providers"]] == [
+            p["egress_tiers"] for p in export_catalog(session, 1)["providers"]
+        ]

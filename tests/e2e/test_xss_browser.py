@@ -38,7 +38,7 @@ def database_url(new_database: Callable[[], str]) -> str:
         gpu = session.exec(select(GpuModel).where(GpuModel.name == "H100")).one()
         offer = OfferVersion(
             key=KEY, provider_id=provider.id, gpu_model_id=gpu.id, product=PAYLOADS[1],
-            tenancy="virtualized", billing="on_demand", gpus_per_unit=1, price_usd=Decimal("0.01"),
+            tenancy="virtualized", billing="on_demand", gpus_per_unit=1, price=Decimal("0.01"),
             price_period="hour", region=PAYLOADS[2], source_url="javascript:window.__xss = 4",
             as_of=date(2026, 11, 1), notes=PAYLOADS[2], valid_from=0,
         )  # fmt: skip

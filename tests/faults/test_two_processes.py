@@ -55,7 +55,7 @@ def test_a_price_changed_through_one_process_is_quoted_by_the_other_within_its_s
             token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
             change = {
                 "csrf_token": token,
-                "price_usd": "123.45",
+                "price": "123.45",
                 "source_url": "https://example.test/new",
                 "as_of": "2026-11-29",
                 "note": "raised for the two-process test",

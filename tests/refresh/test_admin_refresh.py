@@ -32,7 +32,7 @@ def serve(answer):
 
 
 def price_now(session, key):
-    return {row.key: row.price_usd for _, row in current_offers(session, versions(session))}[key]
+    return {row.key: row.price for _, row in current_offers(session, versions(session))}[key]
 
 
 def test_an_admin_previews_a_refresh_then_applies_it_as_one_version(signed_in, session):
@@ -45,7 +45,7 @@ def test_an_admin_previews_a_refresh_then_applies_it_as_one_version(signed_in, s
     assert preview.status_code == 200 and versions(session) == before
     assert "Refresh preview: SkyPilot catalog, lambda" in page.select_one("h1").get_text()
     row = next(tr for tr in page.select("tr") if H100_US_EAST in tr.get_text())
-    assert [td.get_text() for td in row.select("td.num")] == ["23.92 / hour", "31.92 / hour"]
+    assert [td.get_text() for td in row.select("td.num")] == ["23.92 USD / hour", "31.92 USD / hour"]
     assert "1 left out: GPU A6000 is not in the catalog" in page.select_one("ul.left-out").get_text()
     form = page.select_one("form[action$='/apply']")
     applied = signed_in.post(form["action"], data={"csrf_token": form.select_one("input[name=csrf_token]")["value"],
@@ -84,7 +84,7 @@ def test_the_command_line_previews_and_applies_with_apply(database_url, monkeypa
         newest = versions(session)
         rows = {row.key: row for _, row in current_offers(session, newest)}
     assert f"Applied as catalog version {newest}." in out
-    assert (rows[H100_US_EAST].price_usd, rows[H100_US_EAST].source_url) == (Decimal("31.92"), LAMBDA_URL)
+    assert (rows[H100_US_EAST].price, rows[H100_US_EAST].source_url) == (Decimal("31.92"), LAMBDA_URL)
 
 
 def test_the_command_line_saves_the_ecb_rate_as_a_version_with_its_date(database_url, monkeypatch, capsys):

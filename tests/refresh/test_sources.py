@@ -31,7 +31,7 @@ def azure_routes(**overrides):
 
 
 def changed(plan):
-    return {row.key: (row.price_usd, row.as_of, row.source_url) for _, row in plan.change}
+    return {row.key: (row.price, row.as_of, row.source_url) for _, row in plan.change}
 
 
 def test_skypilot_refresh_reprices_the_catalogs_offers_dated_today_with_the_files_address(db, sources_catalog):
@@ -44,7 +44,7 @@ def test_skypilot_refresh_reprices_the_catalogs_offers_dated_today_with_the_file
         "lambda:gpu_8x_v100:V100:us-east-1:on_demand": (Decimal("6.32"), date.today(), LAMBDA_URL),
     }
     assert sorted(row.region for row in plan.add) == ["asia-south-1", "europe-central-1", "us-east-1"]
-    assert {row.price_usd for row in plan.add} == {Decimal("6.99")}
+    assert {row.price for row in plan.add} == {Decimal("6.99")}
     assert plan.left_out == [
         "2 left out: a region the catalog does not list for this product",
         "1 left out: GPU A6000 is not in the catalog",

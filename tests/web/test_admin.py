@@ -156,7 +156,7 @@ def test_every_admin_route_refuses_the_anonymous_and_a_forged_csrf_token(client,
         assert anonymous.status_code == 303 and anonymous.headers["location"].startswith("/admin/login")
     if method != "GET":
         signed_in_as(client, session)
-        forged = client.request(method, path, data={"csrf_token": "forged.0000", "price_usd": "1", "note": "x"})
+        forged = client.request(method, path, data={"csrf_token": "forged.0000", "price": "1", "note": "x"})
         assert forged.status_code == 403
         assert client.get("/admin", follow_redirects=False).status_code == 200, "still signed in"
     assert versions(session) == before
@@ -165,7 +165,7 @@ def test_every_admin_route_refuses_the_anonymous_and_a_forged_csrf_token(client,
 def edit(client, row_id, **fields):
     data = {
         "csrf_token": csrf(client, f"/admin/offers/{row_id}"),
-        "price_usd": "3.00",
+        "price": "3.00",
         "source_url": "https://example.test/new",
         "as_of": "2026-11-20",
         "note": "list price up",
@@ -187,7 +187,7 @@ def test_a_price_edit_is_a_new_version_with_who_and_why_and_the_old_price_stays(
         True,
     )
     history = html(client.get(f"/admin/history?key={session.get(OfferVersion, 1).key}"))
-    assert "price_usd: 2.5 → 3" in history.get_text()
+    assert "price: 2.5 → 3" in history.get_text()
     audit = html(client.get("/admin/audit?by=alice")).select("table tbody tr")
     assert len(audit) == 1 and "list price up" in audit[0].get_text()
 
@@ -195,8 +195,8 @@ def test_a_price_edit_is_a_new_version_with_who_and_why_and_the_old_price_stays(
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("price_usd", "-1", "must be a price of 0 or more"),
-        ("price_usd", "abc", "must be a number, e.g. 2.49"),
+        ("price", "-1", "must be a price of 0 or more"),
+        ("price", "abc", "must be a number, e.g. 2.49"),
         ("source_url", "javascript:alert(1)", "must be the http(s) address of the page the price was read from"),
         ("as_of", "2999-01-01", "cannot be in the future"),
         ("note", " ", "say in a few words why (500 characters at most)"),
@@ -219,10 +219,10 @@ def test_the_later_of_two_conflicting_edits_is_refused_and_shows_the_other(clien
     form_alice = csrf(client, "/admin/offers/1")
     bob = TestClient(app)
     signed_in_as(bob, session, "bob")
-    assert edit(bob, 1, price_usd="2.75", note="bob's change").status_code == 303
+    assert edit(bob, 1, price="2.75", note="bob's change").status_code == 303
     data = {
         "csrf_token": form_alice,
-        "price_usd": "3.00",
+        "price": "3.00",
         "source_url": "https://example.test/a",
         "as_of": "2026-11-20",
         "note": "alice's change",
@@ -231,13 +231,13 @@ def test_the_later_of_two_conflicting_edits_is_refused_and_shows_the_other(clien
     assert response.status_code == 409
     text = html(response).select_one(".problem").get_text()
     assert "2.75" in text and "bob" in text and "bob's change" in text
-    assert html(response).select_one("#price_usd")["value"] == "3.00", "alice's typing is kept"
+    assert html(response).select_one("#price")["value"] == "3.00", "alice's typing is kept"
     current = session.exec(
         select(OfferVersion).where(
             OfferVersion.key == session.get(OfferVersion, 1).key, OfferVersion.valid_to.is_(None)
         )
     ).one()
-    assert current.price_usd == 2.75
+    assert current.price == 2.75
 
 
 def test_retire_and_restore_as_new_versions(client, session, admin):
@@ -276,7 +276,7 @@ def test_the_stale_view_lists_the_exchange_rate_with_its_date_and_age(client, se
 
 def test_a_refusal_reads_as_a_page_for_people_and_json_for_programs(client, session, admin):
     signed_in_as(client, session)
-    data = {"csrf_token": "forged.0000", "price_usd": "1", "note": "x"}
+    data = {"csrf_token": "forged.0000", "price": "1", "note": "x"}
     page = client.post("/admin/offers/1", data=data, headers={"Accept": "text/html"})
     assert page.status_code == 403 and "no valid CSRF token" in html(page).select_one(".problem").get_text()
     assert client.post("/admin/offers/1", data=data).json()["detail"].startswith("This request carried no valid")
@@ -312,9 +312,9 @@ def test_a_new_gpu_memory_must_be_plain_digits_in_range(client, session, admin, 
 
 def test_an_absurd_price_is_refused(client, session, admin):
     signed_in_as(client, session)
-    response = edit(client, 1, price_usd="1e999999")
+    response = edit(client, 1, price="1e999999")
     assert response.status_code == 422
-    assert html(response).select_one("#price_usd-error").get_text() == (
+    assert html(response).select_one("#price-error").get_text() == (
         "must be at most 10,000,000 with 8 decimal places at most"
     )
 

@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, SQLModel, col, select
 
 from app.admin.accounts import create_admin
-from app.catalog import rows as check
 from app.catalog.changes import new_version
 from app.catalog.rate_changes import change_rate
+from app.catalog.rates import exchange_rate
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import ExchangeRate, OfferVersion
 from app.db import make_engine, session_factory
@@ -31,7 +31,7 @@ class FrancEdit(FactEdit):
 
     prefix = "chf_"
     conflict = "Someone changed the franc's rate after you opened the page."
-    usd_per_unit: Annotated[Decimal, checked(check.exchange_rate)]
+    usd_per_unit: Annotated[Decimal, checked(exchange_rate)]
 
 
 FRANC = {"usd_per_unit": "1.1312", "source": "https://example.test/chf", "as_of": "2026-11-20",
@@ -111,11 +111,11 @@ def test_two_admins_open_the_same_offer_and_the_later_save_is_refused_showing_th
     signed_in_as(bob, session, "bob")
     alices, bobs = offer_form(signed_in, 1), offer_form(bob, 1)
     saved = signed_in.post(
-        "/admin/offers/1", data=alices | {"price_usd": "2.75", "note": "alice's change"}, follow_redirects=False
+        "/admin/offers/1", data=alices | {"price": "2.75", "note": "alice's change"}, follow_redirects=False
     )
     assert saved.status_code == 303
     before = versions(session)
-    typed = {"price_usd": "3.10", "source_url": "https://example.test/bob", "as_of": "2026-11-21", "note": "bob's"}
+    typed = {"price": "3.10", "source_url": "https://example.test/bob", "as_of": "2026-11-21", "note": "bob's"}
     refused = bob.post("/admin/offers/1", data=bobs | typed)
     assert refused.status_code == 409
     page = html(refused)
@@ -128,7 +128,7 @@ def test_two_admins_open_the_same_offer_and_the_later_save_is_refused_showing_th
             OfferVersion.key == session.get(OfferVersion, 1).key, col(OfferVersion.valid_to).is_(None)
         )
     ).one()
-    assert current.price_usd == Decimal("2.75")
+    assert current.price == Decimal("2.75")
 
 
 @pytest.mark.parametrize("record", ["offer", "headquarters"])
@@ -171,9 +171,7 @@ def _burst(engine, record):
     def save(n: int) -> None:
         client = TestClient(app, cookies=first.cookies)
         ready.wait()
-        changed = (
-            {"price_usd": f"3.0{n}"} if record == "offer" else {"hq_country": ["DE", "FR", "NL", "SE", "FI", "IE"][n]}
-        )
+        changed = {"price": f"3.0{n}"} if record == "offer" else {"hq_country": ["DE", "FR", "NL", "SE", "FI", "IE"][n]}
         statuses.append(client.post(path, data=form | changed, follow_redirects=False).status_code)
 
     threads = [threading.Thread(target=save, args=(n,)) for n in range(6)]

@@ -41,7 +41,7 @@ def problems(page):
 def test_a_file_with_carriage_return_line_endings_is_read_as_the_same_rows(signed_in_with_presets):
     """As spreadsheets on old Macs save CSV: each line ended by CR alone. The first offer's price
     changes 2.5 -> 2.75, and its notes hold a line break inside quotes, which stays one field."""
-    edited = edited_export(signed_in_with_presets, {"price_usd": "2.75", "notes": "two\rlines"}, lineterminator="\r")
+    edited = edited_export(signed_in_with_presets, {"price": "2.75", "notes": "two\rlines"}, lineterminator="\r")
     response = import_file(signed_in_with_presets, edited)
     page = html(response)
     assert response.status_code == 200 and problems(page) == []

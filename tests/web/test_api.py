@@ -50,13 +50,13 @@ def test_quote_refuses_bad_fields_with_422_naming_the_field(client, session):
 def test_offers_are_filterable_and_the_csv_has_the_same_rows(client, session):
     hand_checked_catalog(session)
     offers = client.get("/api/offers?tenancy=bare_metal").json()
-    assert [(o["provider"], o["price_usd"], o["price_period"]) for o in offers] == [("metal", 1250.0, "month")]
+    assert [(o["provider"], o["price"], o["price_period"]) for o in offers] == [("metal", 1250.0, "month")]
     reader = csv.DictReader(io.StringIO(client.get("/api/offers.csv").text))
     rows = list(reader)
     assert len(rows) == 3 and {r["source_url"] for r in rows} == {"https://example.test/price"}
     assert reader.fieldnames == [
         "offer_id", "key", "provider", "provider_name", "gpu", "product", "tenancy", "billing", "gpus_per_unit",
-        "price_usd", "price_period", "usd_per_gpu_hour", "min_commitment_months", "setup_fee_usd", "region",
+        "price", "currency", "price_period", "usd_per_gpu_hour", "min_commitment_months", "setup_fee", "region",
         "region_country", "source_url", "as_of", "notes", "vcpus", "ram_gib",
     ]  # fmt: skip
 

@@ -64,7 +64,7 @@ def test_a_smuggled_formula_in_a_skypilot_file_is_refused_naming_its_line(signed
         ("/admin/providers", {"slug": "acme", "name": SMUGGLED}, "name"),
         (
             "/admin/offers/1",
-            {"price_usd": "2.75", "source_url": "https://example.test/\x00x", "as_of": "2026-11-20", "note": "up"},
+            {"price": "2.75", "source_url": "https://example.test/\x00x", "as_of": "2026-11-20", "note": "up"},
             "source_url",
         ),  # fmt: skip
     ],

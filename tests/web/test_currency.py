@@ -68,7 +68,7 @@ def test_the_api_and_the_csv_give_eur_figures_and_name_the_rate(admin, session):
         "2026-11-27",
     )
     on_demand = body["options"][0]
-    assert (on_demand["total"], on_demand["offer"]["price_usd"]) == (802.88, 2.5)
+    assert (on_demand["total"], on_demand["offer"]["price"]) == (802.88, 2.5)
     page = soup(admin.get(f"/?{EUR}"))
     form = {"csrf_token": page.select_one("#save-form input[name=csrf_token]")["value"],
             "inputs": page.select_one("input[form=save-form][name=inputs]")["value"]}  # fmt: skip

@@ -16,10 +16,10 @@ from tests.web.helpers import PASSWORD, html, signed_in_as
 CHANGES = {
     "tenancy": ("virtualized", "bare_metal", "virtualized → bare_metal"),
     "gpus_per_unit": ("1", "8", "1 → 8"),
-    "price_usd": ("2.5", "2.75", "2.5 → 2.75"),
+    "price": ("2.5", "2.75", "2.5 → 2.75"),
     "price_period": ("hour", "month", "hour → month"),
     "min_commitment_months": ("", "12", "— → 12"),
-    "setup_fee_usd": ("", "999", "— → 999"),
+    "setup_fee": ("", "999", "— → 999"),
     "region_country": ("US", "CA", "US → CA"),
     "source_url": (
         "https://example.test/price",

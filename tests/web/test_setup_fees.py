@@ -23,7 +23,7 @@ def server_and_cloud(session):
     a GPU-hour; neither provider charges for egress."""
     metal = make_provider(session, "metal", "DE", tiers=[(0, None, "0")])
     cloud = make_provider(session, "cloud", tiers=[(0, None, "0")])
-    server = make_offer(session, metal, "1000", "bare_metal", "monthly", "month", gpus_per_unit=2, setup_fee_usd="999")
+    server = make_offer(session, metal, "1000", "bare_metal", "monthly", "month", gpus_per_unit=2, setup_fee="999")
     make_offer(session, cloud, "2.50")
     return server
 
@@ -57,18 +57,18 @@ def test_the_api_quote_carries_the_fee_apart_and_in_the_horizon_total(client, se
     body = client.get(f"/api/quote?{QUERY}").json()
     server = next(o for o in body["options"] if o["option"] == "bare_metal/monthly")
     assert (server["total"], server["setup_fee"], server["horizon_total"]) == (1000.0, 999.0, 3999.0)
-    assert server["offer"]["setup_fee_usd"] == 999.0
+    assert server["offer"]["setup_fee"] == 999.0
     cloud = next(o for o in body["options"] if o["option"] == "virtualized/on_demand")
-    assert (cloud["setup_fee"], cloud["offer"]["setup_fee_usd"]) == (0.0, None)
+    assert (cloud["setup_fee"], cloud["offer"]["setup_fee"]) == (0.0, None)
     [pair] = body["break_evens"]
     assert [c["gpu_hours"] for c in pair["crossings"]] == [pytest.approx(533.2)]
 
 
 def test_the_fee_is_in_the_offers_api_the_csv_export_and_the_explorer(client, session, server_and_cloud):
     offers = {o["product"]: o for o in client.get("/api/offers?gpu=H100").json()}
-    assert offers[server_and_cloud.product]["setup_fee_usd"] == 999.0
+    assert offers[server_and_cloud.product]["setup_fee"] == 999.0
     exported = list(csv.DictReader(io.StringIO(export_offers_csv(session, server_and_cloud.valid_from))))
-    assert [row["setup_fee_usd"] for row in exported] == ["999", ""]
+    assert [row["setup_fee"] for row in exported] == ["999", ""]
     page = soup(client.get("/offers?gpu=H100&cols=provider&cols=setup_fee&sort=setup_fee"))
     cells = [" ".join(td.get_text().split()) for td in page.select("table tbody td:nth-of-type(2)")]
     assert cells == ["$999.00", "none stated"]
@@ -88,22 +88,22 @@ def _current(session, key):
 def test_an_admin_adds_an_offer_with_a_fee_and_sets_it_again_with_the_price(client, session, admin):
     """A new offer with 999 to set up; its edit form shows the fee, a price change keeps it as typed,
     an empty field means none, and a fee is checked as a price is."""
-    new = NEW_OFFER | {"csrf_token": csrf(client, "/admin/new-offer"), "setup_fee_usd": "999"}
+    new = NEW_OFFER | {"csrf_token": csrf(client, "/admin/new-offer"), "setup_fee": "999"}
     assert client.post("/admin/new-offer", data=new, follow_redirects=False).status_code == 303
     key = "cloud:new:H100:r:on_demand"
     row = _current(session, key)
-    assert row.setup_fee_usd == 999
+    assert row.setup_fee == 999
     form = html(client.get(f"/admin/offers/{row.id}"))
-    assert form.select_one("#setup_fee_usd")["value"] == "999"
-    edit = {"csrf_token": csrf(client, f"/admin/offers/{row.id}"), "price_usd": "5.00", "setup_fee_usd": "-1",
+    assert form.select_one("#setup_fee")["value"] == "999"
+    edit = {"csrf_token": csrf(client, f"/admin/offers/{row.id}"), "price": "5.00", "setup_fee": "-1",
             "source_url": "https://example.test/x", "as_of": "2026-11-20", "note": "setup fee"}  # fmt: skip
     refused = client.post(f"/admin/offers/{row.id}", data=edit)
-    assert html(refused).select_one("#setup_fee_usd-error").get_text() == "must be a price of 0 or more"
-    saved = client.post(f"/admin/offers/{row.id}", data=edit | {"setup_fee_usd": ""}, follow_redirects=False)
+    assert html(refused).select_one("#setup_fee-error").get_text() == "must be a price of 0 or more"
+    saved = client.post(f"/admin/offers/{row.id}", data=edit | {"setup_fee": ""}, follow_redirects=False)
     assert saved.status_code == 303
-    assert _current(session, key).setup_fee_usd is None
+    assert _current(session, key).setup_fee is None
     history = html(client.get("/admin/history", params={"key": key})).select_one("tbody tr td:nth-of-type(4)")
-    assert " ".join(history.get_text().split()) == "setup_fee_usd: 999 → —"
+    assert " ".join(history.get_text().split()) == "setup_fee: 999 → —"
 
 
 def test_the_headline_ranks_by_a_month_of_the_horizon_and_names_the_fee(client, server_and_cloud):

@@ -17,6 +17,7 @@ from sqlmodel import Session
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
 from app.catalog.changes import StaleRecord, add_offer, change_offer_price, restore_offer, retire_offer
+from app.catalog.currencies import PriceCurrency
 from app.catalog.queries import gpu_by_name, newest_version_of, offer_exists, offer_history, provider_by_slug
 from app.catalog.rows import OFFER_CHECKS, OfferRow, offer_key
 from app.catalog.snapshot import CatalogSnapshot
@@ -92,8 +93,8 @@ class OfferEdit(EditForm):
     version, which is what the edit is based on."""
 
     conflict = "Someone changed this offer after you opened it, so your change was not saved."
-    price_usd: Annotated[Decimal, checked(check.price)]
-    setup_fee_usd: Annotated[Decimal | None, checked(OFFER_CHECKS["setup_fee_usd"])]
+    price: Annotated[Decimal, checked(check.price)]
+    setup_fee: Annotated[Decimal | None, checked(OFFER_CHECKS["setup_fee"])]
     source_url: Annotated[str, checked(check.web_address)]
     as_of: Annotated[date, checked(check.past_day)]
     note: ChangeNote
@@ -124,8 +125,8 @@ def save_offer(request: Request, admin: Admin, db: Database, row_id: RecordId, p
     row = _read_offer_row(db, row_id)
 
     def save(session: Session, offer: OfferEdit) -> str:
-        change_offer_price(session, row_id, offer.price_usd, offer.source_url, offer.as_of, offer.note, admin.username,
-                           setup_fee_usd=offer.setup_fee_usd)  # fmt: skip
+        change_offer_price(session, row_id, offer.price, offer.source_url, offer.as_of, offer.note, admin.username,
+                           setup_fee=offer.setup_fee)  # fmt: skip
         return _history_url(row.key)
 
     return answer(OfferEdit, posted, db, save, partial(_edit_page, request, admin, db, row))
@@ -170,6 +171,7 @@ def _offer_choices(catalog: CatalogSnapshot) -> dict[str, Any]:
         "tenancy_options": [(t.value, t.value.replace("_", " ")) for t in Tenancy],
         "billing_options": [(b.value, b.value.replace("_", " ")) for b in Billing],
         "period_options": [(p.value, p.value) for p in PricePeriod],
+        "currency_options": [(c.value, c.value or "not stated") for c in PriceCurrency],
     }
 
 
@@ -197,10 +199,11 @@ class NewOffer(EditForm):
     tenancy: str
     billing: str
     gpus_per_unit: int = 1
-    price_usd: Decimal
+    price: Decimal
+    currency: str = PriceCurrency.USD
     price_period: str = PricePeriod.HOUR
     min_commitment_months: int | None
-    setup_fee_usd: Decimal | None
+    setup_fee: Decimal | None
     region: str
     region_country: str | None
     source_url: str
@@ -218,7 +221,7 @@ class NewOffer(EditForm):
 @router.post("/new-offer", response_class=HTMLResponse)
 def create_offer(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm) -> Response:
     def save(session: Session, new: NewOffer) -> str:
-        key = offer_key(new.provider, new.product, new.gpu, new.region, new.billing)
+        key = offer_key(new.provider, new.product, new.gpu, new.region, new.billing, new.currency)
         if offer_exists(session, key):
             raise Refused({"product": "this offer exists already: edit it (or restore it) instead"})
         owner, model = provider_by_slug(session, new.provider), gpu_by_name(session, new.gpu)

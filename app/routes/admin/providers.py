@@ -97,8 +97,8 @@ def _provider_page(
         now = provider_now(session, provider)
     context = now | {
         "provider": provider,
-        "tiers_text": _tiers_text(now["tiers"], "usd_per_gb"),
-        "storage_text": _tiers_text(now["storage"], "usd_per_gb_month"),
+        "tiers_text": _tiers_text(now["tiers"], "per_gb"),
+        "storage_text": _tiers_text(now["storage"], "per_gb_month"),
         "source_kinds": SOURCE_KINDS,
         "storage_kinds": STORAGE_KINDS,
         "errors": errors or {},

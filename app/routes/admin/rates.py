@@ -12,9 +12,9 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from app.admin.tables import AdminUser
-from app.catalog import rows as check
 from app.catalog.changes import last_change
 from app.catalog.rate_changes import change_rate
+from app.catalog.rates import exchange_rate
 from app.catalog.tables import ExchangeRate
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, PostedForm, PublicSources
 from app.forms import SOURCE_KINDS, FactEdit, answer, checked
@@ -33,7 +33,7 @@ class RateEdit(FactEdit):
     """A new rate of the display currency, with where it was read."""
 
     conflict = "Someone changed the rate after you opened the page; the current one is shown."
-    usd_per_unit: Annotated[Decimal, checked(check.exchange_rate)]
+    usd_per_unit: Annotated[Decimal, checked(exchange_rate)]
 
 
 def _page(request: Request, admin: AdminUser, db: Database, catalogs: CatalogsDep, status: int = 200,

@@ -1,0 +1,22 @@
+"""The currencies prices are published in. A price keeps its own; the snapshot converts it to USD at
+its version's rate for the cost model, and a price whose source states no currency is never guessed."""
+
+from enum import StrEnum
+
+
+class PriceCurrency(StrEnum):
+    USD = "USD"
+    EUR = "EUR"
+    NOT_STATED = ""
+    """The source gives a number without a currency: listed in the explorer as published, never quoted."""
+
+
+def price_currency(value: str) -> str:
+    """A currency code we hold a rate for, or empty where the source states none."""
+    if value not in set(PriceCurrency):
+        raise ValueError("must be USD or EUR, or empty where the source states no currency")
+    return value
+
+
+def currency_words(currency: str) -> str:
+    return currency or "currency not stated"
