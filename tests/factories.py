@@ -53,8 +53,9 @@ def make_provider(
     hq_country: str | None = "US",
     tiers: list[tuple[float, float | None, str]] | None = None,
     storage: str | None = None,
+    currency: str = "USD",
 ) -> Provider:
-    """tiers: (from_gb, to_gb, usd_per_gb) rows; storage: USD per GB-month."""
+    """tiers: (from_gb, to_gb, per_gb) rows; storage: per GB-month; both in `currency`."""
     version = make_version(session)
     provider = Provider(slug=slug, name=slug.title())
     session.add(provider)
@@ -67,6 +68,7 @@ def make_provider(
                 from_gb=Decimal(str(from_gb)),
                 to_gb=None if to_gb is None else Decimal(str(to_gb)),
                 per_gb=Decimal(price),
+                currency=currency,
                 source="https://example.test/egress",
                 valid_from=version,
             )
@@ -76,6 +78,7 @@ def make_provider(
             StoragePrice(
                 provider_id=provider.id,
                 per_gb_month=Decimal(storage),
+                currency=currency,
                 source="https://example.test/s",
                 valid_from=version,
             )
@@ -99,11 +102,12 @@ def make_offer(
     setup_fee: str | None = None,
     source_url: str = "https://example.test/price",
     product: str | None = None,
+    currency: str = "USD",
 ) -> OfferVersion:
     version = make_version(session)
     product = product or f"{tenancy} {billing} {price}"
     offer = OfferVersion(
-        key=offer_key(provider.slug, product, gpu, region, billing),
+        key=offer_key(provider.slug, product, gpu, region, billing, currency),
         provider_id=provider.id,
         gpu_model_id=make_gpu(session, gpu).id,
         product=product,
@@ -111,6 +115,7 @@ def make_offer(
         billing=billing,
         gpus_per_unit=gpus_per_unit,
         price=Decimal(price),
+        currency=currency,
         price_period=period,
         min_commitment_months=min_commitment_months,
         setup_fee=None if setup_fee is None else Decimal(setup_fee),

@@ -18,5 +18,16 @@ def price_currency(value: str) -> str:
     return value
 
 
+def stated_currency(value: str) -> str:
+    """A currency an admin types a price in: only shipped research may leave it unstated."""
+    if not value or value not in set(PriceCurrency):
+        raise ValueError("choose the currency the price is published in")
+    return value
+
+
+STATED = [(c.value, c.value) for c in PriceCurrency if c]
+"""The choices of an admin's currency menu."""
+
+
 def currency_words(currency: str) -> str:
     return currency or "currency not stated"

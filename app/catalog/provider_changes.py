@@ -50,6 +50,7 @@ def replace_egress_tiers(
     session: Session,
     provider_id: int,
     tiers: list[TierRow],
+    currency: str,
     provenance: Provenance,
     note: str,
     who: str,
@@ -60,7 +61,7 @@ def replace_egress_tiers(
     for from_gb, to_gb, per_gb in tiers:
         session.add(
             EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, per_gb=per_gb,
-                              valid_from=version, **provenance.model_dump())
+                              currency=currency, valid_from=version, **provenance.model_dump())
         )  # fmt: skip
     commit_change(session)
     return version
@@ -72,6 +73,7 @@ def replace_storage(
     kind: str,
     product: str,
     tiers: list[TierRow],
+    currency: str,
     provenance: Provenance,
     note: str,
     who: str,
@@ -82,7 +84,7 @@ def replace_storage(
     for from_gb, to_gb, usd in tiers:
         session.add(
             StoragePrice(provider_id=provider_id, kind=kind, product=product, from_gb=from_gb, to_gb=to_gb,
-                         per_gb_month=usd, valid_from=version, **provenance.model_dump())
+                         per_gb_month=usd, currency=currency, valid_from=version, **provenance.model_dump())
         )  # fmt: skip
     commit_change(session)
     return version

@@ -26,12 +26,12 @@ def priced_tiers(tiers: list[TierRow]) -> tuple[tiered.Tier, ...]:
 
 
 def parse_tiers(value: str) -> list[TierRow]:
-    """Lines of `from_gb,to_gb,usd_per_gb` (to_gb empty on the last line), checked to be contiguous."""
+    """Lines of `from_gb,to_gb,price_per_gb` (to_gb empty on the last line), checked to be contiguous."""
     tiers = []
     for line_no, line in enumerate((line for line in value.strip().splitlines() if line.strip()), start=1):
         parts = [part.strip() for part in line.split(",")]
         if len(parts) != 3:
-            raise ValueError(f"line {line_no}: write from_gb,to_gb,usd_per_gb")
+            raise ValueError(f"line {line_no}: write from_gb,to_gb,price_per_gb")
         try:
             from_gb, usd = number(parts[0]), number(parts[2])
             to_gb = number(parts[1]) if parts[1] else None
@@ -42,7 +42,7 @@ def parse_tiers(value: str) -> list[TierRow]:
         if not all(_kept(gb, 9, GB_MAX) for gb in (from_gb, to_gb or Decimal(0))):
             raise ValueError(f"line {line_no}: GB must be at most {GB_MAX:,}, with 9 decimal places at most")
         if not _kept(usd, 8, PRICE_MAX):
-            raise ValueError(f"line {line_no}: USD must be at most {PRICE_MAX:,}, with 8 decimal places at most")
+            raise ValueError(f"line {line_no}: the price must be at most {PRICE_MAX:,}, with 8 decimal places at most")
         tiers.append((from_gb, to_gb, usd))
     tiered.check_tiers(priced_tiers(tiers))
     return tiers

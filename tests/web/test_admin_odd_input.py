@@ -64,8 +64,8 @@ def test_a_count_of_400_digits_in_an_imported_row_is_refused_naming_its_line(sig
     ("tiers", "message"),
     [
         (f"0,{HUGE},0\n{HUGE},,0.1", "line 1: GB must be at most 10,000,000,000, with 9 decimal places at most"),
-        ("0,100,0\n100,," + "9" * 30, "line 2: USD must be at most 10,000,000, with 8 decimal places at most"),
-        ("0,,0.000000001", "line 1: USD must be at most 10,000,000, with 8 decimal places at most"),
+        ("0,100,0\n100,," + "9" * 30, "line 2: the price must be at most 10,000,000, with 8 decimal places at most"),
+        ("0,,0.000000001", "line 1: the price must be at most 10,000,000, with 8 decimal places at most"),
     ],
 )
 @pytest.mark.parametrize("form", ["egress", "storage"])
@@ -78,8 +78,8 @@ def test_a_tier_the_database_would_not_keep_as_typed_is_refused_naming_its_line(
     page = html(signed_in_with_presets.get(f"/admin/providers/{cloud}"))
     based_on = page.select_one(f"form[action$='/{form}'] input[name=based_on]")["value"]
     data = {"csrf_token": csrf(signed_in_with_presets, "/admin/providers"), "based_on": based_on, "tiers": tiers,
-            "kind": "block_volume", "product": "disk", "source": "https://example.test/s", "as_of": "2026-11-20",
-            "source_kind": "official", "note": "new tiers"}  # fmt: skip
+            "kind": "block_volume", "currency": "USD", "product": "disk", "source": "https://example.test/s",
+            "as_of": "2026-11-20", "source_kind": "official", "note": "new tiers"}  # fmt: skip
     before = versions(session)
     response = signed_in_with_presets.post(f"/admin/providers/{cloud}/{form}", data=data)
     assert response.status_code == 422

@@ -15,7 +15,8 @@ def post_tiers(client, provider_id, tiers, **extra):
     form = html(client.get(f"/admin/providers/{provider_id}"))
     data = {"csrf_token": form.select_one("input[name=csrf_token]")["value"], "tiers": tiers,
             "based_on": form.select_one("input[name=based_on]")["value"], "source": "https://example.test/egress",
-            "as_of": "2026-11-20", "source_kind": "official", "note": "new tiers", **extra}  # fmt: skip
+            "as_of": "2026-11-20", "source_kind": "official", "note": "new tiers", "currency": "USD",
+            **extra}  # fmt: skip
     return client.post(f"/admin/providers/{provider_id}/egress", data=data, follow_redirects=False)
 
 
@@ -34,7 +35,7 @@ def test_new_egress_tiers_change_quotes_from_a_new_version_on(signed_in, session
         ("0,50,0\n40,,0.10", "tier starting at 40.0 GB should start at 50.0 GB"),
         ("0,50,0\n50,,-0.10", "prices cannot be negative"),
         ("0,,0\n50,,0.10", "only the last tier may be open-ended"),
-        ("0,50", "line 1: write from_gb,to_gb,usd_per_gb"),
+        ("0,50", "line 1: write from_gb,to_gb,price_per_gb"),
     ],
 )
 def test_egress_tiers_must_be_contiguous_and_not_negative(signed_in, session, tiers, message):
@@ -50,14 +51,15 @@ def test_an_egress_edit_based_on_an_old_table_is_refused(signed_in, session):
     assert post_tiers(signed_in, cloud_id(session), "0,10,0\n10,,0.05").status_code == 303
     data = {"csrf_token": stale_form.select_one("input[name=csrf_token]")["value"], "tiers": "0,,0",
             "based_on": stale_form.select_one("input[name=based_on]")["value"], "source": "https://example.test/e",
-            "as_of": "2026-11-21", "source_kind": "official", "note": "free now"}  # fmt: skip
+            "as_of": "2026-11-21", "source_kind": "official", "note": "free now", "currency": "USD"}  # fmt: skip
     response = signed_in.post(f"/admin/providers/{cloud_id(session)}/egress", data=data)
     assert response.status_code == 409 and "Someone changed this after you opened" in html(response).get_text()
     assert html(response).select_one("#tiers").get_text() == "0,,0", "the typed table is kept"
 
 
-STORAGE = {"kind": "block_volume", "product": "SSD volume", "source": "https://example.test/s", "as_of": "2026-11-20",
-           "source_kind": "transcription", "quote": "$0.02 per GB-month", "note": "storage listed"}  # fmt: skip
+STORAGE = {"kind": "block_volume", "currency": "USD", "product": "SSD volume", "source": "https://example.test/s",
+           "as_of": "2026-11-20", "source_kind": "transcription", "quote": "$0.02 per GB-month",
+           "note": "storage listed"}  # fmt: skip
 
 
 def test_a_storage_price_is_priced_into_quotes_with_its_kind_and_source(signed_in, session):

@@ -82,7 +82,7 @@ def test_a_control_character_in_a_provider_fact_is_refused_under_its_field(signe
     form = html(signed_in.get(f"/admin/providers/{cloud}"))
     based_on = form.select_one("form[action$='/storage'] input[name=based_on]")["value"]
     data = {"csrf_token": csrf(signed_in, "/admin/providers"), "based_on": based_on,
-            "kind": "block_volume", "product": f"disk\x1b{FORMULA}", "tiers": "0,,0.02",
+            "kind": "block_volume", "currency": "USD", "product": f"disk\x1b{FORMULA}", "tiers": "0,,0.02",
             "source": "https://example.test/s", "as_of": "2026-11-20", "source_kind": "official",
             "note": "new disk"}  # fmt: skip
     response = signed_in.post(f"/admin/providers/{cloud}/storage", data=data)

@@ -17,7 +17,7 @@ from sqlmodel import Session
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
 from app.catalog.changes import StaleRecord, add_offer, change_offer_price, restore_offer, retire_offer
-from app.catalog.currencies import PriceCurrency
+from app.catalog.currencies import STATED, PriceCurrency, stated_currency
 from app.catalog.queries import gpu_by_name, newest_version_of, offer_exists, offer_history, provider_by_slug
 from app.catalog.rows import OFFER_CHECKS, OfferRow, offer_key
 from app.catalog.snapshot import CatalogSnapshot
@@ -171,7 +171,7 @@ def _offer_choices(catalog: CatalogSnapshot) -> dict[str, Any]:
         "tenancy_options": [(t.value, t.value.replace("_", " ")) for t in Tenancy],
         "billing_options": [(b.value, b.value.replace("_", " ")) for b in Billing],
         "period_options": [(p.value, p.value) for p in PricePeriod],
-        "currency_options": [(c.value, c.value or "not stated") for c in PriceCurrency],
+        "currency_options": STATED,
     }
 
 
@@ -200,7 +200,7 @@ class NewOffer(EditForm):
     billing: str
     gpus_per_unit: int = 1
     price: Decimal
-    currency: str = PriceCurrency.USD
+    currency: Annotated[str, checked(stated_currency)] = PriceCurrency.USD
     price_period: str = PricePeriod.HOUR
     min_commitment_months: int | None
     setup_fee: Decimal | None
@@ -212,7 +212,7 @@ class NewOffer(EditForm):
     ram_gib: Decimal | None
     note: ChangeNote
 
-    @field_validator(*(set(OFFER_CHECKS) - {"notes", "as_of"}), mode="before")
+    @field_validator(*(set(OFFER_CHECKS) - {"notes", "as_of", "currency"}), mode="before")
     @classmethod
     def _as_imported(cls, typed: str, info: ValidationInfo) -> object:
         return OFFER_CHECKS[str(info.field_name)](typed)

@@ -16,6 +16,7 @@ from sqlmodel import Session
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
 from app.catalog.changes import retire_offers_of
+from app.catalog.currencies import STATED, stated_currency
 from app.catalog.provider_changes import add_provider, change_headquarters, replace_egress_tiers, replace_storage
 from app.catalog.queries import provider_by_slug, provider_ids, provider_now
 from app.catalog.rows import decimal_text
@@ -66,9 +67,10 @@ class HeadquartersEdit(FactEdit):
 
 
 class EgressEdit(FactEdit):
-    """A provider's whole table of internet egress tiers, per GB."""
+    """A provider's whole table of internet egress tiers, per GB, in the currency they are published in."""
 
     tiers: TypedTiers
+    currency: Annotated[str, checked(stated_currency)]
 
 
 class StorageEdit(FactEdit):
@@ -78,6 +80,7 @@ class StorageEdit(FactEdit):
     kind: Annotated[str, checked(check.one_of, StorageKind)]
     product: Annotated[str, checked(check.text, 120)]
     tiers: TypedTiers
+    currency: Annotated[str, checked(stated_currency)]
 
 
 F = TypeVar("F", bound=FactEdit)
@@ -99,6 +102,7 @@ def _provider_page(
         "provider": provider,
         "tiers_text": _tiers_text(now["tiers"], "per_gb"),
         "storage_text": _tiers_text(now["storage"], "per_gb_month"),
+        "currencies": STATED,
         "source_kinds": SOURCE_KINDS,
         "storage_kinds": STORAGE_KINDS,
         "errors": errors or {},
@@ -172,8 +176,8 @@ def save_headquarters(
 @router.post("/providers/{provider_id}/egress", response_class=HTMLResponse)
 def save_egress(request: Request, admin: Admin, db: Database, provider_id: RecordId, posted: PostedForm) -> Response:
     def change(session: Session, egress: EgressEdit) -> None:
-        replace_egress_tiers(session, provider_id, egress.tiers, egress.provenance, egress.note, admin.username,
-                             egress.based_on)  # fmt: skip
+        replace_egress_tiers(session, provider_id, egress.tiers, egress.currency, egress.provenance, egress.note,
+                             admin.username, egress.based_on)  # fmt: skip
 
     return _save_fact(request, admin, db, provider_id, posted, EgressEdit, change)
 
@@ -183,8 +187,8 @@ def save_storage(request: Request, admin: Admin, db: Database, provider_id: Reco
     """The storage GPU users keep checkpoints on, as tiers per GB-month; empty means none is published."""
 
     def change(session: Session, s: StorageEdit) -> None:
-        replace_storage(session, provider_id, s.kind, s.product, s.tiers, s.provenance, s.note, admin.username,
-                        s.based_on)  # fmt: skip
+        replace_storage(session, provider_id, s.kind, s.product, s.tiers, s.currency, s.provenance, s.note,
+                        admin.username, s.based_on)  # fmt: skip
 
     return _save_fact(request, admin, db, provider_id, posted, StorageEdit, change)
 
