@@ -42,9 +42,13 @@ SOURCE_TERMS = {
 }
 """Labels the research files use for where a price came from, as sentences."""
 
-_PROVENANCE = re.compile(r"\s*\[via [^\]]*\]|\s*As of as published:[^.]*\.?|[\s;]*(?i:read from)\b.*$", re.DOTALL)
-"""Where the research read a fact: a bracketed [via ...], its "As of as published: ..." and its
-closing "Read from: ..." (repository paths, commits, copies), the trail, not what a reader is told."""
+_PROVENANCE = re.compile(
+    r"\s*\[via [^\]]*\]|\s*\([^()]*@[0-9a-f]{7,40}\b[^()]*\)|\s*As of as published:[^.]*\.?|[\s;]*(?i:read from)\b.*$",
+    re.DOTALL,
+)
+"""Where the research read a fact: a bracketed [via ...], a parenthesis naming a file at a commit
+(`repo:path@da0a5862`), its "As of as published: ..." and its closing "Read from: ..." (repository
+paths, commits, copies), the trail, not what a reader is told."""
 
 
 def plain_note(notes: str) -> tuple[str, str]:

@@ -85,14 +85,14 @@ def _tier(row: EgressTierVersion | StoragePrice, amount: Decimal, usd: float) ->
 
 
 def _table(rows: list[Any], amount: str, rates: Mapping[str, RateRecord]) -> tuple[TierRecord, ...]:
-    """A provider's tiers in USD; none, as where no price is published, if one's currency is not
-    stated or has no rate at the version: a table is priced whole or not at all."""
+    """A provider's tiers in USD; none, as where no price is published, if a tier above 0 states no
+    currency or one without a rate at the version (0 is 0 in any): a table is priced whole or not at all."""
     found = []
     for r in rows:
-        usd = usd_per_unit(r.currency, rates)
-        if usd is None:
+        price, usd = getattr(r, amount), usd_per_unit(r.currency, rates)
+        if usd is None and price:
             return ()
-        found.append(_tier(r, getattr(r, amount), usd))
+        found.append(_tier(r, price, usd or 0.0))
     return tuple(found)
 
 

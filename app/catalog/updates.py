@@ -8,93 +8,33 @@ load without the turn, ShippedUpdate's primary key still stops it applying an up
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.catalog.changes import new_version
 from app.catalog.dated_offers import dated_offers_2026_12
+from app.catalog.eu_dedicated import offers_eu_dedicated_2026_12
 from app.catalog.rates import exchange_rate
-from app.catalog.seed import rows_of, seed_if_empty, shipped_day
+from app.catalog.seed import rows_of, seed_if_empty
+from app.catalog.shipped_facts import provenance, replace_provider_facts
 from app.catalog.tables import (
-    EgressTierVersion,
     ExchangeRate,
     GpuModel,
     ModelPresetVersion,
-    Provenance,
-    Provider,
-    ProviderHeadquarters,
-    ProviderTable,
     ShippedUpdate,
-    StoragePrice,
 )
 from app.catalog.throughput_rows import BENCHMARK_CHECKS, PEAK_CHECKS, conditions_refused
 from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
-from app.catalog.tier_rows import TierRow, priced_tiers
-from app.costing.tiers import check_tiers
 from app.db import make_engine, migration_lock, upgrade_schema
-
-
-def _tiers(lines: list[dict[str, str]]) -> list[TierRow]:
-    tiers = [(Decimal(r["from_gb"]), Decimal(r["to_gb"]) if r["to_gb"] else None, Decimal(r["usd"])) for r in lines]
-    check_tiers(priced_tiers(tiers))
-    return tiers
-
-
-def _provenance(row: dict[str, str]) -> dict[str, Any]:
-    fields = Provenance(
-        source=row["source"],
-        as_of=shipped_day(row["as_of"]),
-        source_kind=row["source_kind"],
-        quote=row["quote"],
-        notes=row["notes"],
-    )
-    return fields.model_dump()
 
 
 def provider_facts_2026_11(session: Session, version: int) -> None:
     """Published egress tiers, checkpoint storage and headquarters (egress_storage_hq.csv, read into
-    provider_facts_2026_11.csv; see seed_data/README.md). Each fact in the file replaces that
-    provider's current one; facts the file does not hold stay as they were."""
-    facts: dict[tuple[str, str], list[dict[str, str]]] = defaultdict(list)
-    for row in rows_of("provider_facts_2026_11.csv"):
-        facts[row["provider"], row["fact"]].append(row)
-    ids = {p.slug: p.id for p in session.exec(select(Provider)) if p.id is not None}
-    tables: dict[str, ProviderTable] = {
-        "egress": EgressTierVersion,
-        "storage": StoragePrice,
-        "headquarters": ProviderHeadquarters,
-    }
-    for (slug, fact), lines in facts.items():
-        table = tables[fact]
-        provider_id = ids[slug]
-        session.execute(
-            update(table)
-            .where(col(table.provider_id) == provider_id, col(table.valid_to).is_(None))
-            .values(valid_to=version)
-        )
-        if fact == "headquarters":
-            (row,) = lines
-            session.add(
-                ProviderHeadquarters(
-                    provider_id=provider_id, country=row["country"] or None, valid_from=version,
-                    **_provenance(row) | {"source": row["source"] or None},
-                )
-            )  # fmt: skip
-            continue
-        for (from_gb, to_gb, usd), row in zip(_tiers(lines), lines, strict=True):
-            if fact == "egress":
-                session.add(EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, per_gb=usd,
-                                              valid_from=version, **_provenance(row)))  # fmt: skip
-            else:
-                session.add(StoragePrice(provider_id=provider_id, kind=row["kind"], product=row["product"],
-                                         from_gb=from_gb, to_gb=to_gb, per_gb_month=usd, valid_from=version,
-                                         **_provenance(row)))  # fmt: skip
+    provider_facts_2026_11.csv; see seed_data/README.md), in USD."""
+    replace_provider_facts(session, version, rows_of("provider_facts_2026_11.csv"), amount="usd")
 
 
 def model_presets_2026_11(session: Session, version: int) -> None:
@@ -108,7 +48,7 @@ def model_presets_2026_11(session: Session, version: int) -> None:
                 parameters_source=row["parameters_source"], layers=int(row["layers"]),
                 hidden_size=int(row["hidden_size"]), attention_heads=int(row["attention_heads"]),
                 kv_heads=int(row["kv_heads"]), head_dim=int(row["head_dim"]),
-                default_context=int(row["default_context"]), valid_from=version, **_provenance(row),
+                default_context=int(row["default_context"]), valid_from=version, **provenance(row),
             )
         )  # fmt: skip
 
@@ -128,11 +68,11 @@ def throughput_2026_12(session: Session, version: int) -> None:
             raise ValueError(f"{row['key']}: {refused}")
         gpu_id = gpus[benchmark.pop("gpu")]
         session.add(ThroughputVersion(key=row["key"], parameters=int(row["parameters"]), gpu_model_id=gpu_id,
-                                      valid_from=version, **benchmark, **_provenance(row)))  # fmt: skip
+                                      valid_from=version, **benchmark, **provenance(row)))  # fmt: skip
     for row in rows_of("gpu_peaks_2026_12.csv"):
         peak = _checked(row, PEAK_CHECKS)
         gpu_id = gpus[peak.pop("gpu")]
-        session.add(GpuPeakVersion(gpu_model_id=gpu_id, valid_from=version, **peak, **_provenance(row)))
+        session.add(GpuPeakVersion(gpu_model_id=gpu_id, valid_from=version, **peak, **provenance(row)))
 
 
 def ecb_rate_2026_04(session: Session, version: int) -> None:
@@ -140,7 +80,7 @@ def ecb_rate_2026_04(session: Session, version: int) -> None:
     eur_usd_ecb.csv; see seed_data/README.md), so that EUR works on a fresh install. A rate an admin
     saved that is as new or newer stays current: a shipped rate never takes a later one back."""
     for row in rows_of("exchange_rates_2026_04.csv"):
-        shipped = _provenance(row)
+        shipped = provenance(row)
         current = session.exec(
             select(ExchangeRate).where(ExchangeRate.currency == row["currency"], col(ExchangeRate.valid_to).is_(None))
         ).first()
@@ -184,6 +124,14 @@ SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
         "(GCP, OCI, AWS, Azure, Lambda, Nebius, Hyperstack, Jarvislabs, Paperspace, RunPod; "
         "seed_data/dated_offers_2026_12.csv)",
         dated_offers_2026_12,
+    ),
+    (
+        "offers-eu-dedicated-2026-12",
+        "The dedicated and EU side of the market: 159 offers in the currency they are published in (Scaleway, "
+        "OVHcloud, Hetzner with setup fees, Gcore, Leafcloud, evroc, Seeweb, Lyceum, Latitude, Voltage Park, "
+        "CoreWeave, Verda and others), 10 providers, their egress, storage and headquarters "
+        "(seed_data/offers_2026_12.csv and beside it)",
+        offers_eu_dedicated_2026_12,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""

@@ -153,8 +153,8 @@ class QuoteParams(SizeParams):
         help="only offers processed in an EU member state",
     ).field(False)  # fmt: skip
     exclude_us_hq: Flag = Input(
-        "Provider not headquartered in the US", Fieldset.FILTERS, unit="where known", widget=Widget.FLAG,
-        help="only providers known to be headquartered outside the US",
+        "Provider not headquartered in the US", Fieldset.FILTERS, unit="as a cited source says", widget=Widget.FLAG,
+        help="only providers a cited source places outside the US; an unknown headquarters never passes",
     ).field(False)  # fmt: skip
     hide_spot: Flag = Input(
         "Leave out spot offers", Fieldset.FILTERS, unit="the provider can interrupt them", widget=Widget.FLAG

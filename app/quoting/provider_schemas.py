@@ -36,12 +36,15 @@ class Sourced(BaseModel):
 class TierOut(Sourced):
     from_gb: float
     to_gb: float | None = Field(description="null: no end; past a tier with an end no price is published")
-    usd_per_gb: float = Field(description="per GB of egress, or per GB-month of storage")
+    usd_per_gb: float = Field(description="per GB of egress, or per GB-month of storage, in USD at the version's rate")
+    per_gb: float = Field(description="the same, as published, in `currency`")
+    currency: str = Field(description="the currency the tier is published in; empty where the source states none")
 
     @classmethod
     def of(cls, t: TierRecord) -> TierOut:
-        return cls(from_gb=t.tier.from_gb, to_gb=t.tier.to_gb, usd_per_gb=t.tier.usd_per_gb, source=t.source,
-                   as_of=t.as_of, source_kind=t.source_kind, quote=t.quote, notes=t.notes)  # fmt: skip
+        return cls(from_gb=t.tier.from_gb, to_gb=t.tier.to_gb, usd_per_gb=t.tier.usd_per_gb, per_gb=float(t.published),
+                   currency=t.currency, source=t.source, as_of=t.as_of, source_kind=t.source_kind, quote=t.quote,
+                   notes=t.notes)  # fmt: skip
 
 
 class StorageOut(BaseModel):

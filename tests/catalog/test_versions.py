@@ -72,8 +72,8 @@ def test_concurrent_edits_from_the_same_form_land_once(database_url):
         with Session(engine) as session:
             try:
                 read = Provenance(source="https://example.test/s", as_of=date(2026, 11, 1), source_kind="official")
-                replace_storage(session, provider_id, "block_volume", "SSD", [(Decimal(0), None, price)], read, "n",
-                                "a", based_on)  # fmt: skip
+                replace_storage(session, provider_id, "block_volume", "SSD", [(Decimal(0), None, price)], "USD", read,
+                                "n", "a", based_on)  # fmt: skip
                 outcomes.append("saved")
             except StaleRecord:
                 outcomes.append("refused")

@@ -46,14 +46,15 @@ def csv_rows(client, query):
     return list(csv.reader(io.StringIO(response.text)))
 
 
-def test_all_853_shipped_offers_are_listed_100_a_page(client):
+def test_all_1012_shipped_offers_are_listed_100_a_page(client):
+    """The first catalog's 853 and the 159 of offers-eu-dedicated-2026-12, those without a stated currency too."""
     page = soup(client.get("/offers"))
-    assert page.select_one(".counts strong.total").text == "853"
-    assert "Showing 1–100 of 853 offers." in page.select_one(".counts p").get_text()
+    assert page.select_one(".counts strong.total").text == "1012"
+    assert "Showing 1–100 of 1012 offers." in page.select_one(".counts p").get_text()
     assert len(rows(page)) == 100
-    last = soup(client.get(page.select_one("nav.paging a[rel=next]")["href"].replace("page=2", "page=9")))
-    assert len(rows(last)) == 53, "853 = 8 pages of 100 and 53"
-    assert "Showing 801–853 of 853" in last.select_one(".counts p").get_text()
+    last = soup(client.get(page.select_one("nav.paging a[rel=next]")["href"].replace("page=2", "page=11")))
+    assert len(rows(last)) == 12, "1,012 = 10 pages of 100 and 12"
+    assert "Showing 1001–1012 of 1012" in last.select_one(".counts p").get_text()
     assert last.select_one("nav.paging a[rel=next]") is None
 
 
@@ -63,17 +64,22 @@ def test_lambdas_h100_offers_are_the_15_rows_of_the_seed_file(client):
     listed = [cells(r) for r in rows(page)]
     assert len(listed) == 15 and page.select_one(".counts strong.total").text == "15"
     assert {(c["Provider"], c["GPU"]) for c in listed} == {("Lambda", "H100")}
-    assert "(of 853 in the catalog)" in page.select_one(".counts p").get_text()
+    assert "(of 1012 in the catalog)" in page.select_one(".counts p").get_text()
 
 
 @pytest.mark.parametrize(
     ("query", "count"),
     [
-        ("eu_only=on", 130),  # FI 65, NL 34, FR 16, PL 8, DE 3, and IE, BG, SI, SE 1 each; not NO, IS or MA
-        ("exclude_us_hq=on", 159),  # Cudo 78 and Hyperstack 24 (GB), Nebius 29 (NL), Verda 16 (FI), Jarvislabs 12 (IN)
-        ("eu_only=on&exclude_us_hq=on&tenancy=virtualized", 40),  # Nebius 20 in FI and 4 in FR, Verda 16 in FI
+        # FI 69, FR 58, NL 41, IT 12, DE 11, PL 8, and IE, BG, SI, SE 1 each; not NO, IS or MA
+        ("eu_only=on", 203),
+        # Cudo 78 and Hyperstack 24 (GB), Lyceum 48 and Hetzner 12 (DE), OVHcloud 31 and Scaleway 11 (FR),
+        # Nebius 29 and Leafcloud 4 (NL), Verda 26 (FI), Jarvislabs 14 (IN), Latitude 6 (BR), Gcore 2 (LU)
+        ("exclude_us_hq=on", 285),
+        # OVHcloud 31 and Scaleway 11 in FR, Nebius 20 in FI and 4 in FR, Verda 16 in FI, Leafcloud 4 in NL
+        ("eu_only=on&exclude_us_hq=on&tenancy=virtualized", 86),
         ("country=NO&country=IS", 47),  # 39 and 8
-        ("gpu_count=8&gpu=H100&gpu=H200&billing=spot", 18),  # GCP 12, Nebius 4, Prime Intellect 2
+        # GCP 12, Nebius 4, Prime Intellect 2, CoreWeave 2, Lyceum 2
+        ("gpu_count=8&gpu=H100&gpu=H200&billing=spot", 22),
     ],
 )
 def test_the_facts_filters_count_what_the_catalog_states(client, query, count):
@@ -88,16 +94,17 @@ def test_sorted_by_gpu_hour_the_cheapest_is_a_5_cent_v100_spot_and_the_order_nev
     assert (first["Product"], first["Billing"], first["USD per GPU-hour"]) == (
         "datacrunch__1xV100_16GB__6__23", "spot", "$0.0500"
     )  # fmt: skip
-    listed = [float(r[1]) for r in csv_rows(client, "cols=product&cols=per_gpu_hour")[1:]]
-    assert len(listed) == 853 and listed == sorted(listed)
+    listed = [r[1] for r in csv_rows(client, "cols=product&cols=per_gpu_hour")[1:]]
+    priced = [float(value) for value in listed[:952]]
+    assert priced == sorted(priced) and listed[952:] == [""] * 60, "the 60 without a stated currency last"
 
 
 @pytest.mark.parametrize("direction", ["asc", "desc"])
 def test_offers_in_no_known_country_come_last_either_way(client, direction):
-    """44 shipped offers name no data-centre country (serverless and "any region" rows)."""
+    """127 shipped offers name no data-centre country (serverless, "any region" and "not stated" rows)."""
     countries = [r[1] for r in csv_rows(client, f"sort=country&dir={direction}&cols=product&cols=country")[1:]]
-    known, unknown = countries[:809], countries[809:]
-    assert unknown == [""] * 44 and "" not in known
+    known, unknown = countries[:885], countries[885:]
+    assert unknown == [""] * 127 and "" not in known
     assert known == sorted(known, reverse=direction == "desc")
 
 
@@ -204,8 +211,8 @@ def test_the_dearest_offer_per_gpu_hour_opens_on_the_last_page(client, shipped):
     dearest = max(offers, key=lambda o: o.priced.usd_per_gpu_hour)
     assert sum(o.priced.usd_per_gpu_hour == dearest.priced.usd_per_gpu_hour for o in offers) == 1
     page = soup(client.get("/offers?" + urlencode({"at": dearest.row.key})))
-    assert "Page 9 of 9" in page.select_one("nav.paging").get_text()
-    assert rows(page)[-1] == page.select_one("tr.focus")
+    assert "Page 10 of 11" in page.select_one("nav.paging").get_text()
+    assert rows(page)[51] == page.select_one("tr.focus"), "the 952nd: the 60 without a stated currency follow"
 
 
 def test_each_row_prices_a_workload_on_its_offer(client):

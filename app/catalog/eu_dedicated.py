@@ -1,0 +1,45 @@
+"""The dedicated and EU side of the market (offers_2026_12.csv, with its providers, their facts and
+four GPU models; read from the team's third pass, see seed_data/README.md): new providers and
+offers, each in the currency it is published in, with its minimum term and setup fee."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, col, select
+
+from app.catalog import rows as check
+from app.catalog.dated_offers import PUBLISHERS
+from app.catalog.rows import OfferRow, check_offer_fields, offer_key
+from app.catalog.seed import rows_of
+from app.catalog.shipped_facts import replace_provider_facts
+from app.catalog.tables import GpuModel, OfferVersion, Provider
+
+
+def offer_notes(row: dict[str, str]) -> str:
+    """What the offer is, then who published the price and its words: offers keep no quote of their own."""
+    return f'{row["notes"]} Published by {PUBLISHERS[row["source_kind"]]}, which reads: "{row["quote"]}"'.strip()
+
+
+def offers_eu_dedicated_2026_12(session: Session, version: int) -> None:
+    """GPU models and providers first, the earlier providers' notes in plain words (the first catalog
+    shipped the research's working notes), then the providers' headquarters, egress and storage, then
+    the offers, each read through the checks an admin's new offer passes."""
+    for row in rows_of("gpus_2026_12.csv"):
+        session.add(GpuModel(name=check.gpu_name(row["gpu"]), memory_gib=check.memory_gib(row["memory_gib"])))
+    for row in rows_of("providers_2026_12.csv"):
+        session.add(Provider(slug=check.provider_slug(row["provider"]), name=row["display_name"], notes=row["notes"]))
+    session.flush()
+    notes = {row["provider"]: row["notes"] for row in rows_of("provider_notes_2026_12.csv")}
+    for provider in session.exec(select(Provider).where(col(Provider.slug).in_(notes))):
+        provider.notes = check.text(notes[provider.slug], 500, required=False)
+        session.add(provider)
+    replace_provider_facts(session, version, rows_of("provider_facts_2026_12.csv"), amount="price")
+    providers = {p.slug: p.id for p in session.exec(select(Provider)) if p.id is not None}
+    gpus = {g.name: g.id for g in session.exec(select(GpuModel)) if g.id is not None}
+    for row in rows_of("offers_2026_12.csv"):
+        values, errors = check_offer_fields(row | {"notes": offer_notes(row)})
+        if errors:
+            raise ValueError(f"{row['provider']} {row['product']}: {errors}")
+        key = offer_key(row["provider"], values["product"], row["gpu"], values["region"], values["billing"],
+                        values["currency"])  # fmt: skip
+        offer = OfferRow(key=key, provider=row["provider"], gpu=row["gpu"], **values)
+        session.add(OfferVersion.of_row(offer, providers[offer.provider], gpus[offer.gpu], version))

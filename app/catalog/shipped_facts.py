@@ -1,0 +1,81 @@
+"""What shipped data updates share: a row's provenance, and a provider's facts (egress, storage,
+headquarters), each fact in a file replacing that provider's current one."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from app.catalog.currencies import PriceCurrency
+from app.catalog.seed import shipped_day
+from app.catalog.tables import (
+    EgressTierVersion,
+    Provenance,
+    Provider,
+    ProviderHeadquarters,
+    ProviderTable,
+    StoragePrice,
+)
+from app.catalog.tier_rows import TierRow, priced_tiers
+from app.costing.tiers import check_tiers
+
+TABLES: dict[str, ProviderTable] = {
+    "egress": EgressTierVersion,
+    "storage": StoragePrice,
+    "headquarters": ProviderHeadquarters,
+}
+
+
+def provenance(row: dict[str, str]) -> dict[str, Any]:
+    fields = Provenance(
+        source=row["source"],
+        as_of=shipped_day(row["as_of"]),
+        source_kind=row["source_kind"],
+        quote=row["quote"],
+        notes=row["notes"],
+    )
+    return fields.model_dump()
+
+
+def _tiers(lines: list[dict[str, str]], amount: str) -> list[TierRow]:
+    tiers = [(Decimal(r["from_gb"]), Decimal(r["to_gb"]) if r["to_gb"] else None, Decimal(r[amount])) for r in lines]
+    check_tiers(priced_tiers(tiers))
+    return tiers
+
+
+def replace_provider_facts(session: Session, version: int, rows: Iterable[dict[str, str]], amount: str) -> None:
+    """Each fact the rows hold replaces that provider's current one; facts they do not hold stay as they
+    were. `amount`: the column of a tier's price, in the row's `currency` (USD in files that have none)."""
+    facts: dict[tuple[str, str], list[dict[str, str]]] = defaultdict(list)
+    for row in rows:
+        facts[row["provider"], row["fact"]].append(row)
+    ids = {p.slug: p.id for p in session.exec(select(Provider)) if p.id is not None}
+    for (slug, fact), lines in facts.items():
+        table = TABLES[fact]
+        provider_id = ids[slug]
+        session.execute(
+            update(table)
+            .where(col(table.provider_id) == provider_id, col(table.valid_to).is_(None))
+            .values(valid_to=version)
+        )
+        if fact == "headquarters":
+            (row,) = lines
+            session.add(
+                ProviderHeadquarters(
+                    provider_id=provider_id, country=row["country"] or None, valid_from=version,
+                    **provenance(row) | {"source": row["source"] or None},
+                )
+            )  # fmt: skip
+            continue
+        for (from_gb, to_gb, price), row in zip(_tiers(lines, amount), lines, strict=True):
+            common = dict(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, valid_from=version,
+                          currency=row.get("currency", PriceCurrency.USD), **provenance(row))  # fmt: skip
+            if fact == "egress":
+                session.add(EgressTierVersion(per_gb=price, **common))
+            else:
+                session.add(StoragePrice(kind=row["kind"], product=row["product"], per_gb_month=price, **common))
