@@ -184,7 +184,9 @@ def _row(
     and billed, and its egress and storage (priced for the workload less its hours)."""
 
     def cells() -> RowCells:
-        converted = None if r.row.currency == cur.code else catalog.rates.get(r.row.currency)
+        converted = (
+            None if r.row.currency == cur.code else catalog.rates.get(r.row.currency, catalog.rates.get(cur.code))
+        )
         offer, fixed = parts.offer_cells(o, r, catalog.version, converted), parts.fixed_cells(o, r, cur)
         return RowCells(offer, fixed, parts.source_cell(r, today))
 

@@ -59,6 +59,11 @@ class CatalogSnapshot:
     keeping it, never kept apart from it."""
 
     @property
+    def listed(self) -> list[OfferRecord | UnpricedRecord]:
+        """Every offer, in offer order: those a quote can use and those whose currency is not stated."""
+        return self.derived.memo("listed", lambda: sorted([*self.offers, *self.unpriced], key=lambda o: o.offer_id))
+
+    @property
     def offers_by_key(self) -> dict[str, OfferRecord]:
         return self.derived.memo("offers_by_key", lambda: {o.row.key: o for o in self.offers})
 

@@ -22,7 +22,8 @@ def rate(usd: float) -> Decimal:
 
 @dataclass(frozen=True)
 class Currency:
-    """A display currency: prices stay in USD as published and are converted only to be read."""
+    """A display currency: the cost model adds USD (prices published in another currency are
+    converted at their catalog version's rate) and converts to this one only to be read."""
 
     code: str
     symbol: str

@@ -163,8 +163,7 @@ def explorable(catalog: CatalogSnapshot) -> Explorable:
 
 
 def _explorable(catalog: CatalogSnapshot) -> Explorable:
-    listed: list[OfferRecord | UnpricedRecord] = [*catalog.offers, *catalog.unpriced]
-    offers = sorted(listed, key=lambda o: o.offer_id)
+    offers = catalog.listed
     listed_gpus = {o.row.gpu for o in offers}
     providers = sorted({(o.provider.slug, o.provider.name) for o in offers}, key=lambda p: p[1].casefold())
     countries = sorted({o.row.region_country for o in offers if o.row.region_country}, key=country_name)

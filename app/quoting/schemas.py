@@ -150,7 +150,7 @@ class GpuOptionOut(BaseModel):
 
 class QuoteOut(BaseModel):
     catalog_version: int
-    currency: str = Field(description="of every money figure below; offers' own prices stay in USD as published")
+    currency: str = Field(description="of every money figure below; offers' own prices stay as published")
     exchange_rate: ExchangeRateOut | None = Field(description="the rate used, where the currency is not USD")
     catalog_prices: int = Field(description="offers in this catalog version")
     catalog_prices_undated: int = Field(description="of those, prices whose source states no as-of date")
@@ -198,7 +198,7 @@ def quote_out(result: QuoteResult) -> QuoteOut:
             as_of=result.rate.as_of,
             source_kind=result.rate.source_kind,
         ),
-        catalog_prices=len(result.catalog.offers),
+        catalog_prices=len(result.catalog.listed),
         catalog_prices_undated=result.catalog.undated,
         params=result.params,
         hours_searched_up_to=q.hours_max,

@@ -47,15 +47,19 @@ def test_a_eur_997_30_month_is_1165_25_usd_at_1_1684_and_997_30_in_euros(client,
     assert (eur["total"], eur["setup_fee"], eur["horizon_total"]) == (997.30, 999.0, 3990.90)
 
 
-def test_the_page_marks_a_eur_price_converted_to_usd_and_not_when_shown_in_euros(client, eur_server):
-    """The month leaves the fee out and shows it apart, each in the currency shown."""
+def test_the_page_marks_a_price_converted_from_the_currency_it_is_published_in(client, eur_server):
+    """The EUR server shown in USD, the USD cloud shown in EUR; the month leaves the fee out and shows
+    it apart, in the currency shown."""
     row = soup(client.get(f"/?{QUERY}")).select_one('tr[data-option="bare_metal-monthly"]')
     assert row.select_one(".setup-fee").get_text(strip=True) == "+ $1,167.23 once"
     offer = " ".join(row.select_one('td[data-label="Offer"]').get_text().split())
     assert "€997.30 per month, converted from EUR at 1 EUR = 1.1684 USD, the rate of 2026-04-13" in offer
-    row = soup(client.get(f"/?{QUERY}&currency=EUR")).select_one('tr[data-option="bare_metal-monthly"]')
+    page = soup(client.get(f"/?{QUERY}&currency=EUR"))
+    row = page.select_one('tr[data-option="bare_metal-monthly"]')
     assert row.select_one(".setup-fee").get_text(strip=True) == "+ €999.00 once"
     assert row.select_one(".converted") is None
+    cloud = page.select_one('tr[data-option="virtualized-on_demand"] .converted').get_text(strip=True)
+    assert cloud == "converted from USD at 1 EUR = 1.1684 USD, the rate of 2026-04-13"
 
 
 @pytest.mark.parametrize(

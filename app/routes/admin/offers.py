@@ -45,7 +45,7 @@ def stale_prices(request: Request, admin: Admin, catalogs: CatalogsDep, days: Da
         return as_of is not None, as_of or date.min
 
     offers = sorted(
-        (o for o in current.offers if stale(o.row.as_of)),
+        (o for o in current.listed if stale(o.row.as_of)),
         key=lambda o: (*oldest_first(o.row.as_of), o.provider.slug),
     )
     rates = sorted((r for r in current.rates.values() if stale(r.as_of)), key=lambda r: oldest_first(r.as_of))
@@ -61,10 +61,10 @@ def offers(
     cutoff = None if stale_days is None else date.today() - timedelta(days=stale_days)
     shown = [
         o
-        for o in catalog.offers
+        for o in catalog.listed
         if (not provider or o.provider.slug == provider)
         and (not gpu or o.row.gpu == gpu)
-        and (not tenancy or o.priced.tenancy == tenancy)
+        and (not tenancy or o.row.tenancy == tenancy)
         and (cutoff is None or o.row.as_of is None or o.row.as_of < cutoff)
     ]
     filters = {"provider": provider, "gpu": gpu, "tenancy": tenancy, "stale_days": stale_days}
