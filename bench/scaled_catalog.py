@@ -58,7 +58,7 @@ def _grow(session: Session, factor: int, draw: random.Random) -> None:
             for o in (o for o in offers if o.provider_id == provider.id):
                 region = f"{o.region}~x{copy}"
                 price = max(CENT, (o.price * Decimal(draw.uniform(0.8, 1.2))).quantize(CENT))
-                key = offer_key(twin.slug, o.product, gpus[o.gpu_model_id], region, o.billing)
+                key = offer_key(twin.slug, o.product, gpus[o.gpu_model_id], region, o.billing, o.currency)
                 session.add(_copied(o, version, provider_id=twin.id, key=key, region=region, price=price))
     commit_change(session)
 
