@@ -78,7 +78,8 @@ class Column:
 
 def _published(row: ExplorerRow) -> str:
     offer = row.record.row
-    return f"{offer.price.normalize():f} {currency_words(offer.currency)} per {offer.price_period}"
+    currency = offer.currency or f"({currency_words(offer.currency)})"
+    return f"{offer.price.normalize():f} {currency} per {offer.price_period}"
 
 
 COLUMNS: dict[str, Column] = {

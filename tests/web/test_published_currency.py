@@ -112,3 +112,12 @@ def test_a_price_without_a_stated_currency_is_listed_as_published_and_never_quot
         ["Lyceum", "2.79 (currency not stated) per hour", "not quoted", "Not quoted: the source states no currency"],
         ["Us", "$3.00 per hour", "$3.0000", "Price my workload"],
     ]
+
+
+def test_a_gpu_offered_only_without_a_stated_currency_says_why_nothing_is_quoted(client, session):
+    seeweb = make_provider(session, "seeweb", None, tiers=[(0, None, "0")])
+    make_offer(
+        session, seeweb, "0.29", gpu="A30", currency="", product="ECS1GPU11", region="it-fr2", region_country="IT"
+    )
+    problem = " ".join(soup(client.get("/?gpu=A30")).select_one("p.problem").get_text().split())
+    assert problem.endswith("Its 1 offer states no currency (Seeweb), so none is quoted: see them as published.")
