@@ -57,5 +57,6 @@ def plain_note(notes: str) -> tuple[str, str]:
     trail = " ".join(m.group().strip(" []") for m in _PROVENANCE.finditer(notes))
     text = _PROVENANCE.sub("", notes)
     parts = [SOURCE_TERMS.get(part.strip(), part.strip()) for part in text.split(";") if part.strip()]
-    sentences = [part if part.endswith(".") else part[0].upper() + part[1:] + "." for part in parts]
+    capitals = [part[0].upper() + part[1:] for part in parts]
+    sentences = [part if part.endswith(".") else part + "." for part in capitals]
     return " ".join(sentences), trail

@@ -33,7 +33,8 @@ def dated_offers_2026_12(session: Session, version: int) -> None:
         current = session.exec(
             select(OfferVersion).where(OfferVersion.key == row["key"], col(OfferVersion.valid_to).is_(None))
         ).one()
-        changes = {name: OFFER_CHECKS[name](row[name]) for name in ("price", "as_of", "source_url")}
+        changes = {name: OFFER_CHECKS[name](row[name]) for name in ("as_of", "source_url")}
+        changes["price"] = OFFER_CHECKS["price"](row["price_usd"])
         changes["notes"] = OFFER_CHECKS["notes"](dated_notes(row))
         fields = current.model_dump(exclude={"id", "valid_from", "valid_to"})
         session.execute(update(OfferVersion).where(col(OfferVersion.id) == current.id).values(valid_to=version))

@@ -20,13 +20,20 @@ def offer_notes(row: dict[str, str]) -> str:
 
 
 def offers_eu_dedicated_2026_12(session: Session, version: int) -> None:
-    """GPU models and providers first, the earlier providers' notes in plain words (the first catalog
+    """GPU models and providers first (an admin may have added one, or a loaded export held them: those
+    stay, as does an offer already current), the earlier providers' notes in plain words (the first catalog
     shipped the research's working notes), then the providers' headquarters, egress and storage, then
     the offers, each read through the checks an admin's new offer passes."""
+    known_gpus = set(session.exec(select(GpuModel.name)))
     for row in rows_of("gpus_2026_12.csv"):
-        session.add(GpuModel(name=check.gpu_name(row["gpu"]), memory_gib=check.memory_gib(row["memory_gib"])))
+        if row["gpu"] not in known_gpus:
+            session.add(GpuModel(name=check.gpu_name(row["gpu"]), memory_gib=check.memory_gib(row["memory_gib"])))
+    known_providers = set(session.exec(select(Provider.slug)))
     for row in rows_of("providers_2026_12.csv"):
-        session.add(Provider(slug=check.provider_slug(row["provider"]), name=row["display_name"], notes=row["notes"]))
+        if row["provider"] not in known_providers:
+            session.add(
+                Provider(slug=check.provider_slug(row["provider"]), name=row["display_name"], notes=row["notes"])
+            )
     session.flush()
     notes = {row["provider"]: row["notes"] for row in rows_of("provider_notes_2026_12.csv")}
     for provider in session.exec(select(Provider).where(col(Provider.slug).in_(notes))):
@@ -35,11 +42,14 @@ def offers_eu_dedicated_2026_12(session: Session, version: int) -> None:
     replace_provider_facts(session, version, rows_of("provider_facts_2026_12.csv"), amount="price")
     providers = {p.slug: p.id for p in session.exec(select(Provider)) if p.id is not None}
     gpus = {g.name: g.id for g in session.exec(select(GpuModel)) if g.id is not None}
+    current = set(session.exec(select(OfferVersion.key).where(col(OfferVersion.valid_to).is_(None))))
     for row in rows_of("offers_2026_12.csv"):
         values, errors = check_offer_fields(row | {"notes": offer_notes(row)})
         if errors:
             raise ValueError(f"{row['provider']} {row['product']}: {errors}")
         key = offer_key(row["provider"], values["product"], row["gpu"], values["region"], values["billing"],
                         values["currency"])  # fmt: skip
+        if key in current:
+            continue
         offer = OfferRow(key=key, provider=row["provider"], gpu=row["gpu"], **values)
         session.add(OfferVersion.of_row(offer, providers[offer.provider], gpus[offer.gpu], version))

@@ -11,6 +11,7 @@ from app.catalog.files import as_text, csv_text
 from app.catalog.rows import OFFER_COLUMNS, OfferRow
 from app.catalog.tables import (
     EgressTierVersion,
+    ExchangeRate,
     GpuModel,
     OfferVersion,
     Provider,
@@ -42,7 +43,8 @@ def export_offers_csv(session: Session, version: int) -> str:
 
 
 def export_catalog(session: Session, version: int) -> dict[str, Any]:
-    """Everything a quote reads at one version: providers (headquarters, egress, storage), GPUs, offers."""
+    """Everything a quote reads at one version: providers (headquarters, egress, storage), GPUs, the
+    exchange rates its prices in other currencies are converted at, offers."""
 
     def rows(table: Any, provider_id: int) -> list[dict[str, Any]]:
         found = session.exec(select(table).where(table.provider_id == provider_id, valid_at(table, version)))
@@ -61,5 +63,9 @@ def export_catalog(session: Session, version: int) -> dict[str, Any]:
         "catalog_version": version,
         "providers": providers,
         "gpu_models": [{"name": g.name, "memory_gib": g.memory_gib} for g in session.exec(select(GpuModel))],
+        "exchange_rates": [
+            {k: as_text(v) for k, v in r.model_dump().items() if k not in ("id", "valid_from", "valid_to")}
+            for r in session.exec(select(ExchangeRate).where(valid_at(ExchangeRate, version)))
+        ],
         "offers": [row_as_json(row) for _, row in current_offers(session, version)],
     }

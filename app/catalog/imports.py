@@ -19,6 +19,7 @@ from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, OPTIONAL_COLUMNS, Offe
 from app.catalog.tables import (
     CatalogVersion,
     EgressTierVersion,
+    ExchangeRate,
     GpuModel,
     OfferVersion,
     PendingImport,
@@ -93,9 +94,7 @@ def _renamed(fields: dict[str, Any]) -> dict[str, Any]:
 
 def _own_row(line: dict[str, str]) -> OfferRow:
     """A row of our export, checked as the admin's forms check a new offer."""
-    line = _renamed(line)
-    if "currency" not in line:
-        line["currency"] = PriceCurrency.USD
+    line = {"currency": PriceCurrency.USD} | _renamed(line)
     values, errors = check_offer_fields(line)
     if errors:
         name, message = next(iter(errors.items()))
@@ -117,6 +116,9 @@ def plan_import(
         columns = set(reader.fieldnames or [])
     except csv.Error as e:
         plan.problems.append((1, f"unreadable CSV: {e}"))
+        return plan
+    if both := sorted(old for old, new in EARLIER_NAMES.items() if {old, new} <= columns):
+        plan.problems.append((1, f"the header names both {both[0]} and {EARLIER_NAMES[both[0]]}: keep one"))
         return plan
     columns = {EARLIER_NAMES.get(name, name) for name in columns}
     skypilot = SKYPILOT_COLUMNS <= columns
@@ -226,6 +228,8 @@ def load_catalog(session: Session, data: dict[str, Any], who: str = "system") ->
         session.flush()
         assert gpu.id is not None
         gpus[g["name"]] = gpu.id
+    for r in data.get("exchange_rates", []):
+        session.add(ExchangeRate.model_validate(r | {"valid_from": version}))
     for o in data["offers"]:
         row = OfferRow.model_validate(_renamed(o))
         session.add(OfferVersion.of_row(row, providers[row.provider], gpus[row.gpu], version))

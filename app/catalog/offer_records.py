@@ -36,6 +36,12 @@ class UnpricedRecord:
     row: OfferRow
     priced: None = None
 
+    @property
+    def why(self) -> str:
+        """Why no quote uses it, in the page's words."""
+        currency = self.row.currency
+        return f"this catalog version holds no {currency} rate" if currency else "its source states no currency"
+
 
 def offer_record(
     o: OfferVersion, provider: ProviderRecord, gpu: str, rates: Mapping[str, RateRecord]

@@ -63,6 +63,12 @@ class CatalogSnapshot:
         """Every offer, in offer order: those a quote can use and those whose currency is not stated."""
         return self.derived.memo("listed", lambda: sorted([*self.offers, *self.unpriced], key=lambda o: o.offer_id))
 
+    def unquoted(self, gpu: str) -> list[UnpricedRecord]:
+        """A GPU's offers when none can be quoted and some are listed: what the page says instead of nothing."""
+        if gpu in self.offers_by_gpu:
+            return []
+        return [o for o in self.unpriced if o.row.gpu == gpu]
+
     @property
     def offers_by_key(self) -> dict[str, OfferRecord]:
         return self.derived.memo("offers_by_key", lambda: {o.row.key: o for o in self.offers})

@@ -150,7 +150,8 @@ def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParam
         return {"gpu": "is not a GPU model in the catalog"}
     pinned = catalog.offers_by_key.get(params.offer) if params.offer else None
     if params.offer and pinned is None:
-        return {"offer": f"is not an offer of catalog version {catalog.version}: it may have been retired"}
+        why = next((f"cannot be quoted: {o.why}" for o in catalog.unpriced if o.row.key == params.offer), None)
+        return {"offer": why or f"is not an offer of catalog version {catalog.version}: it may have been retired"}
     if pinned and params.gpu not in (pinned.row.gpu, ANY_GPU):
         return {"gpu": f"the offer you are pricing is of {pinned.row.gpu}: choose it, or price every offer"}
     rate = catalog.rates.get(params.currency)

@@ -32,6 +32,8 @@ class ExplorerRow:
     usd_per_hour: Decimal | None
     usd_per_gpu_hour: Decimal | None
     usd_per_month: Decimal | None
+    usd_setup_fee: Decimal | None
+    """What the published columns sort by: one currency, so EUR 212.30 and USD 247.10 compare."""
     gpu_memory_gib: int | None
     search_text: str
     """Provider, product, GPU and region, case-folded: what the free-text search looks in."""
@@ -57,6 +59,7 @@ def explorer_row(record: OfferRecord | UnpricedRecord, gpus: dict[str, int]) -> 
         usd_per_hour=None if per_hour is None else rate(per_hour),
         usd_per_gpu_hour=None if priced is None else rate(priced.usd_per_gpu_hour),
         usd_per_month=None if per_hour is None else cents(per_hour * HOURS_PER_MONTH),
+        usd_setup_fee=None if priced is None or row.setup_fee is None else cents(priced.setup_fee_usd),
         gpu_memory_gib=gpus.get(row.gpu),
         search_text=" ".join((record.provider.name, row.product, row.gpu, row.region)).casefold(),
     )
@@ -93,9 +96,11 @@ COLUMNS: dict[str, Column] = {
     "ram": Column("RAM, GiB", lambda r: r.record.row.ram_gib, numeric=True),
     "tenancy": Column("Tenancy", lambda r: r.record.row.tenancy),
     "billing": Column("Billing", lambda r: r.record.row.billing),
-    "price": Column("Price as published", _published, numeric=True, sort=lambda r: r.record.row.price),
+    "price": Column("Price as published", _published, numeric=True, sort=lambda r: r.usd_per_hour),
     "currency": Column("Published in", lambda r: currency_words(r.record.row.currency)),
-    "setup_fee": Column("Setup fee once, as published", lambda r: r.record.row.setup_fee, numeric=True),
+    "setup_fee": Column(
+        "Setup fee once, as published", lambda r: r.record.row.setup_fee, numeric=True, sort=lambda r: r.usd_setup_fee
+    ),  # fmt: skip
     "per_hour": Column("USD per hour", lambda r: r.usd_per_hour, numeric=True),
     "per_gpu_hour": Column("USD per GPU-hour", lambda r: r.usd_per_gpu_hour, numeric=True),
     "per_month": Column("USD per month", lambda r: r.usd_per_month, numeric=True),

@@ -41,10 +41,10 @@ class OfferOut(OfferRow):
     provider_name: str
     tenancy: Tenancy
     billing: Billing
-    price: float  # type: ignore[assignment]  # a JSON number here; the catalog keeps the Decimal
+    price: float = Field(description="per unit and price_period, in `currency`, as published")  # type: ignore[assignment]
     ram_gib: float | None  # type: ignore[assignment]
-    setup_fee: float | None  # type: ignore[assignment]
-    usd_per_gpu_hour: float
+    setup_fee: float | None = Field(description="charged once, in `currency`; null: none stated")  # type: ignore[assignment]
+    usd_per_gpu_hour: float = Field(description="in USD at this catalog version's rate, whatever `currency` is")
 
     @classmethod
     def of(cls, r: OfferRecord) -> OfferOut:

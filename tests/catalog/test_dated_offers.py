@@ -42,7 +42,7 @@ def test_every_dated_offer_takes_its_copys_price_as_of_and_source(after):
     for r in DATED:
         row = after.offers_by_key[r["key"]].row
         assert (row.price, row.as_of, row.source_url) == (
-            Decimal(r["price"]),
+            Decimal(r["price_usd"]),
             date.fromisoformat(r["as_of"]),
             r["source_url"],
         )

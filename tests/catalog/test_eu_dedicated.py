@@ -5,8 +5,12 @@ import re
 from decimal import Decimal
 
 import pytest
+from sqlmodel import Session
 
-from app.catalog.snapshot import EU_COUNTRIES, select_offers
+from app.catalog.exports import export_catalog
+from app.catalog.imports import load_catalog
+from app.catalog.snapshot import EU_COUNTRIES, catalogs_for, select_offers
+from app.catalog.updates import apply_shipped_updates
 from app.costing.terms import Billing, Tenancy
 from app.wording import plain_note
 from tests.factories import shipped_catalogs
@@ -79,3 +83,19 @@ def test_no_note_a_user_reads_carries_the_research_trail(shipped):
         ]
         notes += [p.notes, *(plain_note(f.notes)[0] for f in facts)]
     assert [n for n in notes if RESEARCH_WORDS.search(n)] == []
+
+
+def test_an_export_of_the_shipped_catalog_loads_with_its_rate_and_takes_the_updates_again(new_database):
+    """The JSON export carries the EUR rate, so the loaded catalog quotes its EUR offers; the shipped
+    updates then run on it (it records none) without adding a GPU, provider or offer twice."""
+    shipped = shipped_catalogs("sqlite")
+    with Session(shipped.engine) as session:
+        exported = export_catalog(session, shipped.current().version)
+    engine = new_database()
+    with Session(engine) as session:
+        load_catalog(session, exported)
+        apply_shipped_updates(session)
+    loaded = catalogs_for(engine).current()
+    assert loaded.rates["EUR"].usd_per_unit == Decimal("1.1684")
+    assert (len(loaded.offers), len(loaded.unpriced)) == (952, 60)
+    assert sorted(loaded.offers_by_key) == sorted(shipped.current().offers_by_key)

@@ -242,3 +242,15 @@ def test_files_exported_before_prices_carried_a_currency_read_as_usd(session, ne
         assert [p["egress_tiers"] for p in export_catalog(other, 1)["providers"]] == [
             p["egress_tiers"] for p in export_catalog(session, 1)["providers"]
         ]
+
+
+def test_a_header_naming_a_price_twice_is_refused_rather_than_read_one_way(session):
+    hand_checked_catalog(session)
+    lines = export_offers_csv(session, 1).splitlines()
+    text = "\n".join([lines[0] + ",price_usd", lines[1] + ",1"]) + "\n"
+    plan = plan_import(session, text, 1)
+    assert (plan.problems, plan.change, plan.add) == (
+        [(1, "the header names both price_usd and price: keep one")],
+        [],
+        [],
+    )

@@ -15,7 +15,7 @@ QUERY = "gpu=H100&gpu_hours=400&checkpoint_gb=140&checkpoints_out=1&virt_tax=0&i
 """400 GPU-hours, one 140 GB checkpoint out, no tax, no cold starts: the hand-checked catalog's numbers."""
 PASSWORD = "correct horse battery"
 NEW_OFFER = {"provider": "cloud", "gpu": "H100", "product": "new", "tenancy": "virtualized", "billing": "on_demand",
-             "gpus_per_unit": "1", "price": "5.00", "price_period": "hour", "region": "r",
+             "gpus_per_unit": "1", "price": "5.00", "currency": "USD", "price_period": "hour", "region": "r",
              "source_url": "https://example.test/x", "as_of": "2026-11-20", "note": "n"}  # fmt: skip
 """The new-offer form, filled in well for the hand-checked catalog (its csrf_token aside)."""
 PRESET = {"key": "llama-3.1-70b", "name": "Llama 3.1 70B", "parameters_b": "70.6", "active_parameters_b": "",

@@ -111,7 +111,7 @@ def test_new_provider_gpu_model_and_offer_appear_in_quotes(signed_in, session):
     gpu = {"csrf_token": token, "name": "B200", "memory_gib": "180"}
     assert signed_in.post("/admin/gpus", data=gpu, follow_redirects=False).status_code == 303
     offer = {"csrf_token": token, "provider": "acme", "gpu": "B200", "product": "1x B200", "tenancy": "virtualized",
-             "billing": "on_demand", "gpus_per_unit": "1", "price": "5.00", "price_period": "hour",
+             "billing": "on_demand", "gpus_per_unit": "1", "price": "5.00", "currency": "USD", "price_period": "hour",
              "region": "fra1", "region_country": "DE", "source_url": "https://example.test/b200",
              "as_of": "2026-11-20", "note": "new offer"}  # fmt: skip
     assert signed_in.post("/admin/new-offer", data=offer, follow_redirects=False).status_code == 303
@@ -129,13 +129,14 @@ def test_new_provider_gpu_model_and_offer_appear_in_quotes(signed_in, session):
         ("price", "-2", "must be a price of 0 or more"),
         ("source_url", "", "must be the http(s) address of the page the price was read from"),
         ("as_of", "", "must be a date, YYYY-MM-DD"),
+        ("currency", "", "choose the currency the price is published in"),
     ],
 )
 def test_a_new_offer_needs_a_known_gpu_a_price_a_source_and_a_date(signed_in, session, field, value, message):
     offer = {"csrf_token": csrf(signed_in, "/admin/new-offer"), "provider": "cloud", "gpu": "H100",
              "product": "new", "tenancy": "virtualized", "billing": "on_demand", "gpus_per_unit": "1",
-             "price": "5.00", "price_period": "hour", "region": "r", "source_url": "https://example.test/x",
-             "as_of": "2026-11-20", "note": "n", field: value}  # fmt: skip
+             "price": "5.00", "currency": "USD", "price_period": "hour", "region": "r",
+             "source_url": "https://example.test/x", "as_of": "2026-11-20", "note": "n", field: value}  # fmt: skip
     before = versions(session)
     response = signed_in.post("/admin/new-offer", data=offer)
     assert response.status_code == 422 and html(response).select_one(f"#{field}-error").get_text() == message

@@ -109,7 +109,7 @@ def test_a_price_without_a_stated_currency_is_listed_as_published_and_never_quot
     page = soup(client.get("/offers?gpu=H100&cols=provider&cols=price&cols=per_gpu_hour&sort=provider"))
     rows = [[" ".join(td.get_text().split()) for td in tr.select("td")] for tr in page.select("table tbody tr")]
     assert rows == [
-        ["Lyceum", "2.79 (currency not stated) per hour", "not quoted", "Not quoted: the source states no currency"],
+        ["Lyceum", "2.79 (currency not stated) per hour", "not quoted", "Not quoted: its source states no currency"],
         ["Us", "$3.00 per hour", "$3.0000", "Price my workload"],
     ]
 
@@ -120,4 +120,19 @@ def test_a_gpu_offered_only_without_a_stated_currency_says_why_nothing_is_quoted
         session, seeweb, "0.29", gpu="A30", currency="", product="ECS1GPU11", region="it-fr2", region_country="IT"
     )
     problem = " ".join(soup(client.get("/?gpu=A30")).select_one("p.problem").get_text().split())
-    assert problem.endswith("Its 1 offer states no currency (Seeweb), so none is quoted: see them as published.")
+    assert problem.endswith(
+        "1 offer of A30 (Seeweb) cannot be quoted: its source states no currency. See it as published."
+    )
+
+
+def test_a_eur_price_in_a_version_without_a_rate_is_listed_and_says_why_it_is_not_quoted(client, session):
+    """No rate is shipped here: the EUR offer cannot be converted, so it is neither guessed nor quoted."""
+    eu = make_provider(session, "eu", "DE", tiers=[(0, None, "0")], currency="EUR")
+    us = make_provider(session, "us", tiers=[(0, None, "0")])
+    eur = make_offer(session, eu, "1.00", currency="EUR", region="fra", region_country="DE")
+    make_offer(session, us, "3.00")
+    assert [o["provider"] for o in client.get(f"/api/quote?{QUERY}").json()["options"]] == ["Us"]
+    row = soup(client.get("/offers?gpu=H100&provider=eu")).select_one("table tbody tr")
+    assert row.select_one("td.quote").get_text(strip=True) == "Not quoted: this catalog version holds no EUR rate"
+    pinned = client.get("/api/quote", params={"gpu": "H100", "offer": eur.key})
+    assert pinned.status_code == 422 and "cannot be quoted: this catalog version holds no EUR rate" in pinned.text

@@ -17,7 +17,7 @@ from sqlmodel import Session
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
 from app.catalog.changes import StaleRecord, add_offer, change_offer_price, restore_offer, retire_offer
-from app.catalog.currencies import STATED, PriceCurrency, stated_currency
+from app.catalog.currencies import STATED, stated_currency
 from app.catalog.queries import gpu_by_name, newest_version_of, offer_exists, offer_history, provider_by_slug
 from app.catalog.rows import OFFER_CHECKS, OfferRow, offer_key
 from app.catalog.snapshot import CatalogSnapshot
@@ -200,7 +200,7 @@ class NewOffer(EditForm):
     billing: str
     gpus_per_unit: int = 1
     price: Decimal
-    currency: Annotated[str, checked(stated_currency)] = PriceCurrency.USD
+    currency: Annotated[str, checked(stated_currency)]
     price_period: str = PricePeriod.HOUR
     min_commitment_months: int | None
     setup_fee: Decimal | None
