@@ -1,11 +1,14 @@
-"""Admin fixtures the admin pages' tests share."""
+"""Fixtures the web tests share: signed-in admins, the shipped rate, the shipped catalog."""
 
 import pytest
+from fastapi.testclient import TestClient
 
 from app.admin.accounts import create_admin
 from app.catalog.changes import new_version
 from app.catalog.updates import ecb_rate_2026_04, model_presets_2026_11
-from tests.factories import hand_checked_catalog
+from app.deps import get_catalogs
+from app.main import app
+from tests.factories import hand_checked_catalog, shipped_catalogs
 from tests.web.helpers import PASSWORD, signed_in_as
 
 
@@ -35,3 +38,17 @@ def with_shipped_rate(session):
     hand_checked_catalog(session)
     ecb_rate_2026_04(session, new_version(session, "the shipped rate"))
     session.commit()
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    """The shipped catalog with its updates, for tests that only read it."""
+    return shipped_catalogs()
+
+
+@pytest.fixture
+def shipped_client(shipped):
+    """A client whose pages and API answer from the shipped catalog."""
+    app.dependency_overrides[get_catalogs] = lambda: shipped
+    yield TestClient(app)
+    app.dependency_overrides.clear()

@@ -4,26 +4,15 @@ from a dedicated server or from the cloud; the EU and headquarters filters keep 
 import re
 
 import pytest
-from fastapi.testclient import TestClient
 
-from app.deps import get_catalogs
-from app.main import app
-from tests.factories import shipped_catalogs
 from tests.web.helpers import soup
 
 ONE_H100 = "/?gpu=H100&gpu_hours=500&peak_gpus=1"
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return shipped_catalogs()
-
-
 @pytest.fixture
-def client(shipped):
-    app.dependency_overrides[get_catalogs] = lambda: shipped
-    yield TestClient(app)
-    app.dependency_overrides.clear()
+def client(shipped_client):
+    return shipped_client
 
 
 def test_one_h100_by_the_month_is_latitudes_bare_metal_server_at_1230(client):

@@ -6,29 +6,17 @@ import io
 from urllib.parse import urlencode
 
 import pytest
-from fastapi.testclient import TestClient
 
-from app.deps import get_catalogs
-from app.main import app
 from app.quoting.explorer import explorer_url
-from tests.factories import shipped_catalogs
 from tests.web.helpers import html, soup
 
 P5_US_EAST_1 = "aws:p5.48xlarge:H100:us-east-1:on_demand"
 QUBRID_H200 = "qubrid:NVIDIA H200 141GB 8-GPU SXM Server:H200:not stated:monthly"
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    """The shipped catalog (no test here writes)."""
-    return shipped_catalogs()
-
-
 @pytest.fixture
-def client(shipped):
-    app.dependency_overrides[get_catalogs] = lambda: shipped
-    yield TestClient(app)
-    app.dependency_overrides.clear()
+def client(shipped_client):
+    return shipped_client
 
 
 def rows(page):
