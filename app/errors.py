@@ -60,8 +60,14 @@ async def validation_error(_request: Request, exc: RequestValidationError) -> JS
     return JSONResponse({"detail": detail}, status_code=422)
 
 
+def _routed_path(request: Request) -> str:
+    """The path as the routes matched it. Not `request.url.path`: that is parsed by urllib, which drops
+    tabs and carriage returns as a browser would, so `/api/scenarios/%0D` would read as `/api/scenarios/`."""
+    return request.scope["path"]
+
+
 def _wants_json(request: Request) -> bool:
-    path = request.url.path
+    path = _routed_path(request)
     return path.startswith(("/api/", "/admin/api/")) or "text/html" not in request.headers.get("accept", "")
 
 
@@ -69,7 +75,7 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     """People get a page that says what happened; API clients get JSON; redirects stay redirects."""
     if exc.status_code < 400:
         return Response(status_code=exc.status_code, headers=exc.headers)
-    if exc.status_code == 404 and request.method in ("GET", "HEAD") and request.url.path.endswith("/"):
+    if exc.status_code == 404 and request.method in ("GET", "HEAD") and _routed_path(request).endswith("/"):
         found = _without_trailing_slash(request)
         if found is not None:
             return found
@@ -92,8 +98,8 @@ async def busy(request: Request, _exc: Exception) -> Response:
 def _without_trailing_slash(request: Request) -> Response | None:
     """`/offers/` to `/offers` where that is a page, on PUBLIC_URL where it is set, else on the path
     alone: never on the request's Host header, and never to `//other.example`."""
-    path = "/" + request.url.path.strip("/")
-    if path == request.url.path or not any(
+    path = "/" + _routed_path(request).strip("/")
+    if path == _routed_path(request) or not any(
         route.matches({**request.scope, "path": path})[0] is not Match.NONE for route in request.app.router.routes
     ):
         return None

@@ -16,3 +16,13 @@ def test_a_scenario_slug_of_a_newline_is_no_scenario_rather_than_a_405(client, s
     response = client.get("/api/scenarios/%0A")
     assert response.status_code == 404
     assert response.json() == {"detail": "no scenario at this link"}
+
+
+@pytest.mark.parametrize("slug", ["%0D", "%09", "%09%0D"])
+def test_a_scenario_slug_of_a_tab_or_carriage_return_is_no_scenario_rather_than_a_redirect(client, session, slug):
+    """urllib drops tabs and carriage returns from a URL: read that way, the path would end in `/`
+    and be redirected to the list (307, then its 405)."""
+    hand_checked_catalog(session)
+    response = client.get(f"/api/scenarios/{slug}", follow_redirects=False)
+    assert response.status_code == 404
+    assert response.json() == {"detail": "no scenario at this link"}
