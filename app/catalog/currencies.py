@@ -12,7 +12,7 @@ class PriceCurrency(StrEnum):
 
 
 def price_currency(value: str) -> str:
-    """A currency code we hold a rate for, or empty where the source states none."""
+    """USD or EUR, or empty where the source states none (shipped research, imports)."""
     if value not in set(PriceCurrency):
         raise ValueError("must be USD or EUR, or empty where the source states no currency")
     return value
