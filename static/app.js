@@ -24,6 +24,13 @@ document.addEventListener("input", (event) => {
   } else if (el.matches("input[type=number]") && sliderOf(el)) {
     showValue(sliderOf(el), el.value);
   }
+  // A slider per another field (GPU-hours per GPU used at once) ends where that field says.
+  if (el.matches("input[type=number]")) {
+    document.querySelectorAll(`input[type=range][data-each="${el.id}"]`).forEach((slider) => {
+      slider.max = String(Number(slider.dataset.eachMax) * Math.max(1, Math.floor(Number(el.value) || 1)));
+      showValue(slider, document.getElementById(slider.dataset.pair).value);
+    });
+  }
 }, true);
 
 // After a live update, each field's error slot says whether the field is wrong: mark the field so

@@ -3,6 +3,7 @@ into the model (a plain message per bad field), and the model written back as a 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any, get_args
@@ -29,6 +30,17 @@ class FormField:
     may_be_empty: bool
     """Its default is empty (none, "", no ticks), so that sent empty it takes the default; any other
     sent empty is refused, so that a cleared number never quietly shows the default's numbers."""
+
+    def slider_end(self, values: Mapping[str, object]) -> int | None:
+        """Where its slider ends for the values shown: `slider`, times the field it is per where it has one
+        (a value not yet a number counts as 1)."""
+        if self.input.slider is None or not self.input.slider_each:
+            return self.input.slider
+        try:
+            each = int(float(str(values.get(self.input.slider_each))))
+        except (ValueError, OverflowError):
+            each = 1
+        return self.input.slider * max(1, each)
 
     @classmethod
     def of(cls, name: str, info: FieldInfo) -> FormField:

@@ -92,7 +92,10 @@ class Input:
     options: tuple[tuple[str, str], ...] = ()
     """A CHOICE's values, each with what the form shows for it."""
     slider: int | None = None
-    """Where the slider beside a number ends; the number itself takes anything up to the field's limit."""
+    """Where the slider beside a number ends; the number itself takes anything up to the field's limit.
+    Sliders move in whole units: GB, hours, millions of tokens."""
+    slider_each: str = ""
+    """The field `slider` is per, if any: GPU-hours end at 730 for each GPU used at once."""
     placeholder: str = ""
     """What the input means left empty: shown in an empty number, or as a select's empty choice."""
     folded: bool = False

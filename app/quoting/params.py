@@ -122,7 +122,7 @@ class QuoteParams(SizeParams):
         help="e.g. H100, or any (every GPU model that holds the model)",
     ).field("H100", max_length=40)  # fmt: skip
     gpu_hours: Number = Input(
-        "GPU-hours per month", Fieldset.WORKLOAD, unit="GPU-h", slider=10_000, job=Job.HOURS,
+        "GPU-hours per month", Fieldset.WORKLOAD, unit="GPU-h", slider=730, slider_each="peak_gpus", job=Job.HOURS,
         help="at most 730 for each GPU used at once: a month has 730 hours",
     ).field(500, ge=0, le=GPU_HOURS_MAX)  # fmt: skip
     peak_gpus: Whole = Input(

@@ -33,10 +33,10 @@ def test_moving_the_hours_slider_redraws_chart_and_updates_url(page: Page) -> No
     assert before[1] and before[2], "the default page should show a chart and a table"
 
     page.locator("#gpu_hours-slider").focus()
-    htmx_response(page, lambda: page.keyboard.press("ArrowRight"))  # step="any": one arrow = 1 % of the range
+    htmx_response(page, lambda: page.keyboard.press("ArrowRight"))  # one arrow = one whole GPU-hour
 
     new = hours.input_value()
-    assert new != before[0], "the number input should follow the slider"
+    assert new == str(int(before[0]) + 1), "the number input should follow the slider, in whole hours"
     expect(page.locator("#gpu_hours-slider")).to_have_attribute("aria-valuetext", f"{new} GPU-h")
     expect(page.locator(CAPTION)).to_contain_text(f"at {float(new):,g} GPU-hours")
     expect(page).to_have_url(_url_has("gpu_hours", new))
@@ -50,8 +50,9 @@ def test_moving_the_hours_slider_redraws_chart_and_updates_url(page: Page) -> No
 
 
 def test_fast_typing_shows_the_last_value_not_a_stale_answer(page: Page) -> None:
-    """Inputs faster than the server answers must end on the last value, never on an older late reply."""
-    open_page(page)
+    """Inputs faster than the server answers must end on the last value, never on an older late reply
+    (two GPUs at once, so that 900 GPU-hours are on the slider too)."""
+    open_page(page, "/?peak_gpus=2")
     statuses: list[int] = []
     page.on("response", lambda r: statuses.append(r.status) if is_htmx(r) else None)
     # Irregular gaps, some shorter than the 200 ms debounce and some longer, so several requests go out.
@@ -133,13 +134,13 @@ def test_back_and_forward_show_each_steps_inputs_and_results(page: Page) -> None
     open_page(page)
     hours, slider = page.locator("#gpu_hours"), page.locator("#gpu_hours-slider")
     shown = {}
-    for value, text in (("1200", "1,200"), ("2400", "2,400")):
+    for value, text in (("300", "300"), ("600", "600")):
         htmx_response(page, lambda value=value: hours.fill(value))
         expect(page.locator(CAPTION)).to_contain_text(f"at {text} GPU-hours")
         shown[value] = page.locator(HEADLINE).inner_text(), _totals(page)
-    assert shown["1200"] != shown["2400"]
+    assert shown["300"] != shown["600"]
 
-    for step, value, text in ((page.go_back, "1200", "1,200"), (page.go_forward, "2400", "2,400")):
+    for step, value, text in ((page.go_back, "300", "300"), (page.go_forward, "600", "600")):
         with page.expect_response(lambda r: r.request.headers.get("hx-history-restore-request") == "true") as restore:
             step()
         assert restore.value.status == 200, f"the history restore got {restore.value.status}"
@@ -152,3 +153,17 @@ def test_back_and_forward_show_each_steps_inputs_and_results(page: Page) -> None
 
     htmx_response(page, lambda: hours.fill("3000"))  # the restored form still updates the results
     expect(page.locator(CAPTION)).to_contain_text("at 3,000 GPU-hours")
+
+
+def test_the_hours_slider_ends_at_730_for_each_gpu_used_at_once(page: Page) -> None:
+    """One GPU runs 730 hours a month at most: the slider ends there, and at 1,460 for two; the
+    number box still takes more (and the page raises the GPUs at once to run them)."""
+    open_page(page)
+    slider = page.locator("#gpu_hours-slider")
+    expect(slider).to_have_attribute("max", "730")
+    htmx_response(page, lambda: page.locator("#peak_gpus").fill("2"))
+    expect(slider).to_have_attribute("max", "1460")
+    slider.focus()
+    htmx_response(page, lambda: page.keyboard.press("End"))
+    assert page.locator("#gpu_hours").input_value() == "1460"
+    expect(page).to_have_url(_url_has("gpu_hours", "1460"))

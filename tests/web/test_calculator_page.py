@@ -1,5 +1,7 @@
 from urllib.parse import quote_plus
 
+import pytest
+
 from app.catalog.tables import OfferVersion
 from tests.factories import hand_checked_catalog, make_offer, make_provider
 from tests.web.helpers import QUERY, soup, totals
@@ -323,3 +325,11 @@ def test_each_option_links_to_its_place_among_all_offers(client, session):
     assert link.startswith("/offers?gpu=H100&provider=metal&at=") and link.endswith(f"#offer-{ids['node']}")
     listed = soup(client.get(link.split("#")[0]))
     assert listed.select_one(f"#offer-{ids['node']}")["aria-current"] == "true"
+
+
+@pytest.mark.parametrize(("peak_gpus", "end"), [("1", "730"), ("3", "2190"), ("abc", "730"), ("1e999", "730")])
+def test_the_hours_slider_ends_at_730_for_each_gpu_used_at_once(client, session, peak_gpus, end):
+    """A month has 730 hours: one GPU can run no more. A GPUs-at-once not yet a number counts as one."""
+    hand_checked_catalog(session)
+    slider = soup(client.get(f"/?peak_gpus={peak_gpus}")).select_one("#gpu_hours-slider")
+    assert (slider["max"], slider["step"]) == (end, "1")
