@@ -8,7 +8,7 @@ from decimal import Decimal
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.assets import asset_url
-from app.catalog.currencies import currency_words
+from app.catalog.currencies import beside_a_number
 from app.catalog.rows import decimal_text
 from app.chart_layout import BADGE_R
 from app.costing.jobs import DEFAULT_UTILISATION
@@ -75,7 +75,7 @@ def published(value: Decimal | float, currency: str = "USD") -> str:
     to 6 places; a number whose source states no currency says so."""
     number = f"{value:,.2f}" if round(value, 2) == value else f"{value:,.6f}".rstrip("0")
     symbol = SYMBOLS.get(currency)
-    return f"{symbol}{number}" if symbol else f"{number} ({currency_words(currency)})"
+    return f"{symbol}{number}" if symbol else f"{number} {beside_a_number(currency)}"
 
 
 def when(moment: datetime) -> str:

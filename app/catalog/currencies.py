@@ -31,3 +31,8 @@ STATED = [(c.value, c.value) for c in PriceCurrency if c]
 
 def currency_words(currency: str) -> str:
     return currency or "currency not stated"
+
+
+def beside_a_number(currency: str) -> str:
+    """A price's currency after its number: the code, or "(currency not stated)"."""
+    return currency or f"({currency_words(currency)})"

@@ -9,6 +9,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.catalog.changes import last_change
+from app.catalog.currencies import beside_a_number
 from app.catalog.rows import VERSIONED_FIELDS, decimal_text
 from app.catalog.tables import (
     PROVIDER_TABLES,
@@ -126,7 +127,7 @@ def offer_prices(session: Session, row_ids: list[int]) -> dict[int, str]:
     """Each row's price as typed, per period: what an import preview shows beside the new one."""
     found = session.exec(select(OfferVersion).where(col(OfferVersion.id).in_(row_ids)))
     return {
-        row.id: f"{decimal_text(row.price)} {row.currency or '(currency not stated)'} / {row.price_period}"
+        row.id: f"{decimal_text(row.price)} {beside_a_number(row.currency)} / {row.price_period}"
         for row in found
         if row.id is not None
     }

@@ -11,7 +11,7 @@ from datetime import date
 from decimal import Decimal
 from operator import itemgetter
 
-from app.catalog.currencies import currency_words
+from app.catalog.currencies import beside_a_number, currency_words
 from app.catalog.offer_records import OfferRecord, UnpricedRecord
 from app.catalog.snapshot import EU_COUNTRIES, CatalogSnapshot
 from app.costing.money import cents, rate
@@ -81,8 +81,7 @@ class Column:
 
 def _published(row: ExplorerRow) -> str:
     offer = row.record.row
-    currency = offer.currency or f"({currency_words(offer.currency)})"
-    return f"{offer.price.normalize():f} {currency} per {offer.price_period}"
+    return f"{offer.price.normalize():f} {beside_a_number(offer.currency)} per {offer.price_period}"
 
 
 COLUMNS: dict[str, Column] = {
