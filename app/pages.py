@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
@@ -17,7 +18,8 @@ from app.catalog.snapshot import Catalogs
 from app.catalog.tables import PendingImport
 from app.deps import VARIES_BY_FRAGMENT
 from app.quoting.build import ANY_GPU, QuoteResult, build_quote
-from app.quoting.form import default_values, form_of, parse_params
+from app.quoting.folds import Fold, folds, settled
+from app.quoting.form import default_values, form_of, parse_params, query_of
 from app.quoting.params import QuoteParams
 from app.results import figures, results_block, shown
 from app.security import csrf_token, remember_csrf
@@ -50,6 +52,8 @@ def calculator_page(
         "form": form_of(model),
         "input_labels": form_of(model).labels,
         "result": result,
+        "folds": folds(settled(query, parsed, model) if isinstance(parsed, dict) else parsed, errors),
+        "moved_folds": (),
         "shown": None,
         "figures": None,
         "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
@@ -64,7 +68,9 @@ def calculator_page(
         return _kept_results(request, context)
     if fragment and result is not None:
         block = results_block(result, context | {"request": request}, _rendered_results)
-        return HTMLResponse(block, status_code=status_code, headers=VARIES_BY_FRAGMENT)
+        moved = {"moved_folds": _moved_folds(request, context["folds"], model)}
+        summaries = render_block(templates.env, "calculator.html", "fold_summaries", context | moved).encode()
+        return HTMLResponse(block + summaries, status_code=status_code, headers=VARIES_BY_FRAGMENT)
     if result is not None:
         context |= {"shown": shown(result, date.today()), "figures": figures(result)}
     response = templates.TemplateResponse(
@@ -73,6 +79,19 @@ def calculator_page(
     if token is not None:
         remember_csrf(request, response, token)
     return response
+
+
+def _moved_folds(request: Request, now: dict[str, Fold], model: type[QuoteParams]) -> list[str]:
+    """The folded groups whose summaries differ from those of the inputs in the page's address (htmx
+    sends it; the calculator pushes each change there): a slider's move changes none, and its response
+    stays one swap. From another page's address (a saved scenario's), all of them."""
+    shown = urlsplit(request.headers.get("HX-Current-URL", ""))
+    if shown.path != "/":
+        return list(now)
+    query = query_of(parse_qsl(shown.query, keep_blank_values=True), model)
+    parsed = parse_params(query, model)
+    before = folds(settled(query, parsed, model) if isinstance(parsed, dict) else parsed, {})
+    return [name for name, fold in now.items() if fold.changes != before[name].changes]
 
 
 def _rendered_results(context: dict[str, Any]) -> str:
@@ -87,8 +106,8 @@ def _kept_results(request: Request, context: dict[str, Any]) -> Response:
     response = templates.TemplateResponse(
         request,
         "calculator.html",
-        context | {"kept_results": True},
-        block_names=["results_problem", "save_inputs", "error_slots"],
+        context | {"kept_results": True, "moved_folds": list(context["folds"])},
+        block_names=["results_problem", "save_inputs", "error_slots", "fold_summaries"],
     )
     response.headers.update({"HX-Reswap": "none", "HX-Push-Url": "false"} | VARIES_BY_FRAGMENT)
     return response

@@ -3,10 +3,10 @@ into the model (a plain message per bad field), and the model written back as a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any, get_args
+from typing import Any, get_args, get_origin
 from urllib.parse import urlencode
 
 from annotated_types import Ge, Gt
@@ -111,6 +111,21 @@ def _number(value: object) -> object:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return f"{value:,.0f}" if float(value).is_integer() else f"{value:,}"
     return value
+
+
+def query_of(pairs: Iterable[tuple[str, str]], model: type[BaseModel] = QuoteParams) -> dict[str, str | list[str]]:
+    """A query string's pairs as `parse_params` reads them: every value of a list input (the tenancies
+    ticked), the last of any other."""
+    lists = {name for name, info in model.model_fields.items() if get_origin(info.annotation) is list}
+    query: dict[str, str | list[str]] = {}
+    for name, value in pairs:
+        if name in lists:
+            listed = query.setdefault(name, [])
+            assert isinstance(listed, list)
+            listed.append(value)
+        else:
+            query[name] = value
+    return query
 
 
 def parse_params(

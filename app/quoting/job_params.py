@@ -54,7 +54,7 @@ class JobParams(BaseModel):
     model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
 
     job: Job = Input(
-        "The job", Fieldset.WORKLOAD, widget=Widget.CHOICE, options=JOBS,
+        "The job", Fieldset.JOB, widget=Widget.CHOICE, options=JOBS,
         help="hours: the GPU-hours below; serve: output tokens of a model; train: a run of a model's tokens",
     ).field(Job.HOURS)  # fmt: skip
     output_tokens_m: Number = Input(

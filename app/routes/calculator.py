@@ -5,11 +5,11 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.deps import CatalogsDep, Fragment
 from app.pages import calculator_page
+from app.quoting.form import query_of
 
 router = APIRouter(tags=["calculator"])
 
 
 @router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
 async def calculator(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> Response:
-    query = {k: (request.query_params.getlist(k) if k == "tenancy" else v) for k, v in request.query_params.items()}
-    return calculator_page(request, catalogs, query, fragment)
+    return calculator_page(request, catalogs, query_of(request.query_params.multi_items()), fragment)

@@ -23,3 +23,8 @@ def htmx_response(page: Page, action: Callable[[], None]) -> Response:
 def open_page(page: Page, url: str = "/") -> None:
     response = page.goto(url)
     assert response is not None and response.status == 200, f"{url} answered {response and response.status}"
+
+
+def unfold(page: Page, group: str) -> None:
+    """Open one of the calculator's folded groups (the job, data, model, filters, assumptions) by its summary."""
+    page.locator(f"#fold-{group} > summary").click()

@@ -85,7 +85,7 @@ def test_form_works_without_javascript(browser: Browser, base_url: str) -> None:
         expect(page.locator("#gpu_hours-slider")).to_be_hidden()  # a slider moved without script would submit nothing
         page.locator("#gpu_hours").fill("2000")
         with page.expect_navigation():
-            page.get_by_role("button", name="Update").click()
+            page.get_by_role("button", name="Update").first.click()  # the one beside the workload
         assert _url_has("gpu_hours", "2000").search(page.url)
         expect(page.locator(CAPTION)).to_contain_text("at 2,000 GPU-hours")
         expect(page.locator(HEADLINE)).to_contain_text("At 2,000 GPU-hours")

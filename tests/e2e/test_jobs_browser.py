@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import htmx_response, open_page
+from tests.e2e.pages import htmx_response, open_page, unfold
 
 
 def test_serving_a_preset_at_a_token_volume_names_the_cheapest_gpu_for_the_job(page: Page) -> None:
     """Llama 3.1 70B in FP8 at 300 million output tokens a month, 1000/1000 tokens, offline: each GPU
     model with a benchmark at its own GPU-hours, the cheapest job first, as the headline says."""
     open_page(page)
+    unfold(page, "job")
     expect(page.locator("#output_tokens_m")).to_be_hidden()
     htmx_response(page, lambda: page.select_option("#job", "serve"))
     expect(page.locator("#gpu_hours")).to_be_hidden()
+    unfold(page, "model")
     htmx_response(page, lambda: page.select_option("#preset", "llama-3.1-70b"))
     htmx_response(page, lambda: page.select_option("#weights", "fp8"))
     htmx_response(page, lambda: page.select_option("#gpu", "any"))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import htmx_response, open_page
+from tests.e2e.pages import htmx_response, open_page, unfold
 
 
 def test_choosing_a_preset_and_any_gpu_shows_the_cheapest_gpu_that_fits(page: Page) -> None:
     """Llama 3.1 70B at the preset's 131,072 tokens: 140 GB + 42.95 GB of cache + 10% = 201.2 GB."""
     open_page(page)
+    unfold(page, "model")
     htmx_response(page, lambda: page.select_option("#preset", "llama-3.1-70b"))
     expect(page.locator(".sizing-result .sentence")).to_contain_text("Llama 3.1 70B in BF16 for inference at 131,072")
     expect(page.locator(".sizing-result .sentence")).to_contain_text("needs about 201.2 GB")

@@ -46,8 +46,10 @@ def test_break_even_is_marked_on_the_chart_and_listed(client, session):
 
 
 def test_htmx_request_gets_only_the_results_block_one_swap(client, session):
+    """A move of the slider: the page's address holds the inputs before it (each change is pushed there)."""
     hand_checked_catalog(session)
-    response = client.get(f"/?{QUERY}&unknown=1", headers={"HX-Request": "true"})
+    before = {"HX-Current-URL": f"http://testserver/?{QUERY.replace('gpu_hours=400', 'gpu_hours=300')}"}
+    response = client.get(f"/?{QUERY}&unknown=1", headers={"HX-Request": "true"} | before)
     page = soup(response)
     assert page.select_one("form") is None
     assert page.select_one("section#results table.options")

@@ -1,0 +1,51 @@
+"""The calculator's folded groups: every fieldset but the workload's sits closed under a summary that
+names it and what in it differs from the defaults, so that a phone shows the workload and the answer
+first; a group opens where one of its inputs needs fixing, and the job's where it states a job."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.quoting.form import FormField, default_values, form_of, form_values, parse_params
+from app.quoting.inputs import Fieldset
+from app.quoting.job_params import Job
+from app.quoting.params import FieldErrors, QuoteParams
+
+FOLDED = tuple(fieldset for fieldset in Fieldset if fieldset is not Fieldset.WORKLOAD)
+
+
+@dataclass(frozen=True)
+class Fold:
+    """A group under its summary."""
+
+    open: bool
+    changes: tuple[tuple[FormField, Any], ...]
+    """Its inputs set otherwise than by default, each with its value as the form shows it (500, not 500.0)."""
+
+
+def folds(params: QuoteParams, errors: FieldErrors) -> dict[str, Fold]:
+    """Each folded group for these inputs (`settled` ones where some are wrong)."""
+    values, defaults = form_values(params), default_values(type(params))
+    fields = form_of(type(params)).fields
+    return {
+        fieldset: Fold(
+            any(f.name in errors for f in fields if f.input.fieldset == fieldset)
+            or (fieldset is Fieldset.JOB and params.job is not Job.HOURS),
+            tuple(
+                (f, values[f.name])
+                for f in fields
+                if f.input.fieldset == fieldset
+                and values[f.name] != defaults[f.name]
+                and f.input.job in ("", params.job)
+            ),
+        )
+        for fieldset in FOLDED
+    }
+
+
+def settled(query: dict[str, Any], errors: FieldErrors, model: type[QuoteParams]) -> QuoteParams:
+    """The inputs less the wrong ones, which take their defaults: what the summaries can name while
+    the form holds a mistake (the mistake's group is open, its message under the field)."""
+    parsed = parse_params({k: v for k, v in query.items() if k not in errors}, model)
+    return model() if isinstance(parsed, dict) else parsed
