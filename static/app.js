@@ -92,3 +92,9 @@ document.addEventListener("htmx:xhr:progress", (event) => {
     bar.value = Math.round((event.detail.loaded / event.detail.total) * 100);
   }
 });
+
+// A fold marked to close on a narrow screen (the explorer's filters, which would push the offers a
+// screen down) closes there; without this script it stays open, as on a wide screen.
+document.querySelectorAll("details[data-fold-below]").forEach((details) => {
+  if (matchMedia(`(max-width: ${details.dataset.foldBelow})`).matches) details.open = false;
+});

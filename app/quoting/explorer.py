@@ -20,6 +20,8 @@ PER_PAGE = 100
 Name = Annotated[str, StringConstraints(max_length=100)]
 LIST_FIELDS = frozenset({"gpu", "gpu_count", "provider", "tenancy", "billing", "country", "cols"})
 """The filters that may be given more than once: `gpu=H100&gpu=H200` lists both models' offers."""
+FILTERS = ("gpu", "provider", "country", "tenancy", "billing", "gpu_count", "eu_only", "exclude_us_hq")
+"""What the explorer's filters fold holds."""
 
 
 class ExplorerParams(BaseModel):
@@ -57,6 +59,12 @@ class ExplorerParams(BaseModel):
         if unknown:
             raise ValueError(f"has no column {', '.join(unknown)}; the columns are {', '.join(COLUMNS)}")
         return [name for name in COLUMNS if name in value] or list(DEFAULT_COLUMNS)
+
+    @property
+    def chosen(self) -> int:
+        """How many ticks narrow the list: what the folded filters' summary counts."""
+        values = [getattr(self, name) for name in FILTERS]
+        return sum(len(value) if isinstance(value, list) else int(value) for value in values)
 
     def query(self, **changes: Any) -> str:
         """This state as a query string with `changes`, leaving out what is at its default."""

@@ -52,7 +52,7 @@ def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> 
         "all_columns": COLUMNS,
         "fragment": fragment,
     }
-    blocks = ["offer_table", "sort_fields"] if fragment else []
+    blocks = ["offer_table", "sort_fields", "filters_chosen"] if fragment else []
     # htmx swaps in only a 2xx answer: its partial states the refusal with a 200, or nobody sees it.
     status = 422 if errors and not fragment else 200
     return templates.TemplateResponse(

@@ -40,7 +40,8 @@ def test_a_heading_sorts_and_the_form_filters_in_place_keeping_the_order(page: P
     prices = month_prices(page)
     assert len(prices) == 100 and prices == sorted(prices)
 
-    htmx_response(page, lambda: page.select_option("#f-gpu", "H100"))
+    gpu_models = page.get_by_role("group", name="GPU model")
+    htmx_response(page, lambda: gpu_models.get_by_role("checkbox", name="H100 (80 GiB)", exact=True).check())
     expect(page).to_have_url(re.compile(r"gpu=H100.*sort=per_month|sort=per_month.*gpu=H100"))
     expect(page.locator(".counts strong.total")).to_have_text("208")
     assert set(page.locator("table.offers tbody td[data-label=GPU]").all_inner_texts()) == {"H100"}

@@ -123,12 +123,28 @@ def test_a_yearly_8_gpu_server_at_210_240_is_24_an_hour_and_17_520_a_month(clien
     assert cells(row)["vCPUs"] == "unknown"
 
 
-def test_the_partial_is_the_table_block_and_the_sort_fields_alone(client):
+def test_the_partial_is_the_table_block_the_sort_fields_and_the_filters_count_alone(client):
     response = client.get("/offers?gpu=H100&provider=lambda", headers={"HX-Request": "true"})
     page = soup(response)
     assert page.select_one("h1") is None and page.select_one("form") is None
     assert len(rows(page.select_one("section#offer-table"))) == 15
     assert page.select_one("#sort-fields")["hx-swap-oob"] == "true"
+    assert page.select_one("#filters-chosen[hx-swap-oob=true]").get_text() == "2 chosen"
+
+
+def test_the_filters_are_boxes_to_tick_under_a_fold_that_counts_them(client):
+    """No list box to Ctrl-click: each GPU model, provider and country has its box, ticked as the query says."""
+    page = soup(client.get("/offers?gpu=H100&gpu=H200&country=DE&eu_only=on"))
+    fold = page.select_one("form#offer-filters details.filters[open]")
+    assert fold.summary.get_text(" ", strip=True) == "Filters 4 chosen"
+    assert page.select("form#offer-filters select[multiple]") == []
+    for name, legend in [("gpu", "GPU model"), ("provider", "Provider"), ("country", "Data-centre country")]:
+        boxes = fold.select(f"input[type=checkbox][name={name}]")
+        assert boxes[0].find_parent("fieldset").legend.get_text() == legend and len(boxes) > 5
+    ticked = [box["value"] for box in fold.select("input:checked")]
+    assert ticked == ["H100", "H200", "DE", "on"]
+    provider = fold.select_one("input[name=provider][value=aws]").parent.get_text(strip=True)
+    assert provider == "Amazon Web Services"
 
 
 def test_the_sorted_column_says_so_and_its_link_turns_the_order_round(client):
