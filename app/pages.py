@@ -18,7 +18,7 @@ from app.catalog.snapshot import Catalogs
 from app.catalog.tables import PendingImport
 from app.deps import VARIES_BY_FRAGMENT
 from app.quoting.build import ANY_GPU, QuoteResult, build_quote
-from app.quoting.folds import Fold, folds, settled
+from app.quoting.folds import folded_alike, folds, settled
 from app.quoting.form import default_values, form_of, parse_params, query_of
 from app.quoting.params import QuoteParams
 from app.results import figures, results_block, shown
@@ -52,7 +52,6 @@ def calculator_page(
         "form": form_of(model),
         "input_labels": form_of(model).labels,
         "result": result,
-        "folds": folds(settled(query, parsed, model) if isinstance(parsed, dict) else parsed, errors),
         "moved_folds": (),
         "shown": None,
         "figures": None,
@@ -64,13 +63,13 @@ def calculator_page(
         "save_errors": {},
         **extra,
     }
-    if fragment and errors:
-        return _kept_results(request, context)
-    if fragment and result is not None:
+    if fragment and result is not None and not isinstance(parsed, dict):
         block = results_block(result, context | {"request": request}, _rendered_results)
-        moved = {"moved_folds": _moved_folds(request, context["folds"], model)}
-        summaries = render_block(templates.env, "calculator.html", "fold_summaries", context | moved).encode()
+        summaries = _moved_summaries(request, query, parsed, context)
         return HTMLResponse(block + summaries, status_code=status_code, headers=VARIES_BY_FRAGMENT)
+    context["folds"] = folds(settled(query, parsed, model) if isinstance(parsed, dict) else parsed, errors)
+    if fragment:
+        return _kept_results(request, context)
     if result is not None:
         context |= {"shown": shown(result, date.today()), "figures": figures(result)}
     response = templates.TemplateResponse(
@@ -81,17 +80,27 @@ def calculator_page(
     return response
 
 
-def _moved_folds(request: Request, now: dict[str, Fold], model: type[QuoteParams]) -> list[str]:
-    """The folded groups whose summaries differ from those of the inputs in the page's address (htmx
-    sends it; the calculator pushes each change there): a slider's move changes none, and its response
-    stays one swap. From another page's address (a saved scenario's), all of them."""
+def _moved_summaries(request: Request, query: dict[str, Any], params: QuoteParams, context: dict[str, Any]) -> bytes:
+    """The summaries of the folded groups that differ from those of the inputs in the page's address
+    (htmx sends it; the calculator pushes each change there), to swap in out of band: none for a
+    slider's move, whose response stays one swap. From another page's address (a saved scenario's),
+    all of them."""
+    model = type(params)
     shown = urlsplit(request.headers.get("HX-Current-URL", ""))
-    if shown.path != "/":
-        return list(now)
-    query = query_of(parse_qsl(shown.query, keep_blank_values=True), model)
-    parsed = parse_params(query, model)
-    before = folds(settled(query, parsed, model) if isinstance(parsed, dict) else parsed, {})
-    return [name for name, fold in now.items() if fold.changes != before[name].changes]
+    before = query_of(parse_qsl(shown.query, keep_blank_values=True), model) if shown.path == "/" else None
+    if before is not None and folded_alike(query, before, model):
+        return b""
+    now = folds(params, {})
+    if before is None:
+        moved = list(now)
+    else:
+        parsed = parse_params(before, model)
+        then = folds(settled(before, parsed, model) if isinstance(parsed, dict) else parsed, {})
+        moved = [name for name, fold in now.items() if fold.changes != then[name].changes]
+    if not moved:
+        return b""
+    summaries = context | {"folds": now, "moved_folds": moved}
+    return render_block(templates.env, "calculator.html", "fold_summaries", summaries).encode()
 
 
 def _rendered_results(context: dict[str, Any]) -> str:

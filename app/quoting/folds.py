@@ -5,6 +5,7 @@ first; a group opens where one of its inputs needs fixing, and the job's where i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from app.quoting.form import FormField, default_values, form_of, form_values, parse_params
@@ -42,6 +43,17 @@ def folds(params: QuoteParams, errors: FieldErrors) -> dict[str, Fold]:
         )
         for fieldset in FOLDED
     }
+
+
+def folded_alike(query: dict[str, Any], other: dict[str, Any], model: type[QuoteParams]) -> bool:
+    """Whether two queries hold the same text for every input of the folded groups, as a move of the
+    slider leaves them; then their summaries are the same, without reading either."""
+    return all(query.get(name) == other.get(name) for name in _folded_inputs(model))
+
+
+@cache
+def _folded_inputs(model: type[QuoteParams]) -> tuple[str, ...]:
+    return tuple(f.name for f in form_of(model).fields if f.input.fieldset in FOLDED)
 
 
 def settled(query: dict[str, Any], errors: FieldErrors, model: type[QuoteParams]) -> QuoteParams:

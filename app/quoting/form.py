@@ -116,7 +116,7 @@ def _number(value: object) -> object:
 def query_of(pairs: Iterable[tuple[str, str]], model: type[BaseModel] = QuoteParams) -> dict[str, str | list[str]]:
     """A query string's pairs as `parse_params` reads them: every value of a list input (the tenancies
     ticked), the last of any other."""
-    lists = {name for name, info in model.model_fields.items() if get_origin(info.annotation) is list}
+    lists = _list_inputs(model)
     query: dict[str, str | list[str]] = {}
     for name, value in pairs:
         if name in lists:
@@ -126,6 +126,11 @@ def query_of(pairs: Iterable[tuple[str, str]], model: type[BaseModel] = QuotePar
         else:
             query[name] = value
     return query
+
+
+@cache
+def _list_inputs(model: type[BaseModel]) -> frozenset[str]:
+    return frozenset(name for name, info in model.model_fields.items() if get_origin(info.annotation) is list)
 
 
 def parse_params(

@@ -54,3 +54,33 @@ def test_the_keyboard_reaches_the_results_by_the_skip_link_and_one_stop_per_fiel
         page.keyboard.press("Tab")
         stops.append(page.evaluate("document.activeElement.id || document.activeElement.className"))
     assert "gpu_hours-slider" not in stops and stops.index("gpu_hours") + 1 == stops.index("peak_gpus")
+
+
+def test_a_phone_shows_the_workload_and_the_answer_first_and_the_explorer_whole_names_to_tick(
+    browser: Browser, base_url: str
+) -> None:
+    """At 390 x 844: the GPU-hours to type and the answer they give in the first screen, the other
+    groups folded below; the explorer's filters folded too, and once opened, boxes with whole names."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, base_url=base_url)
+
+    def bottom(selector: str) -> float:
+        return page.evaluate(f"document.querySelector('{selector}').getBoundingClientRect().bottom")
+
+    try:
+        page.goto("/")
+        assert bottom("#gpu_hours") <= 844 and bottom("p.headline") <= 844
+        folded = page.locator("details.fold:not([open]) > summary > strong")
+        assert folded.all_inner_texts() == ["The job", "Data and horizon", "Model", "Filters", "Assumptions"]
+        expect(page.locator("#fold-filters fieldset")).to_be_hidden()
+
+        page.goto("/offers")
+        filters = page.locator("details.filters")
+        expect(filters).not_to_have_attribute("open", "")
+        filters.locator("summary").click()
+        provider = page.get_by_role("group", name="Provider").get_by_role("checkbox", name="Amazon Web Services")
+        expect(provider).to_be_visible()
+        label = provider.locator("xpath=..")
+        assert label.evaluate("el => el.scrollWidth <= el.clientWidth"), "the provider's name is clipped"
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the explorer scrolls sideways"
+    finally:
+        page.close()
