@@ -34,8 +34,8 @@ document.addEventListener("input", (event) => {
 }, true);
 
 // After a live update, each field's error slot says whether the field is wrong: mark the field so
-// (aria-invalid), as the whole page does when it is rendered with the mistake. A response with new
-// results had no mistake: it sends only the results (one swap), and the slots are emptied here.
+// (aria-invalid), and open its group, as the whole page does when it is rendered with the mistake.
+// A response with new results had no mistake: it sends no error slots, and they are emptied here.
 document.addEventListener("htmx:afterSettle", () => {
   const problem = document.getElementById("results-problem");
   if (problem && problem.textContent.trim() === "") {
@@ -49,6 +49,10 @@ document.addEventListener("htmx:afterSettle", () => {
     field.classList.toggle("invalid", wrong);
     if (wrong) input.setAttribute("aria-invalid", "true");
     else input.removeAttribute("aria-invalid");
+    // A wrong field in a folded group opens it (and any fold around that), as the whole page does.
+    for (let fold = wrong && field.closest("details"); fold; fold = fold.parentElement.closest("details")) {
+      fold.open = true;
+    }
   });
 });
 

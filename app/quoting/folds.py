@@ -21,6 +21,8 @@ class Fold:
     """A group under its summary."""
 
     open: bool
+    open_within: bool
+    """Whether the fold inside it, of its less-used inputs (`Input.folded`), is open: one of them is wrong."""
     changes: tuple[tuple[FormField, Any], ...]
     """Its inputs set otherwise than by default, each with its value as the form shows it (500, not 500.0)."""
 
@@ -33,6 +35,7 @@ def folds(params: QuoteParams, errors: FieldErrors) -> dict[str, Fold]:
         fieldset: Fold(
             any(f.name in errors for f in fields if f.input.fieldset == fieldset)
             or (fieldset is Fieldset.JOB and params.job is not Job.HOURS),
+            any(f.name in errors for f in fields if f.input.fieldset == fieldset and f.input.folded),
             tuple(
                 (f, values[f.name])
                 for f in fields

@@ -42,8 +42,9 @@ Flag = Annotated[bool, BeforeValidator(_not_a_number)]
 
 
 class Fieldset(StrEnum):
-    """The calculator form's fieldsets, in the order its template lays them out (each with its legend,
-    note and details); each shows its inputs in the order the model declares them."""
+    """The calculator form's fieldsets, in the order its template lays them out: the workload, then the
+    answer, then the others, each folded under a summary (app/quoting/folds.py); each shows its inputs
+    in the order the model declares them."""
 
     WORKLOAD = "workload"
     JOB = "job"

@@ -40,6 +40,9 @@ def test_a_group_holding_a_wrong_input_is_open_and_a_stated_job_opens_its_group(
     assert page.select_one("#months-error").get_text() == "must be at least 1"
     assert _summary(page, "data") == "Stored data: 500 GB", "the wrong input is named under its field, not here"
     assert not page.select_one("#fold-filters").has_attr("open")
+    within = soup(client.get("/?layers=0"))
+    assert within.select_one("#fold-model").has_attr("open")
+    assert within.select_one("#layers").find_parent("details").has_attr("open"), "and the fold within it"
     assert soup(client.get("/?job=serve")).select_one("#fold-job").has_attr("open")
 
 
