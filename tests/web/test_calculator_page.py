@@ -348,3 +348,15 @@ def test_the_hours_slider_ends_at_730_for_each_gpu_used_at_once(client, session,
     hand_checked_catalog(session)
     slider = soup(client.get(f"/?peak_gpus={peak_gpus}")).select_one("#gpu_hours-slider")
     assert (slider["max"], slider["step"]) == (end, "1")
+
+
+def test_headline_names_the_filters_its_answer_passed(client, session):
+    """Only Metal (in Germany, headquartered there) passes: its node is the answer among bare metal
+    offers in the EU from a provider outside the US, and the headline says so."""
+    hand_checked_catalog(session)
+    filters = "tenancy=bare_metal&eu_only=on&exclude_us_hq=on&hide_spot=on"
+    headline = " ".join(soup(client.get(f"/?{QUERY}&{filters}")).select_one(".headline").get_text().split())
+    assert headline.startswith(
+        "At 400 GPU-hours a month of H100, among bare metal offers with the data centre in the EU, "
+        "from providers not headquartered in the US, spot left out, the cheapest is Bare metal, monthly node"
+    )
