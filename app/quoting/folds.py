@@ -21,6 +21,7 @@ class Fold:
     """A group under its summary."""
 
     open: bool
+    """One of its inputs is wrong, or, for the job's, a job is stated: its inputs then replace the GPU-hours."""
     open_within: bool
     """Whether the fold inside it, of its less-used inputs (`Input.folded`), is open: one of them is wrong."""
     changes: tuple[tuple[FormField, Any], ...]

@@ -135,14 +135,13 @@ def query_of(pairs: Iterable[tuple[str, str]], model: type[BaseModel] = QuotePar
     ticked), the last of any other."""
     lists = _list_inputs(model)
     query: dict[str, str | list[str]] = {}
+    listed: dict[str, list[str]] = {}
     for name, value in pairs:
         if name in lists:
-            listed = query.setdefault(name, [])
-            assert isinstance(listed, list)
-            listed.append(value)
+            listed.setdefault(name, []).append(value)
         else:
             query[name] = value
-    return query
+    return query | listed
 
 
 @cache

@@ -16,7 +16,7 @@ def test_serving_a_preset_at_a_token_volume_names_the_cheapest_gpu_for_the_job(p
     expect(page.locator("#output_tokens_m")).to_be_hidden()
     htmx_response(page, lambda: page.select_option("#job", "serve"))
     expect(page.locator("#gpu_hours")).to_be_hidden()
-    unfold(page, "model")
+    expect(page.locator("#fold-model"), "a job needs a model: its group opens").to_have_attribute("open", "")
     htmx_response(page, lambda: page.select_option("#preset", "llama-3.1-70b"))
     htmx_response(page, lambda: page.select_option("#weights", "fp8"))
     htmx_response(page, lambda: page.select_option("#gpu", "any"))
