@@ -10,6 +10,10 @@ BADGE_R = 10
 """Radius of a break-even's numbered badge."""
 BADGE_PITCH = 2 * BADGE_R + 4
 """Distance between badge centres, across and down."""
+END_LABEL_GAP = 8
+"""From the plot's right edge to the text of a line's end label."""
+SAME_END = 2.0
+"""Line ends closer than this (px, about a line's width) look like one: they share one label."""
 
 
 def text_width(text: str, size: int) -> float:
@@ -31,6 +35,19 @@ def spread(wanted: Sequence[float], widths: Sequence[float], lo: float, hi: floa
         placed[i] = min(placed[i], edge - widths[i] / 2)
         edge = placed[i] - widths[i] / 2 - gap
     return [round(p, 1) for p in placed]
+
+
+def shared_ends(ys: Sequence[float]) -> list[list[int]]:
+    """The line ends that meet, as groups of indices into `ys` (top to bottom, each in index
+    order): a chain of ends each within SAME_END of the next is one group, which one label names."""
+    groups: list[list[int]] = []
+    last = None
+    for i in sorted(range(len(ys)), key=lambda i: ys[i]):
+        if last is None or ys[i] - last >= SAME_END:
+            groups.append([])
+        groups[-1].append(i)
+        last = ys[i]
+    return [sorted(group) for group in groups]
 
 
 def badge_rows(count: int, width: float) -> int:

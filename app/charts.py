@@ -3,11 +3,22 @@ none overlaps another or a line. No HTTP."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from app.chart_layout import BADGE_PITCH, BADGE_R, badge_rows, path_below, place_badges, spread, text_width
+from app.chart_layout import (
+    BADGE_PITCH,
+    BADGE_R,
+    END_LABEL_GAP,
+    badge_rows,
+    path_below,
+    place_badges,
+    shared_ends,
+    spread,
+    text_width,
+)
 from app.costing.breakeven import nice_ceiling
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency
@@ -37,7 +48,8 @@ SHOWN_ABOVE_CHEAPEST = 4
 """The money axis ends near this many times the cheapest line's end: dearer lines leave through
 the top rather than flatten the cheap ones a buyer compares."""
 END_LABEL_ROOM = 30
-"""Right margin for the scenario numbers at the lines' ends, when a chart overlays scenarios."""
+"""Least right margin for the scenario numbers at the lines' ends, when a chart overlays scenarios;
+wider where one label names several lines ending together."""
 
 
 @dataclass(frozen=True)
@@ -72,11 +84,11 @@ class BreakEvenMark:
 
 @dataclass(frozen=True)
 class EndLabel:
-    """A layer's number beside a line's end, moved up or down just enough to clear the others."""
+    """The layers' names beside a line's end ("1, 2" where their lines end together), moved up or
+    down just enough to clear the others."""
 
     text: str
     option: OptionKey
-    layer: int
     line_y: float
     y: float
 
@@ -145,6 +157,17 @@ def cost_chart(quote: Quote, current_hours: float, currency: Currency = USD, fra
     return replace(drawn, current=yours(drawn, current_hours, quote.hours_max))
 
 
+def end_labels(ends: Sequence[tuple[str, OptionKey, float]], frame: Frame, top: float, bottom: float) -> list[EndLabel]:
+    """A label for each point where lines end (each line's layer name, option and end's y): one for
+    the lines that end together, naming each of their layers once, each label clear of the others."""
+    groups = [[ends[i] for i in group] for group in shared_ends([end_y for _, _, end_y in ends])]
+    ys = spread([group[0][2] for group in groups], [frame.text + 1] * len(groups), top, bottom + frame.text / 2, gap=1)
+    return [
+        EndLabel(", ".join(dict.fromkeys(name for name, _, _ in group)), group[0][1], group[0][2], label_y)
+        for group, label_y in zip(groups, ys, strict=True)
+    ]
+
+
 def overlay_chart(
     quotes: list[Quote],
     current_hours: list[float],
@@ -167,17 +190,21 @@ def overlay_chart(
     pairs = sorted(((tuple(layers), pair) for pair, layers in shared.values()), key=lambda f: f[1].crossings[0].hours)
     rows = badge_rows(len(pairs), frame.width - frame.left - frame.right)
     top = frame.text + 10 + rows * BADGE_PITCH + 6
-    left, right, bottom = (
-        frame.left,
-        frame.width - frame.right - (END_LABEL_ROOM if layer_names else 0),
-        frame.height - frame.bottom,
-    )
-
-    def x(hours: float) -> float:
-        return round(left + (right - left) * hours / x_max, 1)
+    bottom = frame.height - frame.bottom
 
     def y(usd: float) -> float:
         return round(bottom - (bottom - top) * currency.of(usd) / y_max, 1)
+
+    curves = {(layer, o.option): o.curve for layer, q in enumerate(quotes) for o in q.options}
+    named = curves.items() if layer_names else []
+    ends = [(layer_names[layer], option, max(top, y(c.at(x_max)))) for (layer, option), c in named]
+    at_ends = end_labels(ends, frame, top, bottom)
+    widest = max((text_width(label.text, frame.text) for label in at_ends), default=0)
+    room = max(END_LABEL_ROOM, math.ceil(END_LABEL_GAP + widest + 2 - frame.right)) if layer_names else 0
+    left, right = frame.left, frame.width - frame.right - room
+
+    def x(hours: float) -> float:
+        return round(left + (right - left) * hours / x_max, 1)
 
     def path(curve: CostCurve) -> str:
         """Exact corners; steps narrower than a pixel are read once per pixel column instead."""
@@ -192,7 +219,6 @@ def overlay_chart(
                 points += [(x(lo), y(intercept + slope * lo)), (x(hi), y(intercept + slope * hi))]
         return path_below(points, top)
 
-    curves = {(layer, o.option): o.curve for layer, q in enumerate(quotes) for o in q.options}
     series = [Series(option, path(curve), layer) for (layer, option), curve in curves.items()]
 
     crossings = [
@@ -208,12 +234,6 @@ def overlay_chart(
         for n, ((layers, pair), found, badge) in enumerate(zip(pairs, crossings, badges, strict=True), start=1)
     ]
 
-    ends = (
-        [(layer_names[layer], option, layer, max(top, y(c.at(x_max)))) for (layer, option), c in curves.items()]
-        if layer_names
-        else []
-    )
-    end_ys = spread([e[3] for e in ends], [frame.text + 1] * len(ends), top, bottom + frame.text / 2, gap=1)
     chart = Chart(
         frame=frame,
         x_ticks=[(x(x_max * i / frame.x_ticks), f"{x_max * i / frame.x_ticks:,.0f}") for i in range(frame.x_ticks + 1)],
@@ -223,10 +243,7 @@ def overlay_chart(
         y_title=f"{currency.code} per month",
         series=series,
         break_evens=marks,
-        end_labels=[
-            EndLabel(name, option, layer, line_y, ly)
-            for (name, option, layer, line_y), ly in zip(ends, end_ys, strict=True)
-        ],
+        end_labels=at_ends,
         plot_left=left,
         plot_right=right,
         plot_top=top,

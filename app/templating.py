@@ -10,7 +10,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from app.assets import asset_url
 from app.catalog.currencies import beside_a_number
 from app.catalog.rows import decimal_text
-from app.chart_layout import BADGE_R
+from app.chart_layout import BADGE_R, END_LABEL_GAP
 from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import SYMBOLS, USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
@@ -150,5 +150,5 @@ templates.env.globals.update(
 )
 
 
-templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R)
+templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R, end_label_gap=END_LABEL_GAP)
 templates.env.globals.update(explorer_url=explorer_url, calculator_url=calculator_url, billing_labels=BILLING_LABELS)
