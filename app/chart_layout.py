@@ -4,7 +4,10 @@ pure geometry, no drawing."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import pairwise
+
+from app.costing.quote import OptionKey
 
 BADGE_R = 10
 """Radius of a break-even's numbered badge."""
@@ -48,6 +51,29 @@ def shared_ends(ys: Sequence[float]) -> list[list[int]]:
         groups[-1].append(i)
         last = ys[i]
     return [sorted(group) for group in groups]
+
+
+@dataclass(frozen=True)
+class EndLabel:
+    """The layers' names beside a line's end ("1, 2" where their lines end together), moved up or
+    down just enough to clear the others."""
+
+    text: str
+    option: OptionKey
+    line_y: float
+    y: float
+
+
+def end_labels(ends: Sequence[tuple[str, OptionKey, float]], size: int, top: float, bottom: float) -> list[EndLabel]:
+    """A label for each point where lines end (each line's layer name, option and end's y): one for
+    the lines that end together, naming each of their layers once, each label (`size` px text)
+    clear of the others between `top` and `bottom`."""
+    groups = [[ends[i] for i in group] for group in shared_ends([end_y for _, _, end_y in ends])]
+    ys = spread([group[0][2] for group in groups], [size + 1] * len(groups), top, bottom + size / 2, gap=1)
+    return [
+        EndLabel(", ".join(dict.fromkeys(name for name, _, _ in group)), group[0][1], group[0][2], label_y)
+        for group, label_y in zip(groups, ys, strict=True)
+    ]
 
 
 def badge_rows(count: int, width: float) -> int:

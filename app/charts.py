@@ -12,10 +12,11 @@ from app.chart_layout import (
     BADGE_PITCH,
     BADGE_R,
     END_LABEL_GAP,
+    EndLabel,
     badge_rows,
+    end_labels,
     path_below,
     place_badges,
-    shared_ends,
     spread,
     text_width,
 )
@@ -83,17 +84,6 @@ class BreakEvenMark:
 
 
 @dataclass(frozen=True)
-class EndLabel:
-    """The layers' names beside a line's end ("1, 2" where their lines end together), moved up or
-    down just enough to clear the others."""
-
-    text: str
-    option: OptionKey
-    line_y: float
-    y: float
-
-
-@dataclass(frozen=True)
 class CurrentLine:
     x: float
     label: str
@@ -157,17 +147,6 @@ def cost_chart(quote: Quote, current_hours: float, currency: Currency = USD, fra
     return replace(drawn, current=yours(drawn, current_hours, quote.hours_max))
 
 
-def end_labels(ends: Sequence[tuple[str, OptionKey, float]], frame: Frame, top: float, bottom: float) -> list[EndLabel]:
-    """A label for each point where lines end (each line's layer name, option and end's y): one for
-    the lines that end together, naming each of their layers once, each label clear of the others."""
-    groups = [[ends[i] for i in group] for group in shared_ends([end_y for _, _, end_y in ends])]
-    ys = spread([group[0][2] for group in groups], [frame.text + 1] * len(groups), top, bottom + frame.text / 2, gap=1)
-    return [
-        EndLabel(", ".join(dict.fromkeys(name for name, _, _ in group)), group[0][1], group[0][2], label_y)
-        for group, label_y in zip(groups, ys, strict=True)
-    ]
-
-
 def overlay_chart(
     quotes: list[Quote],
     current_hours: list[float],
@@ -198,7 +177,7 @@ def overlay_chart(
     curves = {(layer, o.option): o.curve for layer, q in enumerate(quotes) for o in q.options}
     named = curves.items() if layer_names else []
     ends = [(layer_names[layer], option, max(top, y(c.at(x_max)))) for (layer, option), c in named]
-    at_ends = end_labels(ends, frame, top, bottom)
+    at_ends = end_labels(ends, frame.text, top, bottom)
     widest = max((text_width(label.text, frame.text) for label in at_ends), default=0)
     room = max(END_LABEL_ROOM, math.ceil(END_LABEL_GAP + widest + 2 - frame.right)) if layer_names else 0
     left, right = frame.left, frame.width - frame.right - room
