@@ -6,10 +6,9 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
-from itertools import combinations
 
 from app.costing.billing import cost_curve, gpus_used_and_billed
-from app.costing.breakeven import Crossing, crossings
+from app.costing.crossovers import BreakEven, Turn, crossovers
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency, cents
 from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
@@ -81,22 +80,6 @@ class OfferCost:
         return self.offer.billing is Billing.SPOT
 
 
-MAX_CROSSINGS = 12
-"""Per pair of options: a one-GPU node against metered billing crosses at every step."""
-
-
-@dataclass(frozen=True)
-class BreakEven:
-    a: OptionKey
-    b: OptionKey
-    crossings: list[Crossing]
-    more: bool = False
-    """True when they cross again beyond the MAX_CROSSINGS listed."""
-
-    def cheaper_above(self, crossing: Crossing) -> OptionKey:
-        return self.a if crossing.a_cheaper_after else self.b
-
-
 @dataclass(frozen=True)
 class Quote:
     """The cheapest offer of each option, cheapest first, and where each pair of them crosses."""
@@ -107,6 +90,8 @@ class Quote:
     cheaper_looking: OfferCost | None = None
     """An offer whose total looks below the cheapest fully priced one only because it leaves out a
     cost its provider does not publish: named beside the answer, never as the answer."""
+    turns: tuple[Turn, ...] = ()
+    """Where the cheapest option changes up to hours_max."""
 
 
 def option_of(offer: Offer) -> OptionKey:
@@ -213,7 +198,8 @@ total, then the curve's growth, then the first listed."""
 def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float) -> Quote:
     """Each option's cheapest offer at the workload's GPU-hours and where they cross up to hours_max."""
     options, cheaper_looking = cheapest_at(priced, workload)
-    return Quote(options, break_evens(options, hours_max), hours_max, cheaper_looking)
+    pairs, turns = crossovers(options, hours_max)
+    return Quote(options, pairs, hours_max, cheaper_looking, turns)
 
 
 def cheapest_at(priced: list[PricedOffer], workload: Workload) -> tuple[list[OfferCost], OfferCost | None]:
@@ -235,15 +221,6 @@ def cheapest_at(priced: list[PricedOffer], workload: Workload) -> tuple[list[Off
     if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0][1] < ranked[0][0][1]:
         cheaper_looking = _breakdown(looks_cheapest[1], workload)
     return options, cheaper_looking
-
-
-def break_evens(options: list[OfferCost], hours_max: float) -> list[BreakEven]:
-    """Where each pair of the options' curves crosses, in the options' order, up to hours_max."""
-    found = []
-    for a, b in combinations(options, 2):
-        cross = crossings(a.curve, b.curve, hours_max, limit=MAX_CROSSINGS + 1)
-        found.append(BreakEven(a.option, b.option, cross[:MAX_CROSSINGS], more=len(cross) > MAX_CROSSINGS))
-    return found
 
 
 def quote(offers: list[Offer], workload: Workload, assumptions: Assumptions, hours_max: float) -> Quote:
