@@ -14,6 +14,7 @@ from app.costing.breakeven import hours_searched
 from app.costing.contenders import contenders
 from app.costing.curves import MeteredCost
 from app.costing.money import SYMBOLS, USD, Currency
+from app.costing.providers import cheapest_per_provider, provider_contenders
 from app.costing.quote import OfferCost, PricedOffer, Quote, break_evens, cheapest_at, price_offers
 from app.costing.terms import Workload
 from app.quoting.jobs import JobFit, NoNumber, job_fit, nowhere
@@ -72,6 +73,18 @@ class QuoteResult:
     """What the stated job takes on the quoted GPU model; None for GPU-hours."""
     unmatched: tuple[NoNumber, ...] = ()
     """GPU models that hold the model but that the catalog has no number for the job on, and why."""
+    fitted: Fitted | None = field(default=None, compare=False, repr=False)
+    """The quoted GPU model's offers priced for the inputs: what `providers` ranks."""
+
+    @cached_property
+    def providers(self) -> list[OfferCost]:
+        """Each provider's cheapest offer at the quoted GPU-hours, cheapest first; worked out when asked
+        for (the API, the page's view of it), not on every move of the slider."""
+        if self.fitted is None:
+            return []
+        return cheapest_per_provider(
+            self.fitted.by_provider, replace(self.fitted.workload, gpu_hours=self.params.gpu_hours)
+        )
 
     @cached_property
     def ranked(self) -> list[tuple[GpuChoice, OfferCost]]:
@@ -105,6 +118,8 @@ class Fitted:
     contenders: list[PricedOffer]
     """Less the offers that cannot be cheapest of their option at any H (app/costing/contenders.py)."""
     job: JobFit | None = None
+    by_provider: list[PricedOffer] = field(default_factory=list)
+    """Less the offers that cannot be cheapest of their provider at any H: each provider's bill."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +154,7 @@ def _fitted(
     batch = job is not None and job.serving is not None and params.hours_up == 0
     workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch)
     priced = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
-    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced), job)
+    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced), job, provider_contenders(priced))
 
 
 def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams) -> Contenders | FieldErrors:
@@ -226,14 +241,14 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     if sizing is None:
         (fitted,) = found.fitted
         quote = _quote_at(memo, fitted, params.gpu_hours)
-        return QuoteResult(params, catalog, quote, currency, rate, memo=memo)
+        return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted)
     choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
     best_fit, best = min(choices, key=lambda choice: _rank(choice[1]))
     listed = tuple(sorted((choice for _, choice in choices), key=_rank)) if params.gpu == ANY_GPU else ()
     best_params = params.model_copy(update=best_fit.fit)
     return QuoteResult(
         best_params, catalog, best.quote, currency, rate, sizing, listed, memo=memo, job=best.job,
-        unmatched=found.unmatched,
+        unmatched=found.unmatched, fitted=best_fit,
     )  # fmt: skip
 
 

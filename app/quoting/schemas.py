@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from pydantic import BaseModel, Field
 from sqlmodel.main import SQLModelConfig
@@ -73,23 +74,47 @@ OFFER_OUT_COLUMNS = tuple(name for column in OFFER_COLUMNS for name in _BESIDE.g
 """The offers CSV's columns: an offer's own, in file order, with what the API adds beside each."""
 
 
-class OptionOut(BaseModel):
+class CostOut(BaseModel):
+    """One offer's month for the workload, part by part, in the display currency."""
+
     option: str
     offer_id: int
     provider: str
     tenancy: Tenancy
     billing: Billing
     compute: float
-    egress: float | None
-    storage: float | None
-    total: float = Field(description="one month, without the setup fee")
+    egress: float | None = Field(description="null: the provider publishes no price for it, and none is assumed")
+    storage: float | None = Field(description="null: the provider publishes no price for it, and none is assumed")
+    total: float = Field(description="one month, without the setup fee; without egress or storage where null")
     setup_fee: float = Field(description="charged once: in horizon_total, not in the month's total")
     horizon_total: float = Field(
         description="the months of the horizon (all of a minimum commitment's compute) plus the setup fee once"
     )
     effective_per_gpu_hour: float | None
-    complete: bool
+    complete: bool = Field(description="false where egress or storage is left out of the total (null above)")
     assumed: list[str] = Field(description="egress and/or storage priced in part at the assumed price you set")
+
+    @staticmethod
+    def figures(o: OfferCost, currency: Currency) -> dict[str, Any]:
+        return {
+            "option": option_name(o.option),
+            "offer_id": o.offer.offer_id,
+            "provider": o.offer.provider,
+            "tenancy": o.offer.tenancy,
+            "billing": o.offer.billing,
+            "compute": float(cents(currency.of(o.compute))),
+            "egress": _money(o.egress, currency),
+            "storage": _money(o.storage, currency),
+            "total": float(cents(currency.of(o.total))),
+            "setup_fee": float(cents(currency.of(o.offer.setup_fee_usd))),
+            "horizon_total": float(o.horizon_in(currency)),
+            "effective_per_gpu_hour": _money_rate(o.effective_per_gpu_hour, currency),
+            "complete": o.complete,
+            "assumed": list(o.assumed),
+        }
+
+
+class OptionOut(CostOut):
     per_million_output_tokens: float | None = Field(
         None, description="a serving job's month divided by its millions of output tokens"
     )
@@ -102,23 +127,22 @@ class OptionOut(BaseModel):
         """`output_tokens`: a serving job's a month, for the cost per million of them."""
         per_million = None if output_tokens is None else per_million_tokens(o.total, output_tokens)
         return cls(
+            **cls.figures(o, currency),
             per_million_output_tokens=_money_rate(per_million, currency),
-            option=option_name(o.option),
-            offer_id=o.offer.offer_id,
-            provider=o.offer.provider,
-            tenancy=o.offer.tenancy,
-            billing=o.offer.billing,
-            compute=float(cents(currency.of(o.compute))),
-            egress=_money(o.egress, currency),
-            storage=_money(o.storage, currency),
-            total=float(cents(currency.of(o.total))),
-            setup_fee=float(cents(currency.of(o.offer.setup_fee_usd))),
-            horizon_total=float(o.horizon_in(currency)),
-            effective_per_gpu_hour=_money_rate(o.effective_per_gpu_hour, currency),
-            complete=o.complete,
-            assumed=list(o.assumed),
             offer=OfferOut.at(catalog, o.offer.offer_id),
         )
+
+
+class ProviderOut(CostOut):
+    """A provider's cheapest offer for the workload: its product and key (`offer=` prices it alone)."""
+
+    product: str
+    offer_key: str
+
+    @classmethod
+    def of(cls, o: OfferCost, catalog: CatalogSnapshot, currency: Currency) -> ProviderOut:
+        row = catalog.offers_by_id[o.offer.offer_id].row
+        return cls(**cls.figures(o, currency), product=row.product, offer_key=row.key)
 
 
 class ExchangeRateOut(BaseModel):
@@ -162,6 +186,11 @@ class QuoteOut(BaseModel):
         "provider does not publish"
     )
     break_evens: list[BreakEvenOut]
+    providers: list[ProviderOut] = Field(
+        description="each provider's cheapest offer for the workload at its GPU-hours, whatever the option, ranked "
+        "as the options are (those with every part priced first, then by total): what egress and storage add "
+        "at each provider"
+    )
     sizing: SizeOut | None = Field(description="the model's memory and fit, where one is given")
     any_gpu: list[GpuOptionOut] = Field(
         description="asked for any GPU that fits: every GPU model's options at its fit, cheapest first; for a "
@@ -206,6 +235,7 @@ def quote_out(result: QuoteResult) -> QuoteOut:
         cheaper_looking=None
         if q.cheaper_looking is None
         else OptionOut.of(q.cheaper_looking, result.catalog, result.currency),
+        providers=[ProviderOut.of(o, result.catalog, result.currency) for o in result.providers],
         sizing=None if result.sizing is None else size_out(result.sizing),
         any_gpu=[_gpu_option(result, choice, o, tokens) for choice, o in result.ranked],
         job=None if result.job is None else JobOut.of(result.params.job, result.job),
