@@ -8,10 +8,10 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from app.chart_layout import BADGE_PITCH, BADGE_R, badge_rows, path_below, place_badges, spread, text_width
-from app.costing.breakeven import nice_ceiling
+from app.costing.breakeven import BreakEven, nice_ceiling
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency
-from app.costing.quote import BreakEven, OptionKey, Quote
+from app.costing.quote import OptionKey, Quote
 
 
 @dataclass(frozen=True)

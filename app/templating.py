@@ -17,6 +17,7 @@ from app.costing.terms import Billing, Tenancy
 from app.quoting.explorer import calculator_url, explorer_url
 from app.quoting.form import query_string
 from app.quoting.params import MODES
+from app.quoting.provider_view import COLUMNS as PROVIDER_COLUMNS
 from app.settings import ROOT
 from app.wording import by_country, country_name, plain_note
 
@@ -147,6 +148,7 @@ templates.env.globals.update(
     tenancy_labels=TENANCY_LABELS,
     mode_labels_by_value=dict(MODES),
     default_utilisation_pct=DEFAULT_UTILISATION * 100,
+    provider_columns=PROVIDER_COLUMNS,
 )
 
 

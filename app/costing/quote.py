@@ -6,17 +6,13 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
-from itertools import combinations
 
 from app.costing.billing import cost_curve, gpus_used_and_billed
-from app.costing.breakeven import Crossing, crossings
+from app.costing.breakeven import BreakEven, break_evens
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency, cents
-from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
+from app.costing.terms import Assumptions, Billing, Offer, OptionKey, Workload
 from app.costing.tiers import published_up_to, tiered_cost
-
-OptionKey = tuple[Tenancy, Billing]
-"""An option is a way of renting: a tenancy with a billing kind (e.g. virtualized on spot)."""
 
 
 @dataclass(frozen=True)
@@ -79,22 +75,6 @@ class OfferCost:
     def interruptible(self) -> bool:
         """Spot capacity is reclaimed when the provider needs it: work may stop and repeat."""
         return self.offer.billing is Billing.SPOT
-
-
-MAX_CROSSINGS = 12
-"""Per pair of options: a one-GPU node against metered billing crosses at every step."""
-
-
-@dataclass(frozen=True)
-class BreakEven:
-    a: OptionKey
-    b: OptionKey
-    crossings: list[Crossing]
-    more: bool = False
-    """True when they cross again beyond the MAX_CROSSINGS listed."""
-
-    def cheaper_above(self, crossing: Crossing) -> OptionKey:
-        return self.a if crossing.a_cheaper_after else self.b
 
 
 @dataclass(frozen=True)
@@ -241,15 +221,6 @@ def cheapest_at(priced: list[PricedOffer], workload: Workload) -> tuple[list[Off
     if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0][1] < ranked[0][0][1]:
         cheaper_looking = breakdown(looks_cheapest[1], workload)
     return options, cheaper_looking
-
-
-def break_evens(options: list[OfferCost], hours_max: float) -> list[BreakEven]:
-    """Where each pair of the options' curves crosses, in the options' order, up to hours_max."""
-    found = []
-    for a, b in combinations(options, 2):
-        cross = crossings(a.curve, b.curve, hours_max, limit=MAX_CROSSINGS + 1)
-        found.append(BreakEven(a.option, b.option, cross[:MAX_CROSSINGS], more=len(cross) > MAX_CROSSINGS))
-    return found
 
 
 def quote(offers: list[Offer], workload: Workload, assumptions: Assumptions, hours_max: float) -> Quote:

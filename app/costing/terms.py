@@ -28,6 +28,10 @@ class Billing(StrEnum):
     PER_SECOND = "per_second"
 
 
+OptionKey = tuple[Tenancy, Billing]
+"""An option is a way of renting: a tenancy with a billing kind (e.g. virtualized on spot)."""
+
+
 class PricePeriod(StrEnum):
     SECOND = "second"
     HOUR = "hour"

@@ -187,14 +187,15 @@ def explored_csv(explored: Explored) -> str:
     return csv_text([c.label for c in columns], ([c.value(row) for c in columns] for row in explored.rows))
 
 
-def explorer_url(record: OfferRecord, version: int | None = None) -> str:
+def explorer_url(record: OfferRecord, version: int | None = None, workload: str = "") -> str:
     """Where an offer stands among its GPU's offers from its provider: the explorer opens at the
     page holding it, marked, and scrolled to; at catalog `version` if given (a saved scenario's),
-    else at the newest, where the same key may name a later version of the offer."""
+    else at the newest, where the same key may name a later version of the offer. `workload`: the
+    calculator's query, URL-encoded as one value, whose egress and storage each offer then shows."""
     row = record.row
     pairs = [("gpu", row.gpu), ("provider", record.provider.slug), ("at", row.key)]
     query = urlencode(pairs + ([("catalog_version", str(version))] if version else []))
-    return f"/offers?{query}#offer-{record.offer_id}"
+    return f"/offers?{query}{'&workload=' + workload if workload else ''}#offer-{record.offer_id}"
 
 
 def calculator_url(row: ExplorerRow) -> str:

@@ -1,4 +1,4 @@
-"""The quote and the catalog as JSON: every USD figure rounded to the cent, as the page shows it."""
+"""The quote as JSON: every USD figure rounded to the cent, as the page shows it."""
 
 from __future__ import annotations
 
@@ -6,17 +6,16 @@ from datetime import date
 from typing import Any
 
 from pydantic import BaseModel, Field
-from sqlmodel.main import SQLModelConfig
 
-from app.catalog.rows import OFFER_COLUMNS, OfferRow
-from app.catalog.snapshot import CatalogSnapshot, OfferRecord, select_offers
+from app.catalog.snapshot import CatalogSnapshot
 from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency, cents, rate
 from app.costing.quote import OfferCost, OptionKey
 from app.costing.terms import Billing, Tenancy
 from app.quoting.build import GpuChoice, QuoteResult
 from app.quoting.job_schemas import JobOut, NoNumberOut
-from app.quoting.params import VERSION_MAX, QuoteParams
+from app.quoting.offer_schemas import OfferOut
+from app.quoting.params import QuoteParams
 from app.quoting.sizing import SizeOut, size_out
 
 
@@ -31,47 +30,6 @@ def _money_rate(usd: float | None, currency: Currency) -> float | None:
 
 def option_name(option: OptionKey) -> str:
     return f"{option[0]}/{option[1]}"
-
-
-class OfferOut(OfferRow):
-    """An offer as the catalog states it, with its id at this version and its price per GPU-hour."""
-
-    model_config = SQLModelConfig(json_schema_serialization_defaults_required=True)  # every field is always sent
-
-    offer_id: int
-    provider_name: str
-    tenancy: Tenancy
-    billing: Billing
-    price: float = Field(description="per unit and price_period, in `currency`, as published")  # type: ignore[assignment]
-    ram_gib: float | None  # type: ignore[assignment]
-    setup_fee: float | None = Field(description="charged once, in `currency`; null: none stated")  # type: ignore[assignment]
-    usd_per_gpu_hour: float = Field(description="in USD at this catalog version's rate, whatever `currency` is")
-
-    @classmethod
-    def of(cls, r: OfferRecord) -> OfferOut:
-        return cls.model_validate(
-            r.row.model_dump()
-            | {
-                "offer_id": r.priced.offer_id,
-                "provider_name": r.provider.name,
-                "usd_per_gpu_hour": float(rate(r.priced.usd_per_gpu_hour)),
-            }
-        )
-
-    @classmethod
-    def at(cls, catalog: CatalogSnapshot, offer_id: int) -> OfferOut:
-        """An offer of a catalog version as the API states it, worked out once per version: each
-        quote names a few offers, and a version's offers never change."""
-        return catalog.derived.memo(("offer out", offer_id), lambda: cls.of(catalog.offers_by_id[offer_id]))
-
-
-_BESIDE = {
-    "key": ("offer_id", "key"),
-    "provider": ("provider", "provider_name"),
-    "price_period": ("price_period", "usd_per_gpu_hour"),
-}
-OFFER_OUT_COLUMNS = tuple(name for column in OFFER_COLUMNS for name in _BESIDE.get(column, (column,)))
-"""The offers CSV's columns: an offer's own, in file order, with what the API adds beside each."""
 
 
 class CostOut(BaseModel):
@@ -133,14 +91,14 @@ class OptionOut(CostOut):
         )
 
 
-class ProviderOut(CostOut):
+class ProviderBillOut(CostOut):
     """A provider's cheapest offer for the workload: its product and key (`offer=` prices it alone)."""
 
     product: str
     offer_key: str
 
     @classmethod
-    def of(cls, o: OfferCost, catalog: CatalogSnapshot, currency: Currency) -> ProviderOut:
+    def of(cls, o: OfferCost, catalog: CatalogSnapshot, currency: Currency) -> ProviderBillOut:
         row = catalog.offers_by_id[o.offer.offer_id].row
         return cls(**cls.figures(o, currency), product=row.product, offer_key=row.key)
 
@@ -186,7 +144,7 @@ class QuoteOut(BaseModel):
         "provider does not publish"
     )
     break_evens: list[BreakEvenOut]
-    providers: list[ProviderOut] = Field(
+    providers: list[ProviderBillOut] = Field(
         description="each provider's cheapest offer for the workload at its GPU-hours, whatever the option, ranked "
         "as the options are (those with every part priced first, then by total): what egress and storage add "
         "at each provider"
@@ -235,7 +193,7 @@ def quote_out(result: QuoteResult) -> QuoteOut:
         cheaper_looking=None
         if q.cheaper_looking is None
         else OptionOut.of(q.cheaper_looking, result.catalog, result.currency),
-        providers=[ProviderOut.of(o, result.catalog, result.currency) for o in result.providers],
+        providers=[ProviderBillOut.of(o, result.catalog, result.currency) for o in result.providers],
         sizing=None if result.sizing is None else size_out(result.sizing),
         any_gpu=[_gpu_option(result, choice, o, tokens) for choice, o in result.ranked],
         job=None if result.job is None else JobOut.of(result.params.job, result.job),
@@ -254,25 +212,3 @@ def quote_out(result: QuoteResult) -> QuoteOut:
             for be in q.break_evens
         ],
     )
-
-
-class OfferFilters(BaseModel):
-    gpu: str | None = None
-    tenancy: list[Tenancy] = []
-    billing: list[Billing] = []
-    provider: str | None = None
-    region: str | None = None
-    eu_only: bool = False
-    exclude_us_hq: bool = False
-    catalog_version: int | None = Field(None, ge=1, le=VERSION_MAX)
-
-
-def offers_matching(catalog: CatalogSnapshot, f: OfferFilters) -> list[OfferOut]:
-    gpus = [f.gpu] if f.gpu else list(catalog.gpus)
-    records = [
-        r
-        for gpu in gpus
-        for r in select_offers(catalog, gpu, frozenset(f.tenancy), f.region, f.eu_only, f.exclude_us_hq)
-        if (not f.billing or r.priced.billing in f.billing) and (not f.provider or r.provider.slug == f.provider)
-    ]
-    return [OfferOut.of(r) for r in sorted(records, key=lambda r: r.priced.offer_id)]

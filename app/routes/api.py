@@ -16,16 +16,10 @@ from app.pages import CSVResponse
 from app.quoting.build import build_quote
 from app.quoting.job_params import Job
 from app.quoting.job_schemas import SizedJobOut, sized_job_out
+from app.quoting.offer_schemas import OFFER_OUT_COLUMNS, OfferFilters, OfferOut, offers_matching
 from app.quoting.params import VERSION_MAX, FieldErrors, QuoteParams, SizeParams
 from app.quoting.provider_schemas import ProviderOut
-from app.quoting.schemas import (
-    OFFER_OUT_COLUMNS,
-    OfferFilters,
-    OfferOut,
-    QuoteOut,
-    offers_matching,
-    quote_out,
-)
+from app.quoting.schemas import QuoteOut, quote_out
 from app.quoting.sizing import size
 from app.quoting.throughput_schemas import ThroughputOut
 
