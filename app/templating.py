@@ -14,7 +14,7 @@ from app.chart_layout import BADGE_R
 from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import SYMBOLS, USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
-from app.quoting.explorer import calculator_url, explorer_url
+from app.quoting.explorer import explorer_url
 from app.quoting.form import query_string
 from app.quoting.params import MODES
 from app.quoting.provider_view import COLUMNS as PROVIDER_COLUMNS
@@ -153,4 +153,4 @@ templates.env.globals.update(
 
 
 templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R)
-templates.env.globals.update(explorer_url=explorer_url, calculator_url=calculator_url, billing_labels=BILLING_LABELS)
+templates.env.globals.update(explorer_url=explorer_url, billing_labels=BILLING_LABELS)

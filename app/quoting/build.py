@@ -116,10 +116,10 @@ def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParam
         return {"offer": why or f"is not an offer of catalog version {catalog.version}: it may have been retired"}
     if pinned and params.gpu not in (pinned.row.gpu, ANY_GPU):
         return {"gpu": f"the offer you are pricing is of {pinned.row.gpu}: choose it, or price every offer"}
-    rate = catalog.rates.get(params.currency)
-    if params.currency != USD.code and rate is None:
-        return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}
-    currency = USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit))
+    shown_in = display_currency(catalog, params.currency)
+    if isinstance(shown_in, dict):
+        return shown_in
+    currency, rate = shown_in
     if not params.sized:
         if params.job is not Job.HOURS:
             return {"preset": "a job needs its model: choose a preset or give a parameter count"}
@@ -140,6 +140,14 @@ def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParam
         return {"gpu": f"no offered instance or node of {where} holds this model: choose another GPU or model"}
     fits = [(f.quoted, {"gpu": f.gpu, "peak_gpus": f.quoted, "checkpoint_gb": checkpoint_gb}) for f in wanted]
     return Contenders(currency, rate, sizing, tuple(fitted_for(catalog, params, n, fit, n) for n, fit in fits))
+
+
+def display_currency(catalog: CatalogSnapshot, code: str) -> tuple[Currency, RateRecord | None] | FieldErrors:
+    """The currency money is shown in, at the version's rate (None for USD, the prices' own)."""
+    rate = catalog.rates.get(code)
+    if code != USD.code and rate is None:
+        return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}
+    return USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit)), rate
 
 
 def _job_contenders(
