@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.catalog.snapshot import CatalogSnapshot
+from app.catalog.snapshot import CatalogSnapshot, OfferRecord
 from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency, cents, rate
 from app.costing.quote import OfferCost, OptionKey
@@ -16,6 +16,7 @@ from app.quoting.build import GpuChoice, QuoteResult
 from app.quoting.job_schemas import JobOut, NoNumberOut
 from app.quoting.offer_schemas import OfferOut
 from app.quoting.params import QuoteParams
+from app.quoting.provider_view import ProviderView
 from app.quoting.sizing import SizeOut, size_out
 
 
@@ -98,9 +99,8 @@ class ProviderBillOut(CostOut):
     offer_key: str
 
     @classmethod
-    def of(cls, o: OfferCost, catalog: CatalogSnapshot, currency: Currency) -> ProviderBillOut:
-        row = catalog.offers_by_id[o.offer.offer_id].row
-        return cls(**cls.figures(o, currency), product=row.product, offer_key=row.key)
+    def of(cls, o: OfferCost, record: OfferRecord, currency: Currency) -> ProviderBillOut:
+        return cls(**cls.figures(o, currency), product=record.row.product, offer_key=record.row.key)
 
 
 class ExchangeRateOut(BaseModel):
@@ -144,10 +144,11 @@ class QuoteOut(BaseModel):
         "provider does not publish"
     )
     break_evens: list[BreakEvenOut]
-    providers: list[ProviderBillOut] = Field(
-        description="each provider's cheapest offer for the workload at its GPU-hours, whatever the option, ranked "
-        "as the options are (those with every part priced first, then by total): what egress and storage add "
-        "at each provider"
+    providers: list[ProviderBillOut] | None = Field(
+        description="asked for with `providers=<column>` (null otherwise): each provider's cheapest offer for the "
+        "workload at its GPU-hours, whatever the option, sorted by that column (`total`: those with every part "
+        "published first, as the options are ranked; a price nobody publishes sorts last): what egress and "
+        "storage add at each provider"
     )
     sizing: SizeOut | None = Field(description="the model's memory and fit, where one is given")
     any_gpu: list[GpuOptionOut] = Field(
@@ -170,7 +171,12 @@ def _gpu_option(result: QuoteResult, choice: GpuChoice, o: OfferCost, tokens: fl
     return GpuOptionOut(gpu=choice.gpu, gpus=choice.gpus, option=option, job=job)
 
 
-def quote_out(result: QuoteResult) -> QuoteOut:
+def _bills(result: QuoteResult, view: ProviderView) -> list[ProviderBillOut]:
+    bills = view.sorted([(o, result.catalog.offers_by_id[o.offer.offer_id]) for o in result.providers])
+    return [ProviderBillOut.of(o, r, result.currency) for o, r in bills]
+
+
+def quote_out(result: QuoteResult, view: ProviderView | None = None) -> QuoteOut:
     q = result.quote
     tokens = result.params.output_tokens if result.job is not None and result.job.serving else None
     return QuoteOut(
@@ -193,7 +199,7 @@ def quote_out(result: QuoteResult) -> QuoteOut:
         cheaper_looking=None
         if q.cheaper_looking is None
         else OptionOut.of(q.cheaper_looking, result.catalog, result.currency),
-        providers=[ProviderBillOut.of(o, result.catalog, result.currency) for o in result.providers],
+        providers=None if view is None else _bills(result, view),
         sizing=None if result.sizing is None else size_out(result.sizing),
         any_gpu=[_gpu_option(result, choice, o, tokens) for choice, o in result.ranked],
         job=None if result.job is None else JobOut.of(result.params.job, result.job),

@@ -18,7 +18,9 @@ def client(shipped_client):
 
 
 def test_the_api_lists_each_provider_s_cheapest_offer_with_aws_egress_at_41_40(client):
-    body = client.get(f"/api/quote?{BUYER}").json()
+    """Asked for as the page asks (`providers=total`); without it, `providers` is null and costs nothing."""
+    assert client.get(f"/api/quote?{BUYER}").json()["providers"] is None
+    body = client.get(f"/api/quote?{BUYER}&providers=total").json()
     assert {o["egress"] for o in body["options"]} == {0.0}, "no option's cheapest offer charges for egress"
     assert AWS not in {o["provider"] for o in body["options"]}
     providers = {p["provider"]: p for p in body["providers"]}
@@ -35,6 +37,13 @@ def test_the_api_lists_each_provider_s_cheapest_offer_with_aws_egress_at_41_40(c
     ), "the cheapest provider's offer is the cheapest option's"
     complete = [p["complete"] for p in body["providers"]]
     assert complete == sorted(complete, reverse=True), "every provider priced in full before the others"
+    by_egress = client.get(f"/api/quote?{BUYER}&providers=egress&providers_dir=desc").json()["providers"]
+    assert [(p["provider"], p["egress"]) for p in by_egress[:3]] == [
+        ("Google Cloud", 62.46),
+        ("Microsoft Azure", 48.91),
+        (AWS, 41.40),
+    ]
+    assert client.get(f"/api/quote?{BUYER}&providers=price").status_code == 422
 
 
 def provider_rows(page):
