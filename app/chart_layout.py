@@ -4,7 +4,28 @@ pure geometry, no drawing."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import pairwise
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A canvas and its text size: a wide one for screens from 700 px, a narrow one for phones, each
+    scaled so that its text shows at 11 px or more."""
+
+    name: str
+    width: int
+    height: int
+    left: int
+    right: int
+    bottom: int
+    text: int
+    x_ticks: int
+
+
+WIDE = Frame("wide", 720, 420, left=80, right=24, bottom=50, text=13, x_ticks=5)
+NARROW = Frame("narrow", 360, 360, left=60, right=14, bottom=46, text=12, x_ticks=4)
+FRAMES = (WIDE, NARROW)
 
 BADGE_R = 10
 """Radius of a break-even's numbered badge."""

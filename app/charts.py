@@ -7,35 +7,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from app.chart_layout import BADGE_PITCH, BADGE_R, badge_rows, path_below, place_badges, spread, text_width
-from app.costing.breakeven import BreakEven, nice_ceiling
+from app.chart_layout import (
+    BADGE_PITCH,
+    BADGE_R,
+    WIDE,
+    Frame,
+    badge_rows,
+    path_below,
+    place_badges,
+    spread,
+    text_width,
+)
+from app.costing.breakeven import nice_ceiling
+from app.costing.crossovers import BreakEven, listed_and_folded
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency
 from app.costing.quote import OptionKey, Quote
 
-
-@dataclass(frozen=True)
-class Frame:
-    """A canvas and its text size: a wide one for screens from 700 px, a narrow one for phones, each
-    scaled so that its text shows at 11 px or more."""
-
-    name: str
-    width: int
-    height: int
-    left: int
-    right: int
-    bottom: int
-    text: int
-    x_ticks: int
-
-
-WIDE = Frame("wide", 720, 420, left=80, right=24, bottom=50, text=13, x_ticks=5)
-NARROW = Frame("narrow", 360, 360, left=60, right=14, bottom=46, text=12, x_ticks=4)
-FRAMES = (WIDE, NARROW)
-
 SHOWN_ABOVE_CHEAPEST = 4
 """The money axis ends near this many times the cheapest line's end: dearer lines leave through
 the top rather than flatten the cheap ones a buyer compares."""
+NUMBERED = 5
+"""Break-evens numbered on the calculator's chart, those that matter first; the rest are folded."""
 END_LABEL_ROOM = 30
 """Right margin for the scenario numbers at the lines' ends, when a chart overlays scenarios."""
 
@@ -102,6 +95,8 @@ class Chart:
     plot_top: float
     plot_bottom: float
     current: list[CurrentLine] = field(default_factory=list)
+    folded: list[BreakEven] = field(default_factory=list)
+    """Break-evens listed under the fold, not drawn (`listed_and_folded`)."""
 
     @property
     def width(self) -> int:
@@ -139,9 +134,13 @@ def yours(chart: Chart, hours: float, x_max: float) -> list[CurrentLine]:
     return current_lines(chart, [hours], [f"yours: {hours_label(hours)}"], x_max)
 
 
+def options_chart(quote: Quote, currency: Currency = USD, frame: Frame = WIDE) -> Chart:
+    """Monthly total against GPU-hours for each option's offer, with the break-evens that matter marked."""
+    return overlay_chart([quote], [], break_evens=True, currency=currency, frame=frame, numbered=NUMBERED)
+
+
 def cost_chart(quote: Quote, current_hours: float, currency: Currency = USD, frame: Frame = WIDE) -> Chart:
-    """Monthly total against GPU-hours for each option's offer, with the break-evens marked."""
-    drawn = overlay_chart([quote], [], break_evens=True, currency=currency, frame=frame)
+    drawn = options_chart(quote, currency, frame)
     return replace(drawn, current=yours(drawn, current_hours, quote.hours_max))
 
 
@@ -152,9 +151,11 @@ def overlay_chart(
     currency: Currency = USD,
     frame: Frame = WIDE,
     layer_names: Sequence[str] = (),
+    numbered: int | None = None,
 ) -> Chart:
     """Several quotes' curves on one pair of axes, from 0 to the widest quote's hours_max; money in
-    `currency` (the curves are USD). With `layer_names`, each line's end carries its layer's name."""
+    `currency` (the curves are USD). With `layer_names`, each line's end carries its layer's name.
+    With `numbered` (one quote), its break-evens that matter come first and only so many are drawn."""
     x_max = max(q.hours_max for q in quotes)
     at_end = [currency.of(o.curve.at(x_max)) for q in quotes for o in q.options]
     y_max = nice_ceiling(max(1.0, min(max(at_end, default=0), SHOWN_ABOVE_CHEAPEST * min(at_end, default=0))))
@@ -165,6 +166,10 @@ def overlay_chart(
                 same = (pair.a, pair.b, pair.more, *(c.hours for c in pair.crossings))
                 shared.setdefault(same, (pair, []))[1].append(layer)
     pairs = sorted(((tuple(layers), pair) for pair, layers in shared.values()), key=lambda f: f[1].crossings[0].hours)
+    folded: list[BreakEven] = []
+    if numbered is not None:
+        listed, folded = listed_and_folded(quotes[0], numbered, y_max * currency.usd_per_unit)
+        pairs = [((0,), pair) for pair in listed]
     rows = badge_rows(len(pairs), frame.width - frame.left - frame.right)
     top = frame.text + 10 + rows * BADGE_PITCH + 6
     left, right, bottom = (
@@ -231,6 +236,7 @@ def overlay_chart(
         plot_right=right,
         plot_top=top,
         plot_bottom=bottom,
+        folded=folded,
     )
     labels = [
         f"{layer_names[i]}: {hours_label(h)}" if len(current_hours) > 1 else f"yours: {hours_label(h)}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.charts import FRAMES, Frame
+from app.chart_layout import FRAMES, Frame
 from app.costing.jobs import per_million_tokens
 from app.costing.quote import OfferCost, OptionKey
 from app.quoting.build import QuoteResult

@@ -20,7 +20,7 @@ from app.quoting.build import ANY_GPU, QuoteResult
 from app.quoting.form import query_string
 from app.quoting.moves import MOVED
 from app.quoting.provider_view import ProviderView
-from app.templating import money, templates
+from app.templating import macros, money
 
 HOLE = "\x00workload\x00"
 """Where this move's inputs go in a part made once: the explorer's links carry them, GPU-hours too."""
@@ -85,7 +85,7 @@ def inputs_query(result: QuoteResult, memo: MemoEntry) -> tuple[str, str]:
 def provider_rows(result: QuoteResult, memo: MemoEntry, view: ProviderView, workload: str) -> tuple[ProviderRow, ...]:
     """Each provider's cheapest offer at this move, sorted as the view asks, each row's cells made once."""
     catalog, cur = result.catalog, result.currency
-    parts: Any = templates.env.get_template("_results_parts.html").module
+    parts = macros("_results_parts.html")
     bills = view.sorted([(o, catalog.offers_by_id[o.offer.offer_id]) for o in result.providers])
     rows = []
     for o, r in bills:

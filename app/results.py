@@ -18,31 +18,20 @@ from typing import Any
 from markupsafe import Markup
 
 from app.catalog.cache import MemoEntry
-from app.charts import FRAMES, Chart, CurrentLine, overlay_chart, yours
-from app.costing.quote import OfferCost, Quote
+from app.charts import CurrentLine
+from app.costing.crossovers import stretch_at
+from app.costing.quote import OfferCost
 from app.job_bars import job_bars, per_output
-from app.quoting.build import GpuChoice, QuoteResult
+from app.quoting.build import QuoteResult
 from app.quoting.form import query_string
 from app.quoting.provider_view import ProviderView
+from app.result_charts import Drawn, current_in, gpus_drawn, options_drawn
 from app.result_rows import ProviderRow, RowCells, inputs_query, option_row, provider_rows
 from app.skeleton import Skeleton
-from app.templating import amount, money, money_gap, money_rate, quantity, templates
+from app.templating import amount, macros, money, money_gap, money_rate, quantity
 
-GPU_LINES = 4
-"""GPU models drawn on the any-GPU chart: the dash patterns tell four apart."""
 GPU_ROWS = 20
 """Options of the any-GPU table listed; the rest are counted."""
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """A chart in every frame without its current-hours line, its SVG bodies and the HTML around it:
-    the same for every GPU-hours within one band while the same offers are cheapest."""
-
-    charts: tuple[Chart, ...]
-    bodies: tuple[Markup, ...]
-    legend: Markup
-    break_evens: Markup = Markup()
 
 
 @dataclass(frozen=True)
@@ -97,14 +86,9 @@ class Figures:
     """Each provider's cheapest offer, in the view's order, where the view is shown."""
 
 
-def _macros(template: str) -> Any:
-    """A template's macros, to render a part from Python: templates/_results_parts.html, _chart.html."""
-    return templates.env.get_template(template).module
-
-
 def shown(result: QuoteResult, today: date) -> Shown:
     memo = _memo(result)
-    parts, p, catalog = _macros("_results_parts.html"), result.params, result.catalog
+    parts, p, catalog = macros("_results_parts.html"), result.params, result.catalog
     sizing = Markup()
     if result.sizing is not None:
         make = partial(parts.sizing, result.sizing, p.gpu, p.checkpoint_gb)
@@ -118,10 +102,10 @@ def shown(result: QuoteResult, today: date) -> Shown:
         return Shown(sizing=sizing, job=job)
     rate = Markup()
     if result.rate is not None:
-        rate = memo.part("rate", partial(parts.rate_note, result.rate, result.currency, catalog.version))
+        rate = memo.part("rate", partial(parts.rate_note, result.rate, result.currency))
     rows = tuple(option_row(memo, parts, o, r, result.currency, catalog, today) for o, r in result.options)
-    gpu_chart = _gpu_chart(memo, result) if result.choices and result.job is None else None
-    return Shown(_cost_chart(memo, result), rows, gpu_chart, rate, sizing, job)
+    gpu_chart = gpus_drawn(memo, result) if result.choices and result.job is None else None
+    return Shown(options_drawn(memo, result), rows, gpu_chart, rate, sizing, job)
 
 
 def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:
@@ -149,14 +133,14 @@ def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:
         gpu_totals = tuple(money(o.total, cur) for _, o in result.ranked[:GPU_ROWS])
         gpu_per_output = tuple(per_output(result, o) for _, o in result.ranked[:GPU_ROWS])
         if result.job is None:
-            gpu_current = _current(_gpu_chart(memo, result), p.gpu_hours, q.hours_max)
+            gpu_current = current_in(gpus_drawn(memo, result), p.gpu_hours, q.hours_max)
     return Figures(
         hours,
         every_offer,
         rows,
         money_gap(q.options[1].horizon_month, q.options[0].horizon_month, cur) if len(q.options) > 1 else None,
         money(q.cheaper_looking.total, cur) if q.cheaper_looking else None,
-        _current(_cost_chart(memo, result), p.gpu_hours, q.hours_max),
+        current_in(options_drawn(memo, result), p.gpu_hours, q.hours_max),
         quantity(result.raised_at_once) if result.raised_at_once else None,
         gpu_totals,
         gpu_per_output,
@@ -172,49 +156,16 @@ def _memo(result: QuoteResult) -> MemoEntry:
     return result.memo
 
 
-def _current(drawn: Drawn, hours: float, x_max: float) -> tuple[tuple[CurrentLine, ...], ...]:
-    return tuple(tuple(yours(chart, hours, x_max)) for chart in drawn.charts)
-
-
-def _cost_chart(memo: MemoEntry, result: QuoteResult) -> Drawn:
-    """Each option's cheapest offer with the break-evens marked, drawn once per band and offers chosen."""
-    q = result.quote
-
-    def draw() -> Drawn:
-        charts = tuple(overlay_chart([q], [], break_evens=True, currency=result.currency, frame=f) for f in FRAMES)
-        parts = _macros("_results_parts.html")
-        legend, listed = parts.legend(charts[0].series), parts.break_evens(charts[0], q)
-        return Drawn(charts, tuple(_macros("_chart.html").chart_body(c) for c in charts), legend, listed)
-
-    return memo.part(("cost chart", q.hours_max, tuple(o.offer.offer_id for o in q.options)), draw)
-
-
-def _gpu_chart(memo: MemoEntry, result: QuoteResult) -> Drawn:
-    """The cheapest option of each of the cheapest GPU models that fit, one numbered line each."""
-    lines: list[GpuChoice] = [c for c in result.choices[:GPU_LINES] if c.cheapest is not None]
-    quotes = [Quote([c.cheapest], [], c.quote.hours_max) for c in lines if c.cheapest is not None]
-
-    def draw() -> Drawn:
-        names = [f"{n}" for n in range(1, len(quotes) + 1)]
-        charts = tuple(overlay_chart(quotes, [], currency=result.currency, frame=f, layer_names=names) for f in FRAMES)
-        return Drawn(
-            charts,
-            tuple(_macros("_chart.html").chart_body(c) for c in charts),
-            _macros("_results_parts.html").gpu_legend(lines),
-        )
-
-    return memo.part(("gpu chart", result.quote.hours_max, tuple(q.options[0].offer.offer_id for q in quotes)), draw)
-
-
 def shape(result: QuoteResult) -> Hashable:
-    """What the results block shows at a move beyond its figures: the band of the axis, the offers
-    chosen and their order (every GPU model's too, for any GPU), the one that only looks cheaper."""
+    """What the results block shows at a move beyond its figures: the band of the axis, the offers chosen
+    and their order (every GPU model's too, for any GPU), the one that only looks cheaper, the turns."""
     q = result.quote
     looks = q.cheaper_looking.offer.offer_id if q.cheaper_looking else None
     gpus = tuple((c.gpu, c.cheapest.offer.offer_id if c.cheapest else None) for c in result.choices)
     ranked = tuple((c.gpu, o.offer.offer_id) for c, o in result.ranked)
     used = tuple(o.gpus_used for o in q.options)
-    return q.hours_max, tuple(o.offer.offer_id for o in q.options), used, looks, gpus, ranked
+    stretch = stretch_at(q, result.params.gpu_hours)
+    return q.hours_max, tuple(o.offer.offer_id for o in q.options), used, looks, gpus, ranked, stretch
 
 
 def results_block(result: QuoteResult, context: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> bytes:

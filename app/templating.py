@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
 from jinja2_fragments.fastapi import Jinja2Blocks
 
@@ -11,12 +12,13 @@ from app.assets import asset_url
 from app.catalog.currencies import beside_a_number
 from app.catalog.rows import decimal_text
 from app.chart_layout import BADGE_R
+from app.costing.crossovers import stretch_at
 from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import SYMBOLS, USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
 from app.quoting.explorer import explorer_url
 from app.quoting.form import query_string
-from app.quoting.params import MODES
+from app.quoting.params import MODES, QuoteParams
 from app.quoting.provider_view import COLUMNS as PROVIDER_COLUMNS
 from app.settings import ROOT
 from app.wording import by_country, country_name, plain_note
@@ -84,6 +86,22 @@ def when(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d %H:%M} UTC"
 
 
+def filters_said(p: QuoteParams) -> str:
+    """The filters a quote passed its offers through, as the headline names them: ", among virtualized
+    offers in the EU, ..." ("" with none), so that an answer never reads as the whole market's."""
+    kinds = " or ".join(TENANCY_LABELS[t].lower() for t in p.tenancy)
+    where = [
+        f"in region {p.region}" if p.region else "",
+        "with the data centre in the EU" if p.eu_only else "",
+        "from providers not headquartered in the US" if p.exclude_us_hq else "",
+        "spot left out" if p.hide_spot else "",
+    ]
+    said = [w for w in where if w]
+    if not kinds and not said:
+        return ""
+    return ", among " + " ".join(filter(None, [kinds, "offers"])) + (" " + ", ".join(said) if said else "")
+
+
 def day(value: date | datetime | None) -> str:
     """A price's as-of date, or "unknown" where its source gives none."""
     return "unknown" if value is None else f"{value:%Y-%m-%d}"
@@ -135,6 +153,7 @@ templates.env.filters.update(
     age_days=age_days,
     when=when,
     day=day,
+    filters_said=filters_said,
     hours=hours,
     duration=duration,
     plain=plain,
@@ -152,5 +171,10 @@ templates.env.globals.update(
 )
 
 
-templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R)
+def macros(template: str) -> Any:
+    """A template's macros, to render a part from Python: templates/_results_parts.html, _chart.html."""
+    return templates.env.get_template(template).module
+
+
+templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R, stretch_at=stretch_at)
 templates.env.globals.update(explorer_url=explorer_url, billing_labels=BILLING_LABELS)

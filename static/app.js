@@ -24,14 +24,33 @@ document.addEventListener("input", (event) => {
   } else if (el.matches("input[type=number]") && sliderOf(el)) {
     showValue(sliderOf(el), el.value);
   }
-  // A slider per another field (GPU-hours per GPU used at once) ends where that field says.
+  // A slider per another field (GPU-hours per GPU used at once) ends where that field says, and
+  // its number box says when the value is past that end.
   if (el.matches("input[type=number]")) {
     document.querySelectorAll(`input[type=range][data-each="${el.id}"]`).forEach((slider) => {
       slider.max = String(Number(slider.dataset.eachMax) * Math.max(1, Math.floor(Number(el.value) || 1)));
-      showValue(slider, document.getElementById(slider.dataset.pair).value);
+      const pair = document.getElementById(slider.dataset.pair);
+      showValue(slider, pair.value);
+      sayBeyond(pair, slider);
     });
+    const own = sliderOf(el);
+    if (own && own.dataset.each) sayBeyond(el, own);
   }
 }, true);
+
+// The words the server writes under a number past its slider's end (app/quoting/form.py's `beyond`).
+function sayBeyond(input, slider) {
+  const note = document.getElementById(input.id + "-beyond");
+  if (!note) return;
+  const end = Number(slider.max);
+  const each = end / Number(slider.dataset.eachMax);
+  const unit = note.dataset.eachUnit;
+  note.textContent = Number(input.value) > end
+    ? note.dataset.beyond
+      .replace("{each}", `${each} ${each === 1 ? unit.slice(0, -1) : unit}`)
+      .replace("{end}", end.toLocaleString("en-US"))
+    : "";
+}
 
 // After a live update, each field's error slot says whether the field is wrong: mark the field so
 // (aria-invalid), as the whole page does when it is rendered with the mistake. A response with new

@@ -1,7 +1,7 @@
 import itertools
 
-from app.chart_layout import BADGE_R, path_below, spread, text_width
-from app.charts import NARROW, WIDE, cost_chart, overlay_chart
+from app.chart_layout import BADGE_R, NARROW, WIDE, path_below, spread, text_width
+from app.charts import cost_chart, overlay_chart
 from app.costing.quote import quote
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
 from app.costing.tiers import Tier

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations, pairwise
-from typing import TYPE_CHECKING
+from itertools import pairwise
 
 from app.costing.curves import CostCurve
-from app.costing.terms import OptionKey
-
-if TYPE_CHECKING:
-    from app.costing.quote import OfferCost
 
 
 @dataclass(frozen=True)
@@ -70,28 +65,3 @@ def crossings(a: CostCurve, b: CostCurve, until: float, limit: int | None = None
         if limit is not None and len(found) >= limit:
             break
     return [c for c in found if c.hours <= until][:limit]
-
-
-MAX_CROSSINGS = 12
-"""Per pair of options: a one-GPU node against metered billing crosses at every step."""
-
-
-@dataclass(frozen=True)
-class BreakEven:
-    a: OptionKey
-    b: OptionKey
-    crossings: list[Crossing]
-    more: bool = False
-    """True when they cross again beyond the MAX_CROSSINGS listed."""
-
-    def cheaper_above(self, crossing: Crossing) -> OptionKey:
-        return self.a if crossing.a_cheaper_after else self.b
-
-
-def break_evens(options: list[OfferCost], hours_max: float) -> list[BreakEven]:
-    """Where each pair of the options' curves crosses, in the options' order, up to hours_max."""
-    found = []
-    for a, b in combinations(options, 2):
-        cross = crossings(a.curve, b.curve, hours_max, limit=MAX_CROSSINGS + 1)
-        found.append(BreakEven(a.option, b.option, cross[:MAX_CROSSINGS], more=len(cross) > MAX_CROSSINGS))
-    return found

@@ -8,11 +8,14 @@ from decimal import Decimal
 from functools import cached_property
 
 from app.costing.billing import cost_curve, gpus_used_and_billed
-from app.costing.breakeven import BreakEven, break_evens
+from app.costing.crossovers import BreakEven, Turn, crossovers
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency, cents
-from app.costing.terms import Assumptions, Billing, Offer, OptionKey, Workload
+from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
 from app.costing.tiers import published_up_to, tiered_cost
+
+OptionKey = tuple[Tenancy, Billing]
+"""An option is a way of renting: a tenancy with a billing kind (e.g. virtualized on spot)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,8 @@ class Quote:
     cheaper_looking: OfferCost | None = None
     """An offer whose total looks below the cheapest fully priced one only because it leaves out a
     cost its provider does not publish: named beside the answer, never as the answer."""
+    turns: tuple[Turn, ...] = ()
+    """Where the cheapest option changes up to hours_max."""
 
 
 def option_of(offer: Offer) -> OptionKey:
@@ -161,7 +166,6 @@ def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptio
 
 
 def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
-    """The offer's month at the workload's GPU-hours, part by part."""
     used, billed = gpus_used_and_billed(priced.offer, priced.curve, workload)
     total = priced.curve.at(workload.gpu_hours) - priced.setup_share
     compute = total - priced.fixed.usd
@@ -199,7 +203,8 @@ def rank_at(p: PricedOffer, hours: float, listed: int) -> Rank:
 def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float) -> Quote:
     """Each option's cheapest offer at the workload's GPU-hours and where they cross up to hours_max."""
     options, cheaper_looking = cheapest_at(priced, workload)
-    return Quote(options, break_evens(options, hours_max), hours_max, cheaper_looking)
+    pairs, turns = crossovers(options, hours_max)
+    return Quote(options, pairs, hours_max, cheaper_looking, turns)
 
 
 def cheapest_at(priced: list[PricedOffer], workload: Workload) -> tuple[list[OfferCost], OfferCost | None]:

@@ -28,10 +28,6 @@ class Billing(StrEnum):
     PER_SECOND = "per_second"
 
 
-OptionKey = tuple[Tenancy, Billing]
-"""An option is a way of renting: a tenancy with a billing kind (e.g. virtualized on spot)."""
-
-
 class PricePeriod(StrEnum):
     SECOND = "second"
     HOUR = "hour"

@@ -9,7 +9,8 @@ from functools import cached_property
 from app.catalog.cache import MemoEntry
 from app.catalog.rates import RateRecord
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord
-from app.costing.breakeven import break_evens, hours_searched
+from app.costing.breakeven import hours_searched
+from app.costing.crossovers import crossovers
 from app.costing.curves import MeteredCost
 from app.costing.money import SYMBOLS, USD, Currency
 from app.costing.providers import cheapest_per_provider
@@ -175,13 +176,12 @@ def _job_contenders(
 
 
 def _quote_at(memo: MemoEntry, fitted: Fitted, gpu_hours: float) -> Quote:
-    """The quote at this move's GPU-hours; the break-evens, which depend on the offers chosen and the
-    band searched alone, are worked out once per memo for each."""
+    """The quote at this move's GPU-hours; the break-evens and the turns of the cheapest line, which
+    depend on the offers chosen and the band searched alone, are worked out once per memo for each."""
     options, cheaper_looking = cheapest_at(fitted.contenders, replace(fitted.workload, gpu_hours=gpu_hours))
-    band = hours_searched(gpu_hours)
-    chosen = tuple(o.offer.offer_id for o in options)
-    pairs = memo.part(("break-evens", band, chosen), lambda: break_evens(options, band))
-    return Quote(options, list(pairs), band, cheaper_looking)
+    band, chosen = hours_searched(gpu_hours), tuple(o.offer.offer_id for o in options)
+    pairs, turns = memo.part(("break-evens", band, chosen), lambda: crossovers(options, band))
+    return Quote(options, list(pairs), band, cheaper_looking, turns)
 
 
 def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:

@@ -42,6 +42,19 @@ class FormField:
             each = 1
         return self.input.slider * max(1, each)
 
+    def beyond(self, values: Mapping[str, object], each_unit: str) -> str:
+        """`Input.beyond` where the value is past the slider's end, else ""; `each_unit` is that of
+        the field the slider is per ("GPUs", said "1 GPU")."""
+        end = self.slider_end(values)
+        try:
+            value = float(str(values.get(self.name)))
+        except (ValueError, OverflowError):
+            return ""
+        if not self.input.beyond or end is None or not value > end:
+            return ""
+        each = end // (self.input.slider or 1)
+        return self.input.beyond.format(each=f"{each} {each_unit[:-1] if each == 1 else each_unit}", end=f"{end:,}")
+
     @classmethod
     def of(cls, name: str, info: FieldInfo) -> FormField:
         found = [item for item in info.metadata if isinstance(item, Input)]
@@ -79,6 +92,10 @@ class Form:
     @cached_property
     def labels(self) -> dict[str, str]:
         return {f.name: f.input.label for f in self.fields}
+
+    @cached_property
+    def units(self) -> dict[str, str]:
+        return {f.name: f.input.unit for f in self.fields}
 
     @cached_property
     def may_be_empty(self) -> set[str]:

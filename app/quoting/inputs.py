@@ -96,6 +96,9 @@ class Input:
     Sliders move in whole units: GB, hours, millions of tokens."""
     slider_each: str = ""
     """The field `slider` is per, if any: GPU-hours end at 730 for each GPU used at once."""
+    beyond: str = ""
+    """What the number box says past the slider's end where that end is a real limit: {each} is the
+    field it is per, with its unit, and {end} the end (the page's script fills them in as they are typed)."""
     placeholder: str = ""
     """What the input means left empty: shown in an empty number, or as a select's empty choice."""
     folded: bool = False

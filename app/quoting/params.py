@@ -124,6 +124,7 @@ class QuoteParams(SizeParams):
     gpu_hours: Number = Input(
         "GPU-hours per month", Fieldset.WORKLOAD, unit="GPU-h", slider=730, slider_each="peak_gpus", job=Job.HOURS,
         help="at most 730 for each GPU used at once: a month has 730 hours",
+        beyond="More than {each} at once can run in a month ({end} GPU-hours): the quote uses more GPUs at once.",
     ).field(500, ge=0, le=GPU_HOURS_MAX)  # fmt: skip
     peak_gpus: Whole = Input(
         "GPUs used at once", Fieldset.WORKLOAD, unit="GPUs", slider=64, job=Job.HOURS,

@@ -7,7 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.charts import FRAMES, overlay_chart
+from app.chart_layout import FRAMES
+from app.charts import overlay_chart
 from app.costing.money import USD
 from app.costing.quote import OfferCost, OptionKey
 from app.deps import CatalogsDep, Database

@@ -167,3 +167,11 @@ def test_the_hours_slider_ends_at_730_for_each_gpu_used_at_once(page: Page) -> N
     htmx_response(page, lambda: page.keyboard.press("End"))
     assert page.locator("#gpu_hours").input_value() == "1460"
     expect(page).to_have_url(_url_has("gpu_hours", "1460"))
+    beyond = page.locator("#gpu_hours-beyond")
+    expect(beyond).to_be_empty()
+    htmx_response(page, lambda: page.locator("#gpu_hours").fill("1500"))
+    expect(beyond).to_have_text(
+        "More than 2 GPUs at once can run in a month (1,460 GPU-hours): the quote uses more GPUs at once."
+    )
+    htmx_response(page, lambda: page.locator("#peak_gpus").fill("3"))
+    expect(beyond).to_be_empty()

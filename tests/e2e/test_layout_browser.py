@@ -37,6 +37,27 @@ def test_the_headline_is_in_the_first_screen_and_nothing_scrolls_sideways(
         page.close()
 
 
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["desktop", "phone"])
+def test_the_headline_says_where_committed_beats_spot_for_one_h100_in_the_first_screen(
+    browser: Browser, base_url: str, width: int, height: int
+) -> None:
+    """The shipped catalog, one H100 at 500 GPU-hours: spot (Nebius, 1.25 an hour) is cheapest until
+    Latitude.sh's committed bare metal, 861.00 a month, meets it at 861 / (1.25 / 0.95) = 654.4 hours;
+    past 730 hours the commitment needs a second GPU and spot is cheaper again."""
+    page = browser.new_page(viewport={"width": width, "height": height}, base_url=base_url)
+    try:
+        page.goto("/?gpu=H100&gpu_hours=500&peak_gpus=1")
+        turn = page.locator(".headline .turn")
+        expect(turn).to_have_text(
+            "Bare metal, committed beats Virtualized, spot between 654 and 730 GPU-hours a month; you are at 500."
+        )
+        box = turn.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= height, box
+        expect(page.locator(".headline")).to_contain_text("which the provider can interrupt")
+    finally:
+        page.close()
+
+
 def test_the_keyboard_reaches_the_results_by_the_skip_link_and_one_stop_per_field(page: Page) -> None:
     """The first Tab offers a jump to the results; without it, each number field with a slider is one
     stop (the slider is for the pointer; its number box takes the arrow keys)."""

@@ -210,12 +210,12 @@ def test_headline_names_the_cheapest_fully_priced_and_beside_it_one_that_only_lo
     make_offer(session, make_provider(session, "cheap"), "2.00", region="eu-west")
     page = soup(client.get(f"/?{QUERY}"))
     headline = " ".join(page.select_one(".headline").get_text().split())
-    assert (
-        "the cheapest fully priced is Virtualized, on demand: $1,003.60 a month (Cloud, virtualized on_demand 2.50)"
-        in (headline)
-    )
+    assert "the cheapest is Virtualized, on demand: $1,003.60 a month (Cloud); next is" in headline
     looks = " ".join(page.select_one(".looks-cheaper").get_text().split())
-    assert "Virtualized, on demand at Cheap, $800.00 before its egress, which Cheap does not publish." in looks
+    assert (
+        "Virtualized, on demand at Cheap looks cheaper, $800.00, but that leaves out its egress, "
+        "which Cheap does not publish." in looks
+    )
 
 
 def test_an_assumed_egress_price_fills_in_the_unpublished_one_and_is_saved_in_the_link(client, session):
@@ -227,7 +227,7 @@ def test_an_assumed_egress_price_fills_in_the_unpublished_one_and_is_saved_in_th
     page = soup(response)
     assert totals(page)["virtualized-on_demand"] == "$807.00"
     headline = " ".join(page.select_one(".headline").get_text().split())
-    assert "(Cheap, virtualized on_demand 2.00), with egress at the price you assumed; next is" in headline
+    assert "$807.00 a month (Cheap), with egress at the price you assumed; next is" in headline
     assert page.select_one(".looks-cheaper") is None
     row = page.select_one('tr[data-option="virtualized-on_demand"]')
     assert row.select("td.num")[1].get_text(" ", strip=True) == "$7.00 assumed"
@@ -265,7 +265,22 @@ def test_headline_names_the_runner_up_and_how_much_more_it_costs(client, session
     """On demand 1,003.60 is cheapest; the node, 1,250.00, is next: 246.40 more."""
     hand_checked_catalog(session)
     headline = " ".join(soup(client.get(f"/?{QUERY}")).select_one(".headline").get_text().split())
-    assert headline.endswith("next is Bare metal, monthly node at $1,250.00 (Metal), $246.40 more.")
+    assert "next is Bare metal, monthly node at $1,250.00 (Metal), $246.40 more." in headline
+
+
+def test_headline_says_where_the_node_beats_on_demand_between_499_and_730_hours(client, session):
+    """On demand is 2.50 H + 3.60 of egress; the node 1,250.00 a month: equal at H = 1,246.40 / 2.50
+    = 498.56. Past 730 hours the node needs a second one (2,500.00), dearer than on demand's 1,828.60
+    at 730: on demand is the cheapest again from there until 2.50 H + 3.60 = 2,500.00, H = 998.56."""
+    hand_checked_catalog(session)
+    headline = " ".join(soup(client.get(f"/?{QUERY}")).select_one(".headline").get_text().split())
+    assert headline.endswith(
+        "Bare metal, monthly node beats Virtualized, on demand between 499 and 730 GPU-hours a month; you are at 400."
+    )
+    above = " ".join(soup(client.get(f"/?{QUERY}&gpu_hours=600")).select_one(".headline .turn").get_text().split())
+    assert above == (
+        "Virtualized, on demand beats Bare metal, monthly node between 730 and 999 GPU-hours a month; you are at 600."
+    )
 
 
 def test_regions_are_grouped_by_country_with_the_providers_there(client, session):
@@ -333,3 +348,15 @@ def test_the_hours_slider_ends_at_730_for_each_gpu_used_at_once(client, session,
     hand_checked_catalog(session)
     slider = soup(client.get(f"/?peak_gpus={peak_gpus}")).select_one("#gpu_hours-slider")
     assert (slider["max"], slider["step"]) == (end, "1")
+
+
+def test_headline_names_the_filters_its_answer_passed(client, session):
+    """Only Metal (in Germany, headquartered there) passes: its node is the answer among bare metal
+    offers in the EU from a provider outside the US, and the headline says so."""
+    hand_checked_catalog(session)
+    filters = "tenancy=bare_metal&eu_only=on&exclude_us_hq=on&hide_spot=on"
+    headline = " ".join(soup(client.get(f"/?{QUERY}&{filters}")).select_one(".headline").get_text().split())
+    assert headline.startswith(
+        "At 400 GPU-hours a month of H100, among bare metal offers with the data centre in the EU, "
+        "from providers not headquartered in the US, spot left out, the cheapest is Bare metal, monthly node"
+    )

@@ -10,7 +10,7 @@ from sqlmodel import Session, SQLModel, func, select
 
 from app.catalog.changes import change_offer_price, retire_offer
 from app.catalog.provider_changes import change_headquarters
-from app.catalog.tables import Provenance, Provider
+from app.catalog.tables import CatalogVersion, Provenance, Provider
 from app.quoting.params import QuoteParams
 from app.scenarios import store
 from app.scenarios.tables import Scenario
@@ -43,9 +43,10 @@ def test_save_and_share_gives_an_unguessable_link_showing_the_same_totals(client
     page = soup(client.get(response.headers["location"]))
     assert totals(page) == shown
     assert page.title.get_text() == "Llama fine-tune · GPU cost calculator"
+    listed = session.get(CatalogVersion, 1).created_at
     assert page.select_one('meta[name="description"]')["content"] == (
         "Virtualized, on demand is cheapest at $1,003.60 a month for 400 GPU-hours of H100 "
-        "(prices of catalog version 1)."
+        f"(the price list of {listed:%Y-%m-%d})."
     )
     assert page.select_one("#share-link")["value"].endswith(response.headers["location"])
     assert "have not changed" in page.select_one("section.scenario-details").get_text()

@@ -10,7 +10,8 @@ from bs4 import BeautifulSoup
 from app.catalog.changes import new_version
 from app.catalog.snapshot import Catalogs
 from app.catalog.updates import model_presets_2026_11
-from app.charts import FRAMES, cost_chart, overlay_chart
+from app.chart_layout import FRAMES
+from app.charts import NUMBERED, cost_chart, overlay_chart
 from app.deps import get_catalogs
 from app.main import app
 from app.quoting.build import build_quote
@@ -35,7 +36,7 @@ def test_a_remembered_chart_is_the_one_drawn_afresh(session):
     drawn, lines = shown(result, TODAY).chart.charts, figures(result).current
     charts = tuple(replace(chart, current=list(current)) for chart, current in zip(drawn, lines, strict=True))
     assert charts == tuple(cost_chart(result.quote, 321.0, frame=frame) for frame in FRAMES)
-    assert charts[0] == overlay_chart([result.quote], [321.0], break_evens=True)
+    assert charts[0] == overlay_chart([result.quote], [321.0], break_evens=True, numbered=NUMBERED)
 
 
 def test_a_remembered_chart_body_is_the_markup_rendered_afresh(session):

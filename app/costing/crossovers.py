@@ -1,0 +1,126 @@
+"""Where a quote's options cross: each pair's break-evens, the turns of the cheapest line among them,
+and which a buyer reads first. Of a dozen break-evens a buyer acts on the few where the answer
+changes: the one above their GPU-hours says how much more work a cheaper way of renting needs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations, pairwise
+from typing import TYPE_CHECKING
+
+from app.costing.breakeven import Crossing, crossings
+
+if TYPE_CHECKING:
+    from app.costing.quote import OfferCost, OptionKey, Quote
+
+MAX_CROSSINGS = 12
+"""Per pair of options: a one-GPU node against metered billing crosses at every step."""
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    a: OptionKey
+    b: OptionKey
+    crossings: list[Crossing]
+    more: bool = False
+    """True when they cross again beyond the MAX_CROSSINGS listed."""
+
+    def cheaper_above(self, crossing: Crossing) -> OptionKey:
+        return self.a if crossing.a_cheaper_after else self.b
+
+
+@dataclass(frozen=True)
+class Turn:
+    """At `hours` GPU-hours a month the cheapest option changes from `before` to `after`."""
+
+    hours: float
+    before: OptionKey
+    after: OptionKey
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """The GPU-hours around the buyer's where one option stays the cheapest, and the turns that bound
+    them (None: it is cheapest from 0, or up to the end of the range searched)."""
+
+    option: OptionKey
+    since: Turn | None
+    until: Turn | None
+    then: Turn | None = None
+    """The turn after `until`: where the option cheaper above it stops being the cheapest."""
+
+
+def crossovers(options: Sequence[OfferCost], hours_max: float) -> tuple[list[BreakEven], tuple[Turn, ...]]:
+    """Where each pair of the options' curves crosses, in the options' order, up to hours_max, and
+    the turns of the cheapest line that those crossings make."""
+    pairs = []
+    for a, b in combinations(options, 2):
+        cross = crossings(a.curve, b.curve, hours_max, limit=MAX_CROSSINGS + 1)
+        pairs.append(BreakEven(a.option, b.option, cross[:MAX_CROSSINGS], more=len(cross) > MAX_CROSSINGS))
+    return pairs, tuple(cheapest_turns(options, pairs, hours_max))
+
+
+def cheapest_turns(options: Sequence[OfferCost], break_evens: Sequence[BreakEven], hours_max: float) -> list[Turn]:
+    """The turns of the cheapest line from 0 to hours_max among the options ranked with the first
+    (those with every cost known, if it has: an unknown cost is not a free one), ties to the first
+    listed. The cheapest can change only where two curves cross or one steps, so it is read once
+    between each two such points."""
+    if not options:
+        return []
+    ranked = [o for o in options if o.complete == options[0].complete]
+    keys = {o.option for o in ranked}
+    points = {c.hours for pair in break_evens if {pair.a, pair.b} <= keys for c in pair.crossings}
+    points |= {step for o in ranked for step in o.curve.steps(hours_max)}
+    bounds = sorted({0.0, hours_max, *(p for p in points if 0 < p < hours_max)})
+
+    def cheapest(hours: float) -> OptionKey:
+        return min(ranked, key=lambda o: o.curve.at(hours)).option
+
+    turns: list[Turn] = []
+    current = cheapest(bounds[1] / 2)
+    for lo, hi in pairwise(bounds[1:]):
+        after = cheapest((lo + hi) / 2)
+        if after != current:
+            turns.append(Turn(lo, current, after))
+            current = after
+    return turns
+
+
+def stretch_at(quote: Quote, hours: float) -> Stretch | None:
+    """The stretch of the quote's cheapest line that holds `hours`: what the headline says of the
+    break-evens (None with no option)."""
+    if not quote.options:
+        return None
+    since = next((t for t in reversed(quote.turns) if t.hours <= hours), None)
+    above = [t for t in quote.turns if t.hours > hours]
+    until, then = (above + [None, None])[:2]
+    option = since.after if since else until.before if until else quote.options[0].option
+    return Stretch(option, since, until, then)
+
+
+def relevant_first(quote: Quote) -> list[BreakEven]:
+    """The break-evens a buyer reads first: those where the cheapest option changes, in GPU-hours
+    order, then the pairs of the cheapest options before those of dearer ones."""
+    rank = {o.option: i for i, o in enumerate(quote.options)}
+    turns = {frozenset((t.before, t.after)): n for n, t in reversed(list(enumerate(quote.turns)))}
+
+    def key(pair: BreakEven) -> tuple[int, int, int]:
+        turn = turns.get(frozenset((pair.a, pair.b)))
+        ranks = sorted((rank[pair.a], rank[pair.b]))
+        return (0, turn, 0) if turn is not None else (1, ranks[1], ranks[0])
+
+    return sorted(quote.break_evens, key=key)
+
+
+def listed_and_folded(quote: Quote, numbered: int, shown_up_to: float) -> tuple[list[BreakEven], list[BreakEven]]:
+    """The first `numbered` break-evens that matter (`relevant_first`) with a crossing from one
+    GPU-hour on where a month costs at most `shown_up_to` USD (the chart's top); the rest, folded."""
+    curves = {o.option: o.curve for o in quote.options}
+
+    def shown(pair: BreakEven) -> bool:
+        return any(c.hours >= 1 and curves[pair.a].at(c.hours) <= shown_up_to for c in pair.crossings)
+
+    crossing = [pair for pair in relevant_first(quote) if pair.crossings]
+    listed = [pair for pair in crossing if shown(pair)][:numbered]
+    return listed, [pair for pair in crossing if pair not in listed]
