@@ -39,7 +39,7 @@ class Holed:
         return cls(head, tail)
 
     def __call__(self, workload: str) -> Markup:
-        return self.head + escape(workload) + self.tail
+        return Markup("".join((self.head, escape(workload), self.tail)))  # one Markup, not two concatenations
 
 
 @dataclass(frozen=True)
