@@ -12,7 +12,9 @@ BUYER = "/?gpu=H100&gpu_hours=500&peak_gpus=1&checkpoint_gb=140&checkpoints_out=
 """One H100, 500 GPU-hours a month, four 140 GB checkpoints moved out: (560 - 100) x 0.09 = 41.40 at AWS."""
 
 
-def test_one_click_shows_aws_egress_at_41_40_and_a_move_of_the_slider_keeps_the_table(page: Page) -> None:
+def test_one_click_shows_aws_egress_at_41_40_and_the_table_keeps_it_to_the_explorer(page: Page) -> None:
+    """The table stays through a move of the slider, and AWS's link opens the explorer (a page, not a
+    swap of the results) with the workload: each AWS offer's egress there too."""
     page.set_viewport_size({"width": 1280, "height": 800})
     open_page(page, BUYER)
     link = page.get_by_role("link", name="Each provider's cheapest offer, egress and storage included")
@@ -28,3 +30,8 @@ def test_one_click_shows_aws_egress_at_41_40_and_a_move_of_the_slider_keeps_the_
     expect(page).to_have_url(re.compile(r"[?&]gpu_hours=600(&|$)"))
     expect(page.locator("#provider-bills caption")).to_contain_text("at 600 GPU-hours a month")
     expect(aws.locator('td[data-label="Egress"]')).to_have_text("$41.40")
+
+    aws.locator("a.explore").click()
+    expect(page.get_by_role("heading", name="All offers")).to_be_visible()
+    focus = page.locator("table.offers tr.focus")
+    expect(focus.locator('td[data-label="Egress a month"]')).to_have_text("$41.40")
