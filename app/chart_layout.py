@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from app.costing.quote import OptionKey
+
 
 @dataclass(frozen=True)
 class Frame:
@@ -31,6 +33,10 @@ BADGE_R = 10
 """Radius of a break-even's numbered badge."""
 BADGE_PITCH = 2 * BADGE_R + 4
 """Distance between badge centres, across and down."""
+END_LABEL_GAP = 8
+"""From the plot's right edge to the text of a line's end label."""
+SAME_END = 2.0
+"""Line ends closer than this (px, about a line's width) look like one: they share one label."""
 
 
 def text_width(text: str, size: int) -> float:
@@ -52,6 +58,42 @@ def spread(wanted: Sequence[float], widths: Sequence[float], lo: float, hi: floa
         placed[i] = min(placed[i], edge - widths[i] / 2)
         edge = placed[i] - widths[i] / 2 - gap
     return [round(p, 1) for p in placed]
+
+
+def shared_ends(ys: Sequence[float]) -> list[list[int]]:
+    """The line ends that meet, as groups of indices into `ys` (top to bottom, each in index
+    order): a chain of ends each within SAME_END of the next is one group, which one label names."""
+    groups: list[list[int]] = []
+    last = None
+    for i in sorted(range(len(ys)), key=lambda i: ys[i]):
+        if last is None or ys[i] - last >= SAME_END:
+            groups.append([])
+        groups[-1].append(i)
+        last = ys[i]
+    return [sorted(group) for group in groups]
+
+
+@dataclass(frozen=True)
+class EndLabel:
+    """The layers' names beside a line's end ("1, 2" where their lines end together), moved up or
+    down just enough to clear the others."""
+
+    text: str
+    option: OptionKey
+    line_y: float
+    y: float
+
+
+def end_labels(ends: Sequence[tuple[str, OptionKey, float]], size: int, top: float, bottom: float) -> list[EndLabel]:
+    """A label for each point where lines end (each line's layer name, option and end's y): one for
+    the lines that end together, naming each of their layers once, each label (`size` px text)
+    clear of the others between `top` and `bottom`."""
+    groups = [[ends[i] for i in group] for group in shared_ends([end_y for _, _, end_y in ends])]
+    ys = spread([group[0][2] for group in groups], [size + 1] * len(groups), top, bottom + size / 2, gap=1)
+    return [
+        EndLabel(", ".join(dict.fromkeys(name for name, _, _ in group)), group[0][1], group[0][2], label_y)
+        for group, label_y in zip(groups, ys, strict=True)
+    ]
 
 
 def badge_rows(count: int, width: float) -> int:

@@ -3,6 +3,7 @@ none overlaps another or a line. No HTTP."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
@@ -10,9 +11,12 @@ from itertools import pairwise
 from app.chart_layout import (
     BADGE_PITCH,
     BADGE_R,
+    END_LABEL_GAP,
     WIDE,
+    EndLabel,
     Frame,
     badge_rows,
+    end_labels,
     path_below,
     place_badges,
     spread,
@@ -30,7 +34,8 @@ the top rather than flatten the cheap ones a buyer compares."""
 NUMBERED = 5
 """Break-evens numbered on the calculator's chart, those that matter first; the rest are folded."""
 END_LABEL_ROOM = 30
-"""Right margin for the scenario numbers at the lines' ends, when a chart overlays scenarios."""
+"""Least right margin for the scenario numbers at the lines' ends, when a chart overlays scenarios;
+wider where one label names several lines ending together."""
 
 
 @dataclass(frozen=True)
@@ -61,17 +66,6 @@ class BreakEvenMark:
     more: bool
     badge_x: float
     badge_y: float
-
-
-@dataclass(frozen=True)
-class EndLabel:
-    """A layer's number beside a line's end, moved up or down just enough to clear the others."""
-
-    text: str
-    option: OptionKey
-    layer: int
-    line_y: float
-    y: float
 
 
 @dataclass(frozen=True)
@@ -172,17 +166,21 @@ def overlay_chart(
         pairs = [((0,), pair) for pair in listed]
     rows = badge_rows(len(pairs), frame.width - frame.left - frame.right)
     top = frame.text + 10 + rows * BADGE_PITCH + 6
-    left, right, bottom = (
-        frame.left,
-        frame.width - frame.right - (END_LABEL_ROOM if layer_names else 0),
-        frame.height - frame.bottom,
-    )
-
-    def x(hours: float) -> float:
-        return round(left + (right - left) * hours / x_max, 1)
+    bottom = frame.height - frame.bottom
 
     def y(usd: float) -> float:
         return round(bottom - (bottom - top) * currency.of(usd) / y_max, 1)
+
+    curves = {(layer, o.option): o.curve for layer, q in enumerate(quotes) for o in q.options}
+    named = curves.items() if layer_names else []
+    ends = [(layer_names[layer], option, max(top, y(c.at(x_max)))) for (layer, option), c in named]
+    at_ends = end_labels(ends, frame.text, top, bottom)
+    widest = max((text_width(label.text, frame.text) for label in at_ends), default=0)
+    room = max(END_LABEL_ROOM, math.ceil(END_LABEL_GAP + widest + 2 - frame.right)) if layer_names else 0
+    left, right = frame.left, frame.width - frame.right - room
+
+    def x(hours: float) -> float:
+        return round(left + (right - left) * hours / x_max, 1)
 
     def path(curve: CostCurve) -> str:
         """Exact corners; steps narrower than a pixel are read once per pixel column instead."""
@@ -197,7 +195,6 @@ def overlay_chart(
                 points += [(x(lo), y(intercept + slope * lo)), (x(hi), y(intercept + slope * hi))]
         return path_below(points, top)
 
-    curves = {(layer, o.option): o.curve for layer, q in enumerate(quotes) for o in q.options}
     series = [Series(option, path(curve), layer) for (layer, option), curve in curves.items()]
 
     crossings = [
@@ -213,12 +210,6 @@ def overlay_chart(
         for n, ((layers, pair), found, badge) in enumerate(zip(pairs, crossings, badges, strict=True), start=1)
     ]
 
-    ends = (
-        [(layer_names[layer], option, layer, max(top, y(c.at(x_max)))) for (layer, option), c in curves.items()]
-        if layer_names
-        else []
-    )
-    end_ys = spread([e[3] for e in ends], [frame.text + 1] * len(ends), top, bottom + frame.text / 2, gap=1)
     chart = Chart(
         frame=frame,
         x_ticks=[(x(x_max * i / frame.x_ticks), f"{x_max * i / frame.x_ticks:,.0f}") for i in range(frame.x_ticks + 1)],
@@ -228,10 +219,7 @@ def overlay_chart(
         y_title=f"{currency.code} per month",
         series=series,
         break_evens=marks,
-        end_labels=[
-            EndLabel(name, option, layer, line_y, ly)
-            for (name, option, layer, line_y), ly in zip(ends, end_ys, strict=True)
-        ],
+        end_labels=at_ends,
         plot_left=left,
         plot_right=right,
         plot_top=top,

@@ -11,7 +11,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from app.assets import asset_url
 from app.catalog.currencies import beside_a_number
 from app.catalog.rows import decimal_text
-from app.chart_layout import BADGE_R
+from app.chart_layout import BADGE_R, END_LABEL_GAP
 from app.costing.crossovers import stretch_at
 from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import SYMBOLS, USD, Currency, cents, rate
@@ -176,5 +176,5 @@ def macros(template: str) -> Any:
     return templates.env.get_template(template).module
 
 
-templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R, stretch_at=stretch_at)
+templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R, end_label_gap=END_LABEL_GAP, stretch_at=stretch_at)
 templates.env.globals.update(explorer_url=explorer_url, billing_labels=BILLING_LABELS)

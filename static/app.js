@@ -111,3 +111,47 @@ document.addEventListener("htmx:xhr:progress", (event) => {
     bar.value = Math.round((event.detail.loaded / event.detail.total) * 100);
   }
 });
+
+// Scenarios saved or opened in this browser (slug and name), kept in this browser alone and offered
+// as checkboxes in the forms that compare. Read back as untrusted text: shown with textContent only.
+const REMEMBERED = "gpucost.scenarios";
+const REMEMBERED_MAX = 20;
+const SLUG = /^[A-Za-z0-9_-]{1,32}$/;
+
+function remembered() {
+  try {
+    const list = JSON.parse(localStorage.getItem(REMEMBERED) || "[]");
+    return Array.isArray(list)
+      ? list.filter((s) => s && typeof s.slug === "string" && SLUG.test(s.slug) && typeof s.name === "string")
+      : [];
+  } catch {
+    return [];  // storage off, or not our JSON
+  }
+}
+
+const opened = document.querySelector("section.scenario[data-slug]");
+if (opened) {
+  const here = { slug: opened.dataset.slug, name: opened.dataset.name || "" };
+  const list = [here, ...remembered().filter((s) => s.slug !== here.slug)].slice(0, REMEMBERED_MAX);
+  try { localStorage.setItem(REMEMBERED, JSON.stringify(list)); } catch { /* storage off or full */ }
+}
+
+document.querySelectorAll("form.compare-with").forEach((form) => {
+  const kept = new Set(Array.from(form.querySelectorAll("input[type=hidden][name=s]"), (input) => input.value));
+  const choices = remembered().filter((s) => !kept.has(s.slug));
+  const box = form.querySelector("fieldset.remembered");
+  if (!box || choices.length === 0) return;
+  for (const scenario of choices) {
+    const label = document.createElement("label");
+    label.className = "check";
+    const check = document.createElement("input");
+    check.type = "checkbox";
+    check.name = "s";
+    check.value = scenario.slug;
+    const slug = document.createElement("small");
+    slug.textContent = ` /s/${scenario.slug}`;
+    label.append(check, ` ${scenario.name || "Saved scenario"}`, slug);
+    box.append(label);
+  }
+  box.hidden = false;
+});

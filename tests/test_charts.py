@@ -1,6 +1,7 @@
 import itertools
+from dataclasses import replace
 
-from app.chart_layout import BADGE_R, NARROW, WIDE, path_below, spread, text_width
+from app.chart_layout import BADGE_R, END_LABEL_GAP, NARROW, WIDE, path_below, spread, text_width
 from app.charts import cost_chart, overlay_chart
 from app.costing.quote import quote
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
@@ -53,12 +54,41 @@ def test_current_labels_of_an_overlay_clear_each_other_and_the_edges():
         assert second.label_x + width / 2 <= frame.width
 
 
-def test_each_scenarios_line_ends_in_its_number_apart_from_the_others():
-    quotes = [quote(OFFERS, Workload(h), Assumptions(virt_tax={}), 1000) for h in (300, 600)]
-    chart = overlay_chart(quotes, [300, 600], frame=NARROW, layer_names=["1", "2"])
-    ys = sorted(label.y for label in chart.end_labels)
-    assert sorted(label.text for label in chart.end_labels) == ["1", "1", "2", "2"]
-    assert all(b - a >= NARROW.text for a, b in itertools.pairwise(ys)), "same curves end at the same y: labels stack"
+def end_label_boxes(chart):
+    """Each end label's box: from the gap after the plot, its text's width across, a line of text high."""
+    start, size = chart.plot_right + END_LABEL_GAP, chart.frame.text
+    return [
+        (start, label.y - size / 2, start + text_width(label.text, size), label.y + size / 2)
+        for label in chart.end_labels
+    ]
+
+
+def overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_lines_that_end_together_share_one_label_that_covers_no_other():
+    """Four scenarios with the same offers draw the same two lines four times over (at 1,000 h on
+    demand 2,500, two 1-GPU nodes 2,500): one label "1, 2, 3, 4" where they end, not a pile of numbers."""
+    quotes = [quote(OFFERS, Workload(h), Assumptions(virt_tax={}), 1000) for h in (100, 300, 600, 900)]
+    for frame in (WIDE, NARROW):
+        chart = overlay_chart(quotes, [100, 300, 600, 900], frame=frame, layer_names=["1", "2", "3", "4"])
+        assert [label.text for label in chart.end_labels] == ["1, 2, 3, 4"]
+        ((left, top, right, bottom),) = end_label_boxes(chart)
+        assert right <= frame.width and top >= chart.plot_top - frame.text, "the label stays inside the frame"
+
+
+def test_lines_ending_apart_keep_their_own_numbers_each_clear_of_the_others():
+    """At 1,000 h: scenario 1's on demand at 2.00 ends at 2,000, scenario 2's at 3.00 at 3,000; both
+    pay 2,500 for two 1-GPU nodes, so those lines end together and share "1, 2"."""
+    dearer = [replace(OFFERS[0], price_usd=3.00), OFFERS[1]]
+    cheaper = [replace(OFFERS[0], price_usd=2.00), OFFERS[1]]
+    quotes = [quote(offers, Workload(500), Assumptions(virt_tax={}), 1000) for offers in (cheaper, dearer)]
+    for frame in (WIDE, NARROW):
+        chart = overlay_chart(quotes, [500, 500], frame=frame, layer_names=["1", "2"])
+        assert sorted(label.text for label in chart.end_labels) == ["1", "1, 2", "2"]
+        boxes = end_label_boxes(chart)
+        assert not any(overlap(a, b) for a, b in itertools.combinations(boxes, 2))
 
 
 def test_a_line_off_the_chart_leaves_through_the_top_and_comes_back():

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from sqlmodel import Session
@@ -17,7 +18,7 @@ from app.quoting.build import QuoteResult, build_quote
 from app.quoting.inputs import MaybeWhole
 from app.quoting.params import VERSION_MAX, QuoteParams
 from app.quoting.schemas import QuoteOut, option_name, quote_out
-from app.scenarios.store import save_scenario, scenario_params
+from app.scenarios.store import SLUG, save_scenario, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
 from app.scenarios.today import ThenAndNow, then_and_now
 from app.settings import settings
@@ -98,6 +99,13 @@ def saved_quote(catalogs: Catalogs, scenario: Scenario) -> QuoteResult:
 def share_link(base_url: str, slug: str) -> str:
     """The link to a scenario, on PUBLIC_URL where it is set, else on the address it was asked at."""
     return f"{(settings.public_url or base_url).rstrip('/')}/s/{slug}"
+
+
+def slug_in(link: str) -> str | None:
+    """The slug a scenario's link names, as pasted: `https://host/s/SLUG`, without its address, or
+    the slug alone; None for text that is no such link."""
+    *before, last = urlsplit(link.strip()).path.rstrip("/").split("/")
+    return last if (not before or before[-1] == "s") and SLUG.match(last) else None
 
 
 def scenario_out(catalogs: Catalogs, scenario: Scenario, base_url: str) -> ScenarioOut:

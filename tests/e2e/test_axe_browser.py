@@ -32,6 +32,7 @@ PAGES = [
     "/?gpu_hours=500&checkpoints_out=4&providers=egress&providers_dir=desc",
     "/s/{saved}",
     "/compare?s={saved},{other}",
+    "/compare?s={saved}",
     "/offers",
     "/offers?gpu=H100&provider=aws&workload=gpu_hours%3D500%26checkpoints_out%3D4",
     "/offers?cols=provider&cols=product&cols=gpu&cols=total_memory&cols=vcpus&cols=ram&cols=per_hour&cols=hq&cols=source&sort=per_month&dir=desc",
@@ -88,12 +89,21 @@ def _long_tables_cut(page: Page) -> None:
     page.evaluate('document.querySelectorAll("tbody > tr:nth-child(n+21)").forEach(row => row.remove())')
 
 
+def _compare_form_open(page: Page) -> None:
+    """The saved page's compare form open, with a scenario this browser remembers as a checkbox."""
+    page.evaluate("""localStorage.setItem("gpucost.scenarios", '[{"slug": "AAAAAAAAAAAAAAAA", "name": "Another"}]')""")
+    page.reload()
+    page.get_by_text("Compare with another scenario").click()
+    page.get_by_role("checkbox", name="Another").wait_for()
+
+
 AS_OPENED: tuple[str, Callable[[Page], None]] = ("as opened", lambda page: None)
 STEPS = {
     "/admin": [("as opened", _long_tables_cut)],
     "/admin/offers": [("as opened", _long_tables_cut)],
     "/docs": [("as opened", _swagger_rendered), ("with operations tried", _operations_tried)],
     "/admin/login": [AS_OPENED, ("after a wrong password", _wrong_password)],
+    "/s/{saved}": [AS_OPENED, ("with the compare form open", _compare_form_open)],
 }
 """What is done on a page before each check, in turn; a page not named here is checked as opened."""
 

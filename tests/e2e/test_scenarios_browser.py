@@ -150,3 +150,33 @@ def test_two_saved_scenarios_compared_side_by_side(page: Page) -> None:
             assert {label: cells[column] for label, cells in compared.items()} == totals_of_scenario, (
                 f"scenario {column + 1}'s column should match its own page"
             )
+
+
+def test_saving_lands_on_the_link_and_the_saved_page_compares_with_another_saved_here(page: Page) -> None:
+    """After "Save and share" the link and its copy button are on the first screen, on a desktop and on
+    a phone; and a scenario opened earlier in this browser is a checkbox away from a comparison."""
+    other = page.request.post("/api/scenarios", data={"name": "Small <b>job</b>", "params": {"gpu_hours": 200}})
+    assert other.status == 201, other.text()
+    other_slug = other.json()["slug"]
+    with _no_console_errors(page):
+        open_page(page, f"/s/{other_slug}")  # opened here, so remembered here
+        page.set_viewport_size({"width": 1280, "height": 800})
+        open_page(page, "/")
+        page.locator("#save-name").fill("Big job")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Save and share").click()
+        slug = page.url.rsplit("/", 1)[1]
+        for width, height in [(1280, 800), (390, 844)]:
+            page.set_viewport_size({"width": width, "height": height})
+            for shown in (page.locator("#share-link"), page.get_by_role("button", name="Copy link")):
+                box = shown.bounding_box()
+                assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, f"{shown} off the first screen"
+
+        page.get_by_text("Compare with another scenario").click()
+        choice = page.get_by_role("checkbox", name=f"Small <b>job</b> /s/{other_slug}")
+        expect(page.locator("form.compare-with b")).to_have_count(0)  # a name is text, never markup
+        choice.check()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Compare").click()
+        expect(page).to_have_url(re.compile(rf"/compare\?s={slug},{other_slug}$"))
+        expect(page.locator("ol.compared li a")).to_have_text(["Big job", "Small <b>job</b>"])

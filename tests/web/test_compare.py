@@ -1,3 +1,5 @@
+from urllib.parse import urlencode
+
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import html
 
@@ -28,7 +30,8 @@ def test_two_scenarios_side_by_side_with_differences_highlighted_and_curves_over
     assert layers == {"layer-0", "layer-1"}
     wide = compared.select_one("svg.frame-wide")
     assert [t.get_text() for t in wide.select(".current text")] == ["1: 400 GPU-h", "2: 800 GPU-h"]
-    assert sorted(t.get_text() for t in wide.select(".end-label text")) == ["1", "1", "1", "2", "2", "2"]
+    # the same offers draw the same lines: each ends in one label for both scenarios
+    assert [t.get_text() for t in wide.select(".end-label text")] == ["1, 2", "1, 2", "1, 2"]
     listed = [" ".join(li.get_text().split()) for li in compared.select("ol.break-evens li")]
     assert any(
         item.startswith("Scenario 1: Virtualized, on demand vs Bare metal, monthly node: 498.6 GPU-h")
@@ -38,6 +41,55 @@ def test_two_scenarios_side_by_side_with_differences_highlighted_and_curves_over
         item.startswith("Scenario 2: Virtualized, on demand vs Bare metal, monthly node: 498.6 GPU-h")
         for item in listed
     )
+
+
+def compare_form(page):
+    """The compare form's fields: the scenarios it keeps (hidden) and its field for pasted links."""
+    form = page.select_one("form.compare-with")
+    assert (form["method"], form["action"]) == ("get", "/compare")
+    return [i["value"] for i in form.select("input[type=hidden][name=s]")], form.select_one("textarea[name=s]")
+
+
+def test_a_saved_page_offers_to_compare_it_with_another_and_a_comparison_to_add_one(client, session):
+    hand_checked_catalog(session)
+    first, second = save(client), save(client, gpu_hours=10)
+    kept, pasted = compare_form(html(client.get(f"/s/{first}")))
+    assert kept == [first] and pasted is not None
+    kept, pasted = compare_form(html(client.get(f"/compare?s={first},{second}")))
+    assert kept == [first, second] and pasted is not None
+
+
+def test_pasted_links_and_bare_slugs_open_the_comparison_at_its_plain_address(client, session):
+    """As the saved page's form sends them: its own slug, then what was pasted, one a line."""
+    hand_checked_catalog(session)
+    a, b, c = save(client), save(client, gpu_hours=10), save(client, gpu_hours=20)
+    pasted = f"http://testserver/s/{b}\n  https://elsewhere.example/s/{c}/ \n{a}\n"
+    response = client.get("/compare?" + urlencode([("s", a), ("s", pasted)]), follow_redirects=False)
+    assert (response.status_code, response.headers["location"]) == (303, f"/compare?s={a},{b},{c}")
+    assert client.get(response.headers["location"]).status_code == 200
+
+
+def test_what_is_no_saved_scenarios_link_is_named_back_above_the_form_to_mend(client, session):
+    hand_checked_catalog(session)
+    a, b = save(client), save(client, gpu_hours=10)
+    unknown = "http://testserver/s/AAAAAAAAAAAAAAAA"
+    for pasted, status, named in [
+        (
+            f"{b}\nhttp://testserver/compare?s=x,y",
+            400,
+            "Not a link to a saved scenario: “http://testserver/compare?s=x,y”",
+        ),
+        (f"{b}\n<script>alert(1)</script>", 400, "Not a link to a saved scenario: “<script>alert(1)</script>”"),
+        (unknown, 404, f"No saved scenario at: “{unknown}”"),
+        ("", 400, "Compare two to four different saved scenarios"),
+        (f"{a}\n{a}", 400, "Compare two to four different saved scenarios"),
+        (f"{b} x1 x2 x3", 400, "Compare at most 4 saved scenarios at once, not 5"),
+    ]:
+        response = client.get("/compare?" + urlencode([("s", a), ("s", pasted)]))
+        page = html(response)
+        assert (response.status_code, page.select_one(".problem").get_text()[: len(named)]) == (status, named)
+        kept, typed = compare_form(page)
+        assert kept == [] and typed.get_text().split() == list(dict.fromkeys([a, *pasted.split()])), "to mend"
 
 
 def test_compare_needs_two_to_four_different_known_scenarios(client, session):

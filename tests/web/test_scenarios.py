@@ -52,6 +52,17 @@ def test_save_and_share_gives_an_unguessable_link_showing_the_same_totals(client
     assert "have not changed" in page.select_one("section.scenario-details").get_text()
 
 
+def test_the_link_and_its_copy_button_come_before_the_calculator_and_its_results(client, session):
+    """Saving lands on the link: it is in the box at the top, with the name, not after the results."""
+    hand_checked_catalog(session)
+    page = soup(client.get(save_via_page(client, name="Llama fine-tune").headers["location"]))
+    top = page.select_one("main section.scenario")
+    assert top.h2.get_text() == "Llama fine-tune"
+    assert top.select_one("#share-link") and top.select_one("button[data-copy=share-link] [data-until-changed]")
+    assert top.find_next(id="calculator") and top.find_next(id="results"), "the box comes before the form and results"
+    assert not page.select("section.scenario-details #share-link")
+
+
 def test_saved_numbers_stay_after_prices_change_and_today_is_shown_beside_them(client, session):
     """On demand 2.50 -> 3.00 per GPU-h at 400 h: saved 1,003.60 stays; today 1,203.60, +200.00."""
     ids = hand_checked_catalog(session)
