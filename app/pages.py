@@ -21,6 +21,7 @@ from app.quoting.build import ANY_GPU, QuoteResult, build_quote
 from app.quoting.folds import folded_alike, folds, settled
 from app.quoting.form import default_values, form_of, parse_params, query_of
 from app.quoting.params import QuoteParams
+from app.quoting.provider_view import LABELS, ProviderView, parse_view
 from app.results import figures, results_block, shown
 from app.security import csrf_token, remember_csrf
 from app.templating import templates
@@ -42,17 +43,20 @@ def calculator_page(
 ) -> Response:
     """The calculator for these inputs (of `model`, whose fields are the form's): the whole page, or
     its results block for htmx."""
-    parsed = parse_params(query, model)
+    parsed, view = parse_params(query, model), parse_view(query)
     built = parsed if isinstance(parsed, dict) else build_quote(catalogs, parsed)
     errors, result = (built, None) if isinstance(built, dict) else ({}, built)
+    if isinstance(view, dict):
+        errors, result, view = errors | view, None, ProviderView()
     token = None if fragment else csrf_token(request)  # the results block holds no form that posts
     context = {
         "values": {**default_values(model), **query},
         "errors": errors,
         "form": form_of(model),
-        "input_labels": form_of(model).labels,
+        "input_labels": form_of(model).labels | LABELS,
         "result": result,
         "moved_folds": (),
+        "view": view,
         "shown": None,
         "figures": None,
         "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
@@ -71,7 +75,7 @@ def calculator_page(
     if fragment:
         return _kept_results(request, context)
     if result is not None:
-        context |= {"shown": shown(result, date.today()), "figures": figures(result)}
+        context |= {"shown": shown(result, date.today()), "figures": figures(result, view)}
     response = templates.TemplateResponse(
         request, "calculator.html", context, status_code=status_code, headers=VARIES_BY_FRAGMENT
     )

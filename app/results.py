@@ -18,30 +18,20 @@ from typing import Any
 from markupsafe import Markup
 
 from app.catalog.cache import MemoEntry
-from app.catalog.offer_records import OfferRecord
-from app.catalog.snapshot import CatalogSnapshot
 from app.charts import CurrentLine
 from app.costing.crossovers import stretch_at
-from app.costing.money import Currency
 from app.costing.quote import OfferCost
 from app.job_bars import job_bars, per_output
 from app.quoting.build import QuoteResult
 from app.quoting.form import query_string
+from app.quoting.provider_view import ProviderView
 from app.result_charts import Drawn, current_in, gpus_drawn, options_drawn
+from app.result_rows import ProviderRow, RowCells, inputs_query, option_row, provider_rows
 from app.skeleton import Skeleton
 from app.templating import amount, macros, money, money_gap, money_rate, quantity
 
 GPU_ROWS = 20
 """Options of the any-GPU table listed; the rest are counted."""
-
-
-@dataclass(frozen=True)
-class RowCells:
-    """An option's row less the figures GPU-hours change: its option and offer, egress and storage, source."""
-
-    offer: Markup
-    fixed: Markup
-    source: Markup
 
 
 @dataclass(frozen=True)
@@ -88,6 +78,12 @@ class Figures:
     gpu_totals: tuple[str, ...] = ()
     gpu_per_output: tuple[str | None, ...] = ()
     gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()
+    inputs: str = ""
+    """The calculator's query for these inputs (at the version quoted, if pinned): the provider table's links."""
+    workload: str = ""
+    """The same, URL-encoded as one value: the explorer's links carry it as `workload`."""
+    providers: tuple[ProviderRow, ...] = ()
+    """Each provider's cheapest offer, in the view's order, where the view is shown."""
 
 
 def shown(result: QuoteResult, today: date) -> Shown:
@@ -107,17 +103,18 @@ def shown(result: QuoteResult, today: date) -> Shown:
     rate = Markup()
     if result.rate is not None:
         rate = memo.part("rate", partial(parts.rate_note, result.rate, result.currency))
-    rows = tuple(_row(memo, parts, o, r, result.currency, catalog, today) for o, r in result.options)
+    rows = tuple(option_row(memo, parts, o, r, result.currency, catalog, today) for o, r in result.options)
     gpu_chart = gpus_drawn(memo, result) if result.choices and result.job is None else None
     return Shown(options_drawn(memo, result), rows, gpu_chart, rate, sizing, job)
 
 
-def figures(result: QuoteResult) -> Figures:
+def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:
     q, p, cur = result.quote, result.params, result.currency
     hours = quantity(p.gpu_hours)
     every_offer = query_string(p.model_copy(update={"offer": ""})) if p.offer else None
     if not q.options:
         return Figures(hours, every_offer)
+    inputs, workload = inputs_query(result, _memo(result))
     rows = tuple(
         RowFigures(
             money(o.compute, cur),
@@ -148,29 +145,15 @@ def figures(result: QuoteResult) -> Figures:
         gpu_totals,
         gpu_per_output,
         gpu_current,
+        inputs,
+        workload,
+        provider_rows(result, _memo(result), view, workload) if view is not None and view.shown else (),
     )
 
 
 def _memo(result: QuoteResult) -> MemoEntry:
     assert result.memo is not None, "build_quote gives every result its memo"
     return result.memo
-
-
-def _row(
-    memo: MemoEntry, parts: Any, o: OfferCost, r: OfferRecord, cur: Currency, catalog: CatalogSnapshot, today: date
-) -> tuple[OfferCost, RowCells]:
-    """An option's cost beside the cells of its row that GPU-hours leave alone: they read the offer
-    (and the rate it is converted at, if published in another currency than shown), the GPUs used
-    and billed, and its egress and storage (priced for the workload less its hours)."""
-
-    def cells() -> RowCells:
-        converted = (
-            None if r.row.currency == cur.code else catalog.rates.get(r.row.currency, catalog.rates.get(cur.code))
-        )
-        offer, fixed = parts.offer_cells(o, r, catalog.version, converted), parts.fixed_cells(o, r, cur)
-        return RowCells(offer, fixed, parts.source_cell(r, today))
-
-    return o, memo.part(("row", r.priced.offer_id, o.gpus_used, o.gpus_billed, today), cells)
 
 
 def shape(result: QuoteResult) -> Hashable:
@@ -187,8 +170,11 @@ def shape(result: QuoteResult) -> Hashable:
 
 def results_block(result: QuoteResult, context: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> bytes:
     """The results block at this move: its skeleton, rendered by `render` once per memo, shape of the
-    quote and day (the sources' ages), with this move's figures (and the pinned inputs) filled in."""
-    today, moved = date.today(), (context["pinned_inputs"], figures(result))
+    quote, view of the providers and day (the sources' ages), with this move's figures (and the pinned
+    inputs) filled in."""
+    view: ProviderView = context["view"]
+    today, moved = date.today(), (context["pinned_inputs"], figures(result, view))
+    providers = view.providers, view.providers_dir, len(moved[1].providers)
 
     def cut() -> Skeleton:
         return Skeleton.cut(
@@ -198,4 +184,4 @@ def results_block(result: QuoteResult, context: dict[str, Any], render: Callable
             moved,
         )
 
-    return _memo(result).part(("results", shape(result), today), cut).filled(moved)
+    return _memo(result).part(("results", shape(result), providers, today), cut).filled(moved)

@@ -16,9 +16,10 @@ from app.costing.crossovers import stretch_at
 from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import SYMBOLS, USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
-from app.quoting.explorer import calculator_url, explorer_url
+from app.quoting.explorer import explorer_url
 from app.quoting.form import query_string
 from app.quoting.params import MODES, QuoteParams
+from app.quoting.provider_view import COLUMNS as PROVIDER_COLUMNS
 from app.settings import ROOT
 from app.wording import by_country, country_name, plain_note
 
@@ -166,6 +167,7 @@ templates.env.globals.update(
     tenancy_labels=TENANCY_LABELS,
     mode_labels_by_value=dict(MODES),
     default_utilisation_pct=DEFAULT_UTILISATION * 100,
+    provider_columns=PROVIDER_COLUMNS,
 )
 
 
@@ -175,4 +177,4 @@ def macros(template: str) -> Any:
 
 
 templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R, end_label_gap=END_LABEL_GAP, stretch_at=stretch_at)
-templates.env.globals.update(explorer_url=explorer_url, calculator_url=calculator_url, billing_labels=BILLING_LABELS)
+templates.env.globals.update(explorer_url=explorer_url, billing_labels=BILLING_LABELS)

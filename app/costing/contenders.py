@@ -1,4 +1,4 @@
-"""The offers that can be cheapest of their option at some GPU-hours: what a slider move reads.
+"""The offers that can be cheapest of their option (or of their provider) at some GPU-hours: what a slider move reads.
 
 A quote ranks offers at one H. Within an option, an offer whose curve has no lower base and no
 lower slope (or, for reserved units, no lower unit price at the same step widths) than another's
@@ -17,20 +17,27 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from app.costing.curves import LinearCost, MeteredCost, SteppedCost
 from app.costing.quote import PricedOffer
 
+Group = Callable[[PricedOffer], Hashable]
+"""What offers compete within for the cheapest: their option by default, or their provider."""
 
-def _shape(p: PricedOffer) -> Hashable:
-    """Offers compare only within a shape: curves whose totals differ by base and price alone."""
+
+def by_option(p: PricedOffer) -> Hashable:
+    return p.option
+
+
+def _shape(p: PricedOffer, group: Group) -> Hashable:
+    """Offers compare only within a group and shape: curves whose totals differ by base and price alone."""
     curve = p.curve
     if isinstance(curve, LinearCost):
-        return p.option, p.complete, "linear"
+        return group(p), p.complete, "linear"
     if isinstance(curve, MeteredCost):
         return (
-            p.option,
+            group(p),
             p.complete,
             "metered",
             curve.gpus_per_unit,
@@ -39,17 +46,17 @@ def _shape(p: PricedOffer) -> Hashable:
             curve.hours_per_gpu,
         )
     assert isinstance(curve, SteppedCost)
-    return p.option, p.complete, "stepped", curve.min_units, curve.hours_per_unit
+    return group(p), p.complete, "stepped", curve.min_units, curve.hours_per_unit
 
 
-def contenders(priced: list[PricedOffer]) -> list[PricedOffer]:
-    """`priced` less every offer another of its shape costs no more than at every H, in `priced`'s
-    order, so the quote picks the same offer from them as from all."""
+def contenders(priced: list[PricedOffer], group: Group = by_option) -> list[PricedOffer]:
+    """`priced` less every offer another of its group and shape costs no more than at every H, in
+    `priced`'s order, so the quote picks the same offer of each group from them as from all."""
     by_shape: dict[Hashable, list[tuple[float, float, int]]] = defaultdict(list)
     for index, p in enumerate(priced):
         price, base = p.curve.growth
         assert math.isfinite(price) and math.isfinite(base), "catalog prices are finite"
-        by_shape[_shape(p)].append((base, price, index))
+        by_shape[_shape(p, group)].append((base, price, index))
     kept = [index for members in by_shape.values() for index in _undominated(members)]
     return [priced[i] for i in sorted(kept)]
 

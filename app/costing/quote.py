@@ -165,7 +165,7 @@ def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptio
     return priced
 
 
-def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
+def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     used, billed = gpus_used_and_billed(priced.offer, priced.curve, workload)
     total = priced.curve.at(workload.gpu_hours) - priced.setup_share
     compute = total - priced.fixed.usd
@@ -187,12 +187,17 @@ def _breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
 
 
 def cost_offer(offer: Offer, workload: Workload, assumptions: Assumptions) -> OfferCost:
-    return _breakdown(price_offers([offer], workload, assumptions)[0], workload)
+    return breakdown(price_offers([offer], workload, assumptions)[0], workload)
 
 
 Rank = tuple[bool, float, tuple[float, float], int]
 """Fully priced first (an egress or storage price nobody published is not a free one), then the
 total, then the curve's growth, then the first listed."""
+
+
+def rank_at(p: PricedOffer, hours: float, listed: int) -> Rank:
+    """How an offer ranks at `hours` GPU-hours, the `listed`-th of those compared."""
+    return not p.fixed.complete, p.curve.at(hours), p.curve.growth, listed
 
 
 def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float) -> Quote:
@@ -209,17 +214,17 @@ def cheapest_at(priced: list[PricedOffer], workload: Workload) -> tuple[list[Off
     cheapest: dict[OptionKey, tuple[Rank, PricedOffer]] = {}
     looks_cheapest: tuple[Rank, PricedOffer] | None = None
     for listed, p in enumerate(priced):
-        rank = not p.fixed.complete, p.curve.at(hours), p.curve.growth, listed
+        rank = rank_at(p, hours, listed)
         best = cheapest.get(p.option)
         if best is None or rank < best[0]:
             cheapest[p.option] = rank, p
         if rank[0] and (looks_cheapest is None or rank < looks_cheapest[0]):
             looks_cheapest = rank, p
     ranked = sorted(cheapest.values(), key=lambda best: best[0])
-    options = [_breakdown(p, workload) for _, p in ranked]
+    options = [breakdown(p, workload) for _, p in ranked]
     cheaper_looking = None
     if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0][1] < ranked[0][0][1]:
-        cheaper_looking = _breakdown(looks_cheapest[1], workload)
+        cheaper_looking = breakdown(looks_cheapest[1], workload)
     return options, cheaper_looking
 
 

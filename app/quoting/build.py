@@ -5,18 +5,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
 
 from app.catalog.cache import MemoEntry
 from app.catalog.rates import RateRecord
-from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord, select_offers
+from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord
 from app.costing.breakeven import hours_searched
-from app.costing.contenders import contenders
 from app.costing.crossovers import crossovers
 from app.costing.curves import MeteredCost
 from app.costing.money import SYMBOLS, USD, Currency
-from app.costing.quote import OfferCost, PricedOffer, Quote, cheapest_at, price_offers
-from app.costing.terms import Workload
+from app.costing.providers import cheapest_per_provider
+from app.costing.quote import OfferCost, Quote, cheapest_at
+from app.quoting.fitted import Contenders, Fitted, fitted_for
 from app.quoting.jobs import JobFit, NoNumber, job_fit, nowhere
 from app.quoting.moves import move_memo
 from app.quoting.params import FieldErrors, Job, QuoteParams
@@ -73,6 +72,18 @@ class QuoteResult:
     """What the stated job takes on the quoted GPU model; None for GPU-hours."""
     unmatched: tuple[NoNumber, ...] = ()
     """GPU models that hold the model but that the catalog has no number for the job on, and why."""
+    fitted: Fitted | None = field(default=None, compare=False, repr=False)
+    """The quoted GPU model's offers priced for the inputs: what `providers` ranks."""
+
+    @cached_property
+    def providers(self) -> list[OfferCost]:
+        """Each provider's cheapest offer at the quoted GPU-hours, cheapest first; worked out when asked
+        for (the API, the page's view of it), not on every move of the slider."""
+        if self.fitted is None:
+            return []
+        return cheapest_per_provider(
+            self.fitted.by_provider, replace(self.fitted.workload, gpu_hours=self.params.gpu_hours)
+        )
 
     @cached_property
     def ranked(self) -> list[tuple[GpuChoice, OfferCost]]:
@@ -94,55 +105,6 @@ class QuoteResult:
         return [(o, self.catalog.offers_by_id[o.offer.offer_id]) for o in self.quote.options]
 
 
-@dataclass(frozen=True)
-class Fitted:
-    """One GPU model's offers priced for the inputs, all but GPU-hours: what each move reads."""
-
-    gpu: str
-    gpus: int
-    fit: dict[str, Any]
-    """What the model's fit sets in the inputs (the GPU, the GPUs at once, the checkpoint); {} unsized."""
-    workload: Workload
-    contenders: list[PricedOffer]
-    """Less the offers that cannot be cheapest of their option at any H (app/costing/contenders.py)."""
-    job: JobFit | None = None
-
-
-@dataclass(frozen=True)
-class Contenders:
-    """What quoting these inputs reads at any GPU-hours: the display currency, the sizing and each
-    GPU model's contenders (one unsized; with "any GPU", every model that fits)."""
-
-    currency: Currency
-    rate: RateRecord | None
-    sizing: Sizing | None
-    fitted: tuple[Fitted, ...]
-    unmatched: tuple[NoNumber, ...] = ()
-
-
-def _fitted(
-    catalog: CatalogSnapshot, params: QuoteParams, gpus: int, fit: dict[str, Any], unit_gpus: int,
-    job: JobFit | None = None,
-) -> Fitted:  # fmt: skip
-    """`unit_gpus`: the GPUs one instance or node must hold (a sized model's, a replica, a run)."""
-    at_fit = params.model_copy(update=fit)
-    offers = select_offers(
-        catalog,
-        at_fit.gpu,
-        tenancies=frozenset(at_fit.tenancy),
-        region=at_fit.region or None,
-        eu_only=at_fit.eu_only,
-        exclude_us_hq=at_fit.exclude_us_hq,
-        hide_spot=at_fit.hide_spot,
-        min_gpus_per_unit=unit_gpus,
-        key=at_fit.offer,
-    )
-    batch = job is not None and job.serving is not None and params.hours_up == 0
-    workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch)
-    priced = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
-    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced), job)
-
-
 def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams) -> Contenders | FieldErrors:
     """The inputs checked against the catalog, and each GPU model's offers priced for them."""
     if params.gpu == ANY_GPU and not params.sized:
@@ -155,14 +117,14 @@ def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParam
         return {"offer": why or f"is not an offer of catalog version {catalog.version}: it may have been retired"}
     if pinned and params.gpu not in (pinned.row.gpu, ANY_GPU):
         return {"gpu": f"the offer you are pricing is of {pinned.row.gpu}: choose it, or price every offer"}
-    rate = catalog.rates.get(params.currency)
-    if params.currency != USD.code and rate is None:
-        return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}
-    currency = USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit))
+    shown_in = display_currency(catalog, params.currency)
+    if isinstance(shown_in, dict):
+        return shown_in
+    currency, rate = shown_in
     if not params.sized:
         if params.job is not Job.HOURS:
             return {"preset": "a job needs its model: choose a preset or give a parameter count"}
-        return Contenders(currency, rate, None, (_fitted(catalog, params, params.peak_gpus, {}, 1),))
+        return Contenders(currency, rate, None, (fitted_for(catalog, params, params.peak_gpus, {}, 1),))
     if params.measured_tps is not None and params.job is Job.SERVE and params.gpu == ANY_GPU:
         return {"measured_tps": "is measured on one GPU model: choose it rather than any GPU"}
     sizing = size(catalogs, params)
@@ -178,7 +140,15 @@ def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParam
         where = "any GPU model in the catalog" if params.gpu == ANY_GPU else f"the catalog's {params.gpu}"
         return {"gpu": f"no offered instance or node of {where} holds this model: choose another GPU or model"}
     fits = [(f.quoted, {"gpu": f.gpu, "peak_gpus": f.quoted, "checkpoint_gb": checkpoint_gb}) for f in wanted]
-    return Contenders(currency, rate, sizing, tuple(_fitted(catalog, params, n, fit, n) for n, fit in fits))
+    return Contenders(currency, rate, sizing, tuple(fitted_for(catalog, params, n, fit, n) for n, fit in fits))
+
+
+def display_currency(catalog: CatalogSnapshot, code: str) -> tuple[Currency, RateRecord | None] | FieldErrors:
+    """The currency money is shown in, at the version's rate (None for USD, the prices' own)."""
+    rate = catalog.rates.get(code)
+    if code != USD.code and rate is None:
+        return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}
+    return USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit)), rate
 
 
 def _job_contenders(
@@ -200,7 +170,7 @@ def _job_contenders(
     fitted = []
     for j in jobs:
         fit = {"gpu": j.gpu, "peak_gpus": j.gpus_at_once, "checkpoint_gb": checkpoint_gb, "gpu_hours": j.gpu_hours}
-        fitted.append(_fitted(catalog, params, j.gpus_at_once, fit | ({"months": j.months} if j.months else {}),
+        fitted.append(fitted_for(catalog, params, j.gpus_at_once, fit | ({"months": j.months} if j.months else {}),
                               j.unit_gpus, j))  # fmt: skip
     return Contenders(currency, rate, sizing, tuple(fitted), unmatched)
 
@@ -226,14 +196,14 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     if sizing is None:
         (fitted,) = found.fitted
         quote = _quote_at(memo, fitted, params.gpu_hours)
-        return QuoteResult(params, catalog, quote, currency, rate, memo=memo)
+        return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted)
     choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
     best_fit, best = min(choices, key=lambda choice: _rank(choice[1]))
     listed = tuple(sorted((choice for _, choice in choices), key=_rank)) if params.gpu == ANY_GPU else ()
     best_params = params.model_copy(update=best_fit.fit)
     return QuoteResult(
         best_params, catalog, best.quote, currency, rate, sizing, listed, memo=memo, job=best.job,
-        unmatched=found.unmatched,
+        unmatched=found.unmatched, fitted=best_fit,
     )  # fmt: skip
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
+from functools import cached_property
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
@@ -12,8 +14,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from app.catalog.files import csv_text
 from app.catalog.snapshot import EU_COUNTRIES, CatalogSnapshot, OfferRecord
+from app.costing.quote import OfferCost
 from app.costing.terms import Billing, Tenancy
 from app.quoting.explorer_rows import COLUMNS, DEFAULT_COLUMNS, FACTS, Explorable, ExplorerRow, explorable
+from app.quoting.explorer_workload import COLUMNS as WORKLOAD_COLUMNS
+from app.quoting.explorer_workload import ExplorerWorkload
 from app.quoting.params import VERSION_MAX, FieldErrors
 
 PER_PAGE = 100
@@ -43,6 +48,9 @@ class ExplorerParams(BaseModel):
     page: int = Field(1, ge=1, le=1_000_000)
     cols: list[str] = Field(default_factory=lambda: list(DEFAULT_COLUMNS))
     at: Annotated[str, StringConstraints(max_length=400)] = Field("", description="an offer key to show and mark")
+    workload: Annotated[str, StringConstraints(max_length=4000)] = Field(
+        "", description="the calculator's query whose egress, storage and month each offer shows"
+    )
     catalog_version: int | None = Field(None, ge=1, le=VERSION_MAX)
 
     @field_validator("sort")
@@ -95,6 +103,7 @@ LABELS = {
     "page": "Page",
     "cols": "Columns",
     "at": "Offer",
+    "workload": "Workload from the calculator",
     "catalog_version": "Catalog version",
 }
 """Each parameter as the page labels it, for messages."""
@@ -154,6 +163,23 @@ class Explored:
     page: int
     focus: str | None
     """The `at` offer's key, if it is in the list."""
+    workload: ExplorerWorkload | None = None
+    """The calculator's inputs the explorer was opened with, if any: each offer's egress, storage and month."""
+
+    @cached_property
+    def costs(self) -> dict[int, OfferCost]:
+        """The shown rows' months for the workload, by offer id."""
+        return {} if self.workload is None else self.workload.costs(self.shown)
+
+    def workload_figures(self, row: ExplorerRow) -> tuple[Decimal | str, ...]:
+        assert self.workload is not None
+        return self.workload.figures(self.costs.get(row.offer_id))
+
+    def calculator_url(self, row: ExplorerRow) -> str:
+        """The calculator pinned to this offer, with every input of the workload if there is one."""
+        if self.workload is not None:
+            return self.workload.calculator_url(row)
+        return "/?" + urlencode([("gpu", row.record.row.gpu), ("offer", row.record.row.key)])
 
     @property
     def pages(self) -> int:
@@ -173,7 +199,7 @@ class Explored:
         return self.params.cols
 
 
-def explore(catalog: CatalogSnapshot, params: ExplorerParams) -> Explored:
+def explore(catalog: CatalogSnapshot, params: ExplorerParams, workload: ExplorerWorkload | None = None) -> Explored:
     """The filtered and sorted offers; the page is the one holding the `at` offer, if given, else
     the asked page, or the last one where the list is shorter than that."""
     options = explorable(catalog)
@@ -186,25 +212,30 @@ def explore(catalog: CatalogSnapshot, params: ExplorerParams) -> Explored:
     at = next((i for i, r in enumerate(rows) if r.record.row.key == params.at), None) if params.at else None
     last_page = max(1, -(-len(rows) // PER_PAGE))
     page = at // PER_PAGE + 1 if at is not None else min(params.page, last_page)
-    return Explored(params, catalog, options, rows, page, params.at if at is not None else None)
+    return Explored(params, catalog, options, rows, page, params.at if at is not None else None, workload)
 
 
 def explored_csv(explored: Explored) -> str:
-    """Every matching row, in the page's order, with the chosen columns under their headings."""
+    """Every matching row, in the page's order, with the chosen columns under their headings, and
+    with a workload its egress, storage and month, the currency beside each heading."""
     columns = [COLUMNS[name] for name in explored.columns]
-    return csv_text([c.label for c in columns], ([c.value(row) for c in columns] for row in explored.rows))
+    header = [c.label for c in columns]
+    w = explored.workload
+    if w is None:
+        return csv_text(header, ([c.value(row) for c in columns] for row in explored.rows))
+    costs = w.costs(explored.rows)
+    header += [f"{label}, {w.currency.code}" for label in WORKLOAD_COLUMNS]
+    return csv_text(
+        header, ([c.value(row) for c in columns] + [*w.figures(costs.get(row.offer_id))] for row in explored.rows)
+    )
 
 
-def explorer_url(record: OfferRecord, version: int | None = None) -> str:
+def explorer_url(record: OfferRecord, version: int | None = None, workload: str = "") -> str:
     """Where an offer stands among its GPU's offers from its provider: the explorer opens at the
     page holding it, marked, and scrolled to; at catalog `version` if given (a saved scenario's),
-    else at the newest, where the same key may name a later version of the offer."""
+    else at the newest, where the same key may name a later version of the offer. `workload`: the
+    calculator's query, URL-encoded as one value, whose egress and storage each offer then shows."""
     row = record.row
     pairs = [("gpu", row.gpu), ("provider", record.provider.slug), ("at", row.key)]
     query = urlencode(pairs + ([("catalog_version", str(version))] if version else []))
-    return f"/offers?{query}#offer-{record.offer_id}"
-
-
-def calculator_url(row: ExplorerRow) -> str:
-    """The calculator pinned to this offer."""
-    return "/?" + urlencode([("gpu", row.record.row.gpu), ("offer", row.record.row.key)])
+    return f"/offers?{query}{'&workload=' + workload if workload else ''}#offer-{record.offer_id}"

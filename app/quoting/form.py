@@ -181,11 +181,17 @@ def default_values(model: type[QuoteParams] = QuoteParams) -> dict[str, Any]:
     return form_values(model())
 
 
-def query_string(params: QuoteParams) -> str:
-    """The calculator's URL for these inputs at today's prices."""
+def query_string(
+    params: QuoteParams, leave_out: frozenset[str] = frozenset({"catalog_version"}), changed_only: bool = False
+) -> str:
+    """The calculator's URL for these inputs at today's prices; less the inputs `leave_out` names, and
+    with `changed_only` those at their default (which a URL leaving them out means)."""
+    defaults = default_values(type(params)) if changed_only else {}
     pairs: list[tuple[str, Any]] = []
     for name, value in form_values(params).items():
-        if name == "catalog_version" or value is False or value is None or value == "":
+        if name in leave_out or value is False or value is None or value == "":
+            continue
+        if name in defaults and defaults[name] == value:
             continue
         if isinstance(value, list):
             pairs += [(name, str(v)) for v in value]

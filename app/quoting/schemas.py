@@ -1,21 +1,22 @@
-"""The quote and the catalog as JSON: every USD figure rounded to the cent, as the page shows it."""
+"""The quote as JSON: every USD figure rounded to the cent, as the page shows it."""
 
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from pydantic import BaseModel, Field
-from sqlmodel.main import SQLModelConfig
 
-from app.catalog.rows import OFFER_COLUMNS, OfferRow
-from app.catalog.snapshot import CatalogSnapshot, OfferRecord, select_offers
+from app.catalog.snapshot import CatalogSnapshot, OfferRecord
 from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency, cents, rate
 from app.costing.quote import OfferCost, OptionKey
 from app.costing.terms import Billing, Tenancy
 from app.quoting.build import GpuChoice, QuoteResult
 from app.quoting.job_schemas import JobOut, NoNumberOut
-from app.quoting.params import VERSION_MAX, QuoteParams
+from app.quoting.offer_schemas import OfferOut
+from app.quoting.params import QuoteParams
+from app.quoting.provider_view import ProviderView
 from app.quoting.sizing import SizeOut, size_out
 
 
@@ -32,64 +33,47 @@ def option_name(option: OptionKey) -> str:
     return f"{option[0]}/{option[1]}"
 
 
-class OfferOut(OfferRow):
-    """An offer as the catalog states it, with its id at this version and its price per GPU-hour."""
+class CostOut(BaseModel):
+    """One offer's month for the workload, part by part, in the display currency."""
 
-    model_config = SQLModelConfig(json_schema_serialization_defaults_required=True)  # every field is always sent
-
-    offer_id: int
-    provider_name: str
-    tenancy: Tenancy
-    billing: Billing
-    price: float = Field(description="per unit and price_period, in `currency`, as published")  # type: ignore[assignment]
-    ram_gib: float | None  # type: ignore[assignment]
-    setup_fee: float | None = Field(description="charged once, in `currency`; null: none stated")  # type: ignore[assignment]
-    usd_per_gpu_hour: float = Field(description="in USD at this catalog version's rate, whatever `currency` is")
-
-    @classmethod
-    def of(cls, r: OfferRecord) -> OfferOut:
-        return cls.model_validate(
-            r.row.model_dump()
-            | {
-                "offer_id": r.priced.offer_id,
-                "provider_name": r.provider.name,
-                "usd_per_gpu_hour": float(rate(r.priced.usd_per_gpu_hour)),
-            }
-        )
-
-    @classmethod
-    def at(cls, catalog: CatalogSnapshot, offer_id: int) -> OfferOut:
-        """An offer of a catalog version as the API states it, worked out once per version: each
-        quote names a few offers, and a version's offers never change."""
-        return catalog.derived.memo(("offer out", offer_id), lambda: cls.of(catalog.offers_by_id[offer_id]))
-
-
-_BESIDE = {
-    "key": ("offer_id", "key"),
-    "provider": ("provider", "provider_name"),
-    "price_period": ("price_period", "usd_per_gpu_hour"),
-}
-OFFER_OUT_COLUMNS = tuple(name for column in OFFER_COLUMNS for name in _BESIDE.get(column, (column,)))
-"""The offers CSV's columns: an offer's own, in file order, with what the API adds beside each."""
-
-
-class OptionOut(BaseModel):
     option: str
     offer_id: int
     provider: str
     tenancy: Tenancy
     billing: Billing
     compute: float
-    egress: float | None
-    storage: float | None
-    total: float = Field(description="one month, without the setup fee")
+    egress: float | None = Field(description="null: the provider publishes no price for it, and none is assumed")
+    storage: float | None = Field(description="null: the provider publishes no price for it, and none is assumed")
+    total: float = Field(description="one month, without the setup fee; without egress or storage where null")
     setup_fee: float = Field(description="charged once: in horizon_total, not in the month's total")
     horizon_total: float = Field(
         description="the months of the horizon (all of a minimum commitment's compute) plus the setup fee once"
     )
     effective_per_gpu_hour: float | None
-    complete: bool
+    complete: bool = Field(description="false where egress or storage is left out of the total (null above)")
     assumed: list[str] = Field(description="egress and/or storage priced in part at the assumed price you set")
+
+    @staticmethod
+    def figures(o: OfferCost, currency: Currency) -> dict[str, Any]:
+        return {
+            "option": option_name(o.option),
+            "offer_id": o.offer.offer_id,
+            "provider": o.offer.provider,
+            "tenancy": o.offer.tenancy,
+            "billing": o.offer.billing,
+            "compute": float(cents(currency.of(o.compute))),
+            "egress": _money(o.egress, currency),
+            "storage": _money(o.storage, currency),
+            "total": float(cents(currency.of(o.total))),
+            "setup_fee": float(cents(currency.of(o.offer.setup_fee_usd))),
+            "horizon_total": float(o.horizon_in(currency)),
+            "effective_per_gpu_hour": _money_rate(o.effective_per_gpu_hour, currency),
+            "complete": o.complete,
+            "assumed": list(o.assumed),
+        }
+
+
+class OptionOut(CostOut):
     per_million_output_tokens: float | None = Field(
         None, description="a serving job's month divided by its millions of output tokens"
     )
@@ -102,23 +86,21 @@ class OptionOut(BaseModel):
         """`output_tokens`: a serving job's a month, for the cost per million of them."""
         per_million = None if output_tokens is None else per_million_tokens(o.total, output_tokens)
         return cls(
+            **cls.figures(o, currency),
             per_million_output_tokens=_money_rate(per_million, currency),
-            option=option_name(o.option),
-            offer_id=o.offer.offer_id,
-            provider=o.offer.provider,
-            tenancy=o.offer.tenancy,
-            billing=o.offer.billing,
-            compute=float(cents(currency.of(o.compute))),
-            egress=_money(o.egress, currency),
-            storage=_money(o.storage, currency),
-            total=float(cents(currency.of(o.total))),
-            setup_fee=float(cents(currency.of(o.offer.setup_fee_usd))),
-            horizon_total=float(o.horizon_in(currency)),
-            effective_per_gpu_hour=_money_rate(o.effective_per_gpu_hour, currency),
-            complete=o.complete,
-            assumed=list(o.assumed),
             offer=OfferOut.at(catalog, o.offer.offer_id),
         )
+
+
+class ProviderBillOut(CostOut):
+    """A provider's cheapest offer for the workload: its product and key (`offer=` prices it alone)."""
+
+    product: str
+    offer_key: str
+
+    @classmethod
+    def of(cls, o: OfferCost, record: OfferRecord, currency: Currency) -> ProviderBillOut:
+        return cls(**cls.figures(o, currency), product=record.row.product, offer_key=record.row.key)
 
 
 class ExchangeRateOut(BaseModel):
@@ -162,6 +144,12 @@ class QuoteOut(BaseModel):
         "provider does not publish"
     )
     break_evens: list[BreakEvenOut]
+    providers: list[ProviderBillOut] | None = Field(
+        description="asked for with `providers=<column>` (null otherwise): each provider's cheapest offer for the "
+        "workload at its GPU-hours, whatever the option, sorted by that column (`total`: those with every part "
+        "published first, as the options are ranked; a price nobody publishes sorts last): what egress and "
+        "storage add at each provider"
+    )
     sizing: SizeOut | None = Field(description="the model's memory and fit, where one is given")
     any_gpu: list[GpuOptionOut] = Field(
         description="asked for any GPU that fits: every GPU model's options at its fit, cheapest first; for a "
@@ -183,7 +171,12 @@ def _gpu_option(result: QuoteResult, choice: GpuChoice, o: OfferCost, tokens: fl
     return GpuOptionOut(gpu=choice.gpu, gpus=choice.gpus, option=option, job=job)
 
 
-def quote_out(result: QuoteResult) -> QuoteOut:
+def _bills(result: QuoteResult, view: ProviderView) -> list[ProviderBillOut]:
+    bills = view.sorted([(o, result.catalog.offers_by_id[o.offer.offer_id]) for o in result.providers])
+    return [ProviderBillOut.of(o, r, result.currency) for o, r in bills]
+
+
+def quote_out(result: QuoteResult, view: ProviderView | None = None) -> QuoteOut:
     q = result.quote
     tokens = result.params.output_tokens if result.job is not None and result.job.serving else None
     return QuoteOut(
@@ -206,6 +199,7 @@ def quote_out(result: QuoteResult) -> QuoteOut:
         cheaper_looking=None
         if q.cheaper_looking is None
         else OptionOut.of(q.cheaper_looking, result.catalog, result.currency),
+        providers=None if view is None else _bills(result, view),
         sizing=None if result.sizing is None else size_out(result.sizing),
         any_gpu=[_gpu_option(result, choice, o, tokens) for choice, o in result.ranked],
         job=None if result.job is None else JobOut.of(result.params.job, result.job),
@@ -224,25 +218,3 @@ def quote_out(result: QuoteResult) -> QuoteOut:
             for be in q.break_evens
         ],
     )
-
-
-class OfferFilters(BaseModel):
-    gpu: str | None = None
-    tenancy: list[Tenancy] = []
-    billing: list[Billing] = []
-    provider: str | None = None
-    region: str | None = None
-    eu_only: bool = False
-    exclude_us_hq: bool = False
-    catalog_version: int | None = Field(None, ge=1, le=VERSION_MAX)
-
-
-def offers_matching(catalog: CatalogSnapshot, f: OfferFilters) -> list[OfferOut]:
-    gpus = [f.gpu] if f.gpu else list(catalog.gpus)
-    records = [
-        r
-        for gpu in gpus
-        for r in select_offers(catalog, gpu, frozenset(f.tenancy), f.region, f.eu_only, f.exclude_us_hq)
-        if (not f.billing or r.priced.billing in f.billing) and (not f.provider or r.provider.slug == f.provider)
-    ]
-    return [OfferOut.of(r) for r in sorted(records, key=lambda r: r.priced.offer_id)]

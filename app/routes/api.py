@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, TypeVar
+from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
@@ -16,16 +16,11 @@ from app.pages import CSVResponse
 from app.quoting.build import build_quote
 from app.quoting.job_params import Job
 from app.quoting.job_schemas import SizedJobOut, sized_job_out
+from app.quoting.offer_schemas import OFFER_OUT_COLUMNS, OfferFilters, OfferOut, offers_matching
 from app.quoting.params import VERSION_MAX, FieldErrors, QuoteParams, SizeParams
 from app.quoting.provider_schemas import ProviderOut
-from app.quoting.schemas import (
-    OFFER_OUT_COLUMNS,
-    OfferFilters,
-    OfferOut,
-    QuoteOut,
-    offers_matching,
-    quote_out,
-)
+from app.quoting.provider_view import Column, ProviderView
+from app.quoting.schemas import QuoteOut, quote_out
 from app.quoting.sizing import size
 from app.quoting.throughput_schemas import ThroughputOut
 
@@ -46,9 +41,18 @@ def _answered(result: T | FieldErrors) -> T:
     responses=refusals(404),
     summary="Quote a workload: the cheapest offer of each option",
 )
-async def api_quote(params: Annotated[QuoteParams, Query()], catalogs: CatalogsDep) -> QuoteOut:
-    """Each option's cheapest offer for the scenario, with USD per month rounded to the cent."""
-    return quote_out(_answered(build_quote(catalogs, params)))
+async def api_quote(
+    params: Annotated[QuoteParams, Query()],
+    catalogs: CatalogsDep,
+    providers: Annotated[
+        Column | None, Query(description="list each provider's cheapest offer too (`providers`), sorted by this")
+    ] = None,
+    providers_dir: Annotated[Literal["asc", "desc"], Query(description="lowest or highest first")] = "asc",
+) -> QuoteOut:
+    """Each option's cheapest offer for the scenario, with USD per month rounded to the cent; with
+    `providers`, each provider's cheapest offer too, as the page lists it behind its link."""
+    view = ProviderView(providers=providers, providers_dir=providers_dir) if providers else None
+    return quote_out(_answered(build_quote(catalogs, params)), view)
 
 
 def _catalog(catalogs: Catalogs, version: int | None) -> CatalogSnapshot:

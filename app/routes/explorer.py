@@ -13,6 +13,8 @@ from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.deps import VARIES_BY_FRAGMENT, CatalogsDep, Fragment
 from app.quoting.explorer import LABELS, LIST_FIELDS, ExplorerParams, explore, explored_csv, parse_explorer
 from app.quoting.explorer_rows import COLUMNS, DEFAULT_COLUMNS, explorable
+from app.quoting.explorer_workload import COLUMNS as WORKLOAD_COLUMNS
+from app.quoting.explorer_workload import ExplorerWorkload
 from app.quoting.params import FieldErrors
 from app.templating import templates
 
@@ -22,26 +24,31 @@ router = APIRouter(tags=["explorer"])
 Query = dict[str, str | list[str]]
 
 
-def _read(request: Request, catalogs: Catalogs) -> tuple[Query, ExplorerParams | FieldErrors, CatalogSnapshot]:
-    """The raw query (to show back in the form), the params or what is wrong, and the catalog asked for."""
+def _read(
+    request: Request, catalogs: Catalogs
+) -> tuple[Query, ExplorerParams | FieldErrors, CatalogSnapshot, ExplorerWorkload | None]:
+    """The raw query (to show back in the form), the params or what is wrong, the catalog asked for,
+    and the calculator's inputs the explorer was opened with, if any."""
     query: Query = {
         k: (request.query_params.getlist(k) if k in LIST_FIELDS else v) for k, v in request.query_params.items()
     }
     parsed = parse_explorer(query)
     catalog = catalogs.at(None if isinstance(parsed, dict) else parsed.catalog_version)
     if catalog is None:
-        return (
-            query,
-            {"catalog_version": f"there is no catalog version {query.get('catalog_version')}"},
-            catalogs.current(),
-        )
-    return query, parsed, catalog
+        missing = {"catalog_version": f"there is no catalog version {query.get('catalog_version')}"}
+        return query, missing, catalogs.current(), None
+    if isinstance(parsed, dict) or not parsed.workload:
+        return query, parsed, catalog, None
+    workload = ExplorerWorkload.read(parsed.workload, catalog)
+    if isinstance(workload, dict):
+        return query, workload, catalog, None
+    return query, parsed, catalog, workload
 
 
 @router.api_route("/offers", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
 def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> Response:
-    query, parsed, catalog = _read(request, catalogs)
-    errors, explored = (parsed, None) if isinstance(parsed, dict) else ({}, explore(catalog, parsed))
+    query, parsed, catalog, workload = _read(request, catalogs)
+    errors, explored = (parsed, None) if isinstance(parsed, dict) else ({}, explore(catalog, parsed, workload))
     context = {
         "values": {"cols": list(DEFAULT_COLUMNS), "sort": "per_gpu_hour", "dir": "asc"} | query,
         "errors": errors,
@@ -50,6 +57,7 @@ def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> 
         "options": explorable(catalog),
         "catalog": catalog,
         "all_columns": COLUMNS,
+        "workload_columns": WORKLOAD_COLUMNS,
         "fragment": fragment,
     }
     blocks = ["offer_table", "sort_fields", "filters_chosen"] if fragment else []
@@ -63,12 +71,12 @@ def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> 
 @router.api_route("/offers.csv", methods=["GET", "HEAD"], response_class=PlainTextResponse, include_in_schema=False)
 def offers_csv(request: Request, catalogs: CatalogsDep) -> Response:
     """Exactly the rows the page lists for the same query (all its pages), with its columns."""
-    _, parsed, catalog = _read(request, catalogs)
+    _, parsed, catalog, workload = _read(request, catalogs)
     if isinstance(parsed, dict):
         message = "; ".join(f"{LABELS.get(k, k)} {v}" for k, v in parsed.items())
         return PlainTextResponse(f"Nothing exported: {message}.\n", status_code=422)
     return Response(
-        explored_csv(explore(catalog, parsed)),
+        explored_csv(explore(catalog, parsed, workload)),
         media_type="text/csv",
         headers={"Content-Disposition": "attachment; filename=offers.csv"},
     )

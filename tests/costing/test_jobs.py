@@ -172,9 +172,10 @@ def month_of_serving(offer: Offer, job: ServingJob) -> float:
     st.sampled_from([ON_DEMAND_8_GPUS, MONTHLY_8_GPU_NODE, SERVERLESS_PER_SECOND]),
 )
 def test_serving_more_tokens_never_costs_less(t1, t2, rate, gpus, up, offer):
-    """A service holds its replicas for the hours it is up, so more tokens only add replicas."""
+    """A service holds its replicas for the hours it is up, so more tokens only add replicas. To float
+    precision: hypothesis found 334,484.2105263158 after 334,484.21052631584, 3e-11 USD apart."""
     less, more = (month_of_serving(offer, ServingJob(t, rate, gpus, up)) for t in sorted((t1, t2)))
-    assert more >= less
+    assert more >= less * (1 - 1e-12)
 
 
 @given(tokens, tokens, rates, replica_sizes, st.sampled_from([MONTHLY_8_GPU_NODE, SERVERLESS_PER_SECOND]))

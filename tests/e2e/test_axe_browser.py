@@ -29,10 +29,12 @@ TRIED = [
 PAGES = [
     "/",
     "/?gpu=any&preset=llama-3.1-70b",
+    "/?gpu_hours=500&checkpoints_out=4&providers=egress&providers_dir=desc",
     "/s/{saved}",
     "/compare?s={saved},{other}",
     "/compare?s={saved}",
     "/offers",
+    "/offers?gpu=H100&provider=aws&workload=gpu_hours%3D500%26checkpoints_out%3D4",
     "/offers?cols=provider&cols=product&cols=gpu&cols=total_memory&cols=vcpus&cols=ram&cols=per_hour&cols=hq&cols=source&sort=per_month&dir=desc",
     "/docs",
     "/admin/login",

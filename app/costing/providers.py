@@ -1,0 +1,32 @@
+"""Each provider's cheapest offer for a workload: its bill, egress and storage included.
+
+The options show the cheapest offer of each way of renting, often at a provider that charges
+nothing for egress; what egress adds at another provider is read from that provider's own
+cheapest offer, ranked as the options are ranked (`rank_at`: priced in full first, then total).
+"""
+
+from __future__ import annotations
+
+from app.costing.contenders import contenders
+from app.costing.quote import OfferCost, PricedOffer, Rank, breakdown, rank_at
+from app.costing.terms import Workload
+
+
+def by_provider(p: PricedOffer) -> str:
+    return p.offer.provider
+
+
+def provider_contenders(priced: list[PricedOffer]) -> list[PricedOffer]:
+    """`priced` less the offers that cannot be their provider's cheapest at any GPU-hours."""
+    return contenders(priced, by_provider)
+
+
+def cheapest_per_provider(priced: list[PricedOffer], workload: Workload) -> list[OfferCost]:
+    """Each provider's cheapest offer at the workload's GPU-hours, cheapest first."""
+    cheapest: dict[str, tuple[Rank, PricedOffer]] = {}
+    for listed, p in enumerate(priced):
+        rank = rank_at(p, workload.gpu_hours, listed)
+        best = cheapest.get(p.offer.provider)
+        if best is None or rank < best[0]:
+            cheapest[p.offer.provider] = rank, p
+    return [breakdown(p, workload) for _, p in sorted(cheapest.values(), key=lambda best: best[0])]

@@ -1,0 +1,69 @@
+"""One GPU model's offers priced for a scenario's inputs, all but GPU-hours: what each move of the
+GPU-hours slider reads, kept in the memo of those inputs (`move_memo`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from app.catalog.rates import RateRecord
+from app.catalog.snapshot import CatalogSnapshot, select_offers
+from app.costing.contenders import contenders
+from app.costing.money import Currency
+from app.costing.providers import provider_contenders
+from app.costing.quote import PricedOffer, price_offers
+from app.costing.terms import Workload
+from app.quoting.jobs import JobFit, NoNumber
+from app.quoting.params import QuoteParams
+from app.quoting.sizing import Sizing
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """One GPU model's offers priced for the inputs, all but GPU-hours: what each move reads."""
+
+    gpu: str
+    gpus: int
+    fit: dict[str, Any]
+    """What the model's fit sets in the inputs (the GPU, the GPUs at once, the checkpoint); {} unsized."""
+    workload: Workload
+    contenders: list[PricedOffer]
+    """Less the offers that cannot be cheapest of their option at any H (app/costing/contenders.py)."""
+    job: JobFit | None = None
+    by_provider: list[PricedOffer] = field(default_factory=list)
+    """Less the offers that cannot be cheapest of their provider at any H: each provider's bill."""
+
+
+@dataclass(frozen=True)
+class Contenders:
+    """What quoting these inputs reads at any GPU-hours: the display currency, the sizing and each
+    GPU model's contenders (one unsized; with "any GPU", every model that fits)."""
+
+    currency: Currency
+    rate: RateRecord | None
+    sizing: Sizing | None
+    fitted: tuple[Fitted, ...]
+    unmatched: tuple[NoNumber, ...] = ()
+
+
+def fitted_for(
+    catalog: CatalogSnapshot, params: QuoteParams, gpus: int, fit: dict[str, Any], unit_gpus: int,
+    job: JobFit | None = None,
+) -> Fitted:  # fmt: skip
+    """`unit_gpus`: the GPUs one instance or node must hold (a sized model's, a replica, a run)."""
+    at_fit = params.model_copy(update=fit)
+    offers = select_offers(
+        catalog,
+        at_fit.gpu,
+        tenancies=frozenset(at_fit.tenancy),
+        region=at_fit.region or None,
+        eu_only=at_fit.eu_only,
+        exclude_us_hq=at_fit.exclude_us_hq,
+        hide_spot=at_fit.hide_spot,
+        min_gpus_per_unit=unit_gpus,
+        key=at_fit.offer,
+    )
+    batch = job is not None and job.serving is not None and params.hours_up == 0
+    workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch)
+    priced = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
+    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced), job, provider_contenders(priced))
