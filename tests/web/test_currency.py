@@ -150,7 +150,7 @@ def test_a_new_rate_alone_leaves_a_saved_usd_scenario_unchanged(admin, session):
     slug = save(admin, QUERY)
     set_rate(admin, "1.25")
     section = soup(admin.get(f"/s/{slug}")).select_one("section.scenario-details")
-    assert "Today's catalog (version 2) gives the same numbers" in section.get_text()
+    assert "Today's prices give the same numbers for these inputs." in section.get_text()
     assert section.select_one("table.then-and-now") is None
 
 

@@ -207,7 +207,8 @@ def test_an_offers_place_in_the_explorer_is_its_page_marked(client, shipped):
     first = shipped.at(1).offers_by_key[P5_US_EAST_1]  # an older version of it: dated-offers-2026-12 dated it
     at_first = explorer_url(first, 1)
     assert "&catalog_version=1#" in at_first
-    assert "catalog version 1" in soup(client.get(at_first.split("#")[0])).select_one("table.offers caption").text
+    caption = soup(client.get(at_first.split("#")[0])).select_one("table.offers caption").text
+    assert f"the price list of {shipped.at(1).created_at:%Y-%m-%d}" in caption
 
 
 def test_the_dearest_offer_per_gpu_hour_opens_on_the_last_page(client, shipped):

@@ -86,7 +86,8 @@ def test_saved_numbers_stay_after_prices_change_and_today_is_shown_beside_them(c
     }
     assert " ".join(page.select_one("p.changed").get_text().split()) == (
         "Cheapest as saved: Virtualized, on demand, $1,003.60 a month. "
-        "Today: Virtualized, on demand, $1,203.60 a month (+$200.00; catalog version 3)."
+        "Today: Virtualized, on demand, $1,203.60 a month "
+        f"(+$200.00; today's price list, of {session.get(CatalogVersion, 3).created_at:%Y-%m-%d})."
     )
     assert "catalog_version=" not in page.select_one("section.scenario-details a[href^='/?']")["href"]
 
