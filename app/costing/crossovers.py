@@ -4,7 +4,7 @@ changes: the one above their GPU-hours says how much more work a cheaper way of 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING
@@ -52,26 +52,25 @@ class Stretch:
 
 
 def crossovers(options: Sequence[OfferCost], hours_max: float) -> tuple[list[BreakEven], tuple[Turn, ...]]:
-    """Where each pair of the options' curves crosses, in the options' order, up to hours_max, and
-    the turns of the cheapest line that those crossings make."""
-    pairs = []
-    for a, b in combinations(options, 2):
-        cross = crossings(a.curve, b.curve, hours_max, limit=MAX_CROSSINGS + 1)
-        pairs.append(BreakEven(a.option, b.option, cross[:MAX_CROSSINGS], more=len(cross) > MAX_CROSSINGS))
-    return pairs, tuple(cheapest_turns(options, pairs, hours_max))
+    """Where each pair of the options' curves crosses, in the options' order, up to hours_max (the
+    first MAX_CROSSINGS listed), and the turns of the cheapest line that all their crossings make."""
+    every = {(a.option, b.option): crossings(a.curve, b.curve, hours_max) for a, b in combinations(options, 2)}
+    pairs = [BreakEven(a, b, cross[:MAX_CROSSINGS], more=len(cross) > MAX_CROSSINGS) for (a, b), cross in every.items()]
+    return pairs, tuple(cheapest_turns(options, every, hours_max))
 
 
-def cheapest_turns(options: Sequence[OfferCost], break_evens: Sequence[BreakEven], hours_max: float) -> list[Turn]:
+def cheapest_turns(
+    options: Sequence[OfferCost], every: Mapping[tuple[OptionKey, OptionKey], list[Crossing]], hours_max: float
+) -> list[Turn]:
     """The turns of the cheapest line from 0 to hours_max among the options ranked with the first
     (those with every cost known, if it has: an unknown cost is not a free one), ties to the first
-    listed. The cheapest can change only where two curves cross or one steps, so it is read once
-    between each two such points."""
+    listed. The cheapest can change only where two curves cross, so, given `every` crossing of each
+    pair, it is read once between each two of them."""
     if not options:
         return []
     ranked = [o for o in options if o.complete == options[0].complete]
     keys = {o.option for o in ranked}
-    points = {c.hours for pair in break_evens if {pair.a, pair.b} <= keys for c in pair.crossings}
-    points |= {step for o in ranked for step in o.curve.steps(hours_max)}
+    points = {c.hours for (a, b), cross in every.items() if a in keys and b in keys for c in cross}
     bounds = sorted({0.0, hours_max, *(p for p in points if 0 < p < hours_max)})
 
     def cheapest(hours: float) -> OptionKey:

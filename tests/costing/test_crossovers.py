@@ -59,3 +59,21 @@ def test_a_pair_that_never_decides_the_answer_is_listed_after_the_one_that_does(
     assert [o.option for o in q.options] == [SPOT, ON_DEMAND, SERVERLESS, NODE]
     crossing = [(p.a, p.b, round(p.crossings[0].hours, 1)) for p in relevant_first(q) if p.crossings]
     assert crossing == [(ON_DEMAND, NODE, 416.7), (SERVERLESS, NODE, 347.2)]
+
+
+def test_every_turn_counts_past_the_twelve_crossings_listed():
+    """A one-GPU node at 800 a month against 1.20 an hour: k nodes cost 800 k, so the node is cheaper
+    from 800 k / 1.20 = 666.7 k GPU-hours until the k-th node is full at 730 k, where on demand is
+    again. Up to 5,000 hours that is 13 turns, one more than a pair lists; none may be missed."""
+    q = quote(
+        [_offer(1, ON_DEMAND, 1.20, PricePeriod.HOUR), _offer(2, NODE, 800, PricePeriod.MONTH)],
+        Workload(4900),
+        Assumptions(virt_tax={}, invocations=0),
+        hours_max=5000,
+    )
+    expected = sorted([800 * k / 1.20 for k in range(1, 8)] + [730 * k for k in range(1, 7)])
+    assert [t.hours for t in q.turns] == pytest.approx(expected)
+    assert len(q.break_evens[0].crossings) == 12 and q.break_evens[0].more
+    stretch = stretch_at(q, 4500)
+    assert stretch is not None and stretch.option == ON_DEMAND
+    assert (stretch.since.hours, stretch.until.hours) == pytest.approx((4380, 4666.67), abs=0.01)
