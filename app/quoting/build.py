@@ -184,14 +184,28 @@ def _quote_at(memo: MemoEntry, fitted: Fitted, gpu_hours: float) -> Quote:
     return Quote(options, list(pairs), band, cheaper_looking, turns)
 
 
-def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:
+def _found(catalogs: Catalogs, params: QuoteParams) -> tuple[CatalogSnapshot, MemoEntry, Contenders] | FieldErrors:
+    """The catalog asked for, the memo of these inputs, and each GPU model's offers priced for them."""
     catalog = catalogs.at(params.catalog_version)
     if catalog is None:
         return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
     memo = move_memo(catalog, params)
     found = memo.part("contenders", lambda: _contenders(catalogs, catalog, params))
-    if isinstance(found, dict):
-        return found
+    return found if isinstance(found, dict) else (catalog, memo, found)
+
+
+def quoted_fits(catalogs: Catalogs, params: QuoteParams) -> tuple[Fitted, ...] | FieldErrors:
+    """Each GPU model's offers and workload as its quote prices them: with a model or a job, that
+    model's own GPU-hours, GPUs at once and replica (what the explorer prices each offer for)."""
+    found = _found(catalogs, params)
+    return found if isinstance(found, dict) else found[2].fitted
+
+
+def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:
+    found_at = _found(catalogs, params)
+    if isinstance(found_at, dict):
+        return found_at
+    catalog, memo, found = found_at
     currency, rate, sizing = found.currency, found.rate, found.sizing
     if sizing is None:
         (fitted,) = found.fitted

@@ -39,7 +39,7 @@ def _read(
         return query, missing, catalogs.current(), None
     if isinstance(parsed, dict) or not parsed.workload:
         return query, parsed, catalog, None
-    workload = ExplorerWorkload.read(parsed.workload, catalog)
+    workload = ExplorerWorkload.read(parsed.workload, catalogs, catalog)
     if isinstance(workload, dict):
         return query, workload, catalog, None
     return query, parsed, catalog, workload

@@ -93,3 +93,16 @@ def test_a_bad_workload_gets_a_message_naming_the_input_not_a_server_error(clien
         "Show money in must be one of 'USD' or 'EUR'" in problem
     )
     assert client.get("/offers.csv?workload=gpu_hours%3D-5").status_code == 422
+
+
+def test_a_batch_job_costs_in_the_explorer_what_the_calculator_quotes_it_at(client):
+    """A batch of Llama 3.1 70B (no hours up): each GPU model runs as many replicas as an instance
+    holds, at its own GPU-hours. The explorer opened from a provider's row prices that offer at the
+    same workload as the provider table, not at the 500 GPU-hours of the slider it never read."""
+    page = soup(client.get("/?gpu=any&job=serve&preset=llama-3.1-70b&hours_up=0&providers=total"))
+    rows = [r for r in page.select("#provider-bills tbody tr") if "*" not in r.select_one("td.total").get_text()]
+    for row in rows[:3]:
+        explorer = soup(client.get(row.select_one("a.explore")["href"].split("#")[0]))
+        assert "on each GPU model that holds it" in explorer.select_one("p.workload").get_text()
+        focus = cells(explorer.select_one("table.offers tr.focus"))
+        assert focus["Total a month"] == row.select_one("td.total").get_text(strip=True)
