@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from app.catalog.cache import MemoEntry
 from app.charts import CurrentLine
-from app.costing.crossovers import stretch_at
+from app.costing.crossovers import Stretch, stretch_at
 from app.costing.quote import OfferCost
 from app.job_bars import job_bars, per_output
 from app.quoting.build import QuoteResult
@@ -46,6 +46,8 @@ class Shown:
     sizing: Markup = Markup()
     job: Markup = Markup()
     """What the job's figures rest on: the benchmark or the peak, and the GPU models without a number."""
+    stretch: Stretch | None = None
+    """Where the cheapest option changes around the GPU-hours: the headline's last sentence (in `shape`)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,8 @@ def shown(result: QuoteResult, today: date) -> Shown:
         rate = memo.part("rate", partial(parts.rate_note, result.rate, result.currency))
     rows = tuple(option_row(memo, parts, o, r, result.currency, catalog, today) for o, r in result.options)
     gpu_chart = gpus_drawn(memo, result) if result.choices and result.job is None else None
-    return Shown(options_drawn(memo, result), rows, gpu_chart, rate, sizing, job)
+    stretch = stretch_at(result.quote, p.gpu_hours)
+    return Shown(options_drawn(memo, result), rows, gpu_chart, rate, sizing, job, stretch)
 
 
 def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:

@@ -12,7 +12,6 @@ from app.assets import asset_url
 from app.catalog.currencies import beside_a_number
 from app.catalog.rows import decimal_text
 from app.chart_layout import BADGE_R, END_LABEL_GAP
-from app.costing.crossovers import stretch_at
 from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import SYMBOLS, USD, Currency, cents, rate
 from app.costing.terms import Billing, Tenancy
@@ -89,12 +88,12 @@ def when(moment: datetime) -> str:
 def filters_said(p: QuoteParams) -> str:
     """The filters a quote passed its offers through, as the headline names them: ", among virtualized
     offers in the EU, ..." ("" with none), so that an answer never reads as the whole market's."""
-    kinds = " or ".join(TENANCY_LABELS[t].lower() for t in p.tenancy)
+    kinds = " or ".join(TENANCY_LABELS[t].lower() for t in p.tenancy) if set(p.tenancy) != set(Tenancy) else ""
     where = [
         f"in region {p.region}" if p.region else "",
         "with the data centre in the EU" if p.eu_only else "",
         "from providers not headquartered in the US" if p.exclude_us_hq else "",
-        "spot left out" if p.hide_spot else "",
+        "leaving out spot" if p.hide_spot else "",
     ]
     said = [w for w in where if w]
     if not kinds and not said:
@@ -176,5 +175,5 @@ def macros(template: str) -> Any:
     return templates.env.get_template(template).module
 
 
-templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R, end_label_gap=END_LABEL_GAP, stretch_at=stretch_at)
+templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R, end_label_gap=END_LABEL_GAP)
 templates.env.globals.update(explorer_url=explorer_url, billing_labels=BILLING_LABELS)

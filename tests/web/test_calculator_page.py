@@ -360,5 +360,5 @@ def test_headline_names_the_filters_its_answer_passed(client, session):
     headline = " ".join(soup(client.get(f"/?{QUERY}&{filters}")).select_one(".headline").get_text().split())
     assert headline.startswith(
         "At 400 GPU-hours a month of H100, among bare metal offers with the data centre in the EU, "
-        "from providers not headquartered in the US, spot left out, the cheapest is Bare metal, monthly node"
+        "from providers not headquartered in the US, leaving out spot, the cheapest is Bare metal, monthly node"
     )
