@@ -3,7 +3,8 @@ and sorted by a column the buyer picks.
 
 Read from the page's query beside the inputs, never one of them: the API lists the providers only
 when asked the same way (`providers=`), a saved scenario keeps inputs alone, and the memo of a
-slider move is keyed by inputs. The results block carries it (inputs tied to the form), so that a change of the form keeps it."""
+slider move is keyed by inputs. The results block carries it (inputs tied to the form), so that a
+change of the form keeps it."""
 
 from __future__ import annotations
 
