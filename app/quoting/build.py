@@ -114,7 +114,10 @@ def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParam
     pinned = catalog.offers_by_key.get(params.offer) if params.offer else None
     if params.offer and pinned is None:
         why = next((f"cannot be quoted: {o.why}" for o in catalog.unpriced if o.row.key == params.offer), None)
-        return {"offer": why or f"is not an offer of catalog version {catalog.version}: it may have been retired"}
+        return {
+            "offer": why
+            or f"is not an offer in the price list of {catalog.created_at:%Y-%m-%d}: it may have been retired"
+        }
     if pinned and params.gpu not in (pinned.row.gpu, ANY_GPU):
         return {"gpu": f"the offer you are pricing is of {pinned.row.gpu}: choose it, or price every offer"}
     shown_in = display_currency(catalog, params.currency)
@@ -147,7 +150,9 @@ def display_currency(catalog: CatalogSnapshot, code: str) -> tuple[Currency, Rat
     """The currency money is shown in, at the version's rate (None for USD, the prices' own)."""
     rate = catalog.rates.get(code)
     if code != USD.code and rate is None:
-        return {"currency": f"has no exchange rate in catalog version {catalog.version} yet (an admin adds the ECB's)"}
+        return {
+            "currency": f"has no exchange rate in the price list of {catalog.created_at:%Y-%m-%d} yet (an admin adds the ECB's)"
+        }
     return USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit)), rate
 
 

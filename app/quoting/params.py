@@ -190,7 +190,7 @@ class QuoteParams(SizeParams):
     ).field(None, ge=0, le=10)  # fmt: skip
     currency: Literal["USD", "EUR"] = Input(
         "Show money in", Fieldset.DATA, widget=Widget.CHOICE, options=CURRENCIES,
-        help="EUR converts at the catalog version's exchange rate",
+        help="EUR converts at the exchange rate of the prices quoted",
     ).field("USD")  # fmt: skip
 
     def workload(self) -> Workload:

@@ -329,7 +329,7 @@ def test_a_pin_to_an_unknown_offer_or_another_gpu_is_explained(client, session):
     ids = hand_checked_catalog(session)
     make_offer(session, make_provider(session, "other", "US", [(0, None, "0")]), "1.10", gpu="A100")
     page = soup(client.get(f"/?{QUERY}&offer=nobody:thing:H100:x:on_demand"))
-    assert page.select_one("#offer-error").get_text().startswith("is not an offer of catalog version")
+    assert page.select_one("#offer-error").get_text().startswith("is not an offer in the price list of")
     key = session.get(OfferVersion, ids["node"]).key
     page = soup(client.get(f"/?{QUERY.replace('gpu=H100', 'gpu=A100')}&offer={quote_plus(key)}"))
     assert "the offer you are pricing is of H100" in page.select_one("#gpu-error").get_text()

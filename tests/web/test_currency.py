@@ -6,6 +6,7 @@ import io
 
 import pytest
 
+from app.catalog.tables import CatalogVersion
 from app.catalog.updates import load_shipped_catalog
 from app.deps import public_sources
 from app.main import app
@@ -37,7 +38,8 @@ def test_eur_without_a_rate_is_refused_with_a_reason_not_guessed(client, session
     hand_checked_catalog(session)
     page = soup(client.get(f"/?{EUR}"))
     assert page.select_one("#currency-error").get_text() == (
-        "has no exchange rate in catalog version 1 yet (an admin adds the ECB's)"
+        f"has no exchange rate in the price list of {session.get(CatalogVersion, 1).created_at:%Y-%m-%d} yet "
+        "(an admin adds the ECB's)"
     )
     assert client.get(f"/api/quote?{EUR}").status_code == 422
 
