@@ -59,7 +59,9 @@ def hours(i: int) -> str:
     return f"{10 + (i * 2497 % 499000) / 100:.2f}"
 
 
-HX = {"HX-Request": "true"}
+HX = {"HX-Request": "true", "HX-Current-URL": f"http://{HOST}{PARTIAL.format(h=500)}"}
+"""As htmx sends a slider's move: from the calculator's own address, whose other inputs are the same, so
+that the folded groups' summaries are not sent again (app/pages.py)."""
 GZIP = {"Accept-Encoding": "gzip"}
 """As browsers ask: the third timing shows what compressing the partial costs the server."""
 
