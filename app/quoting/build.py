@@ -150,9 +150,8 @@ def display_currency(catalog: CatalogSnapshot, code: str) -> tuple[Currency, Rat
     """The currency money is shown in, at the version's rate (None for USD, the prices' own)."""
     rate = catalog.rates.get(code)
     if code != USD.code and rate is None:
-        return {
-            "currency": f"has no exchange rate in the price list of {catalog.created_at:%Y-%m-%d} yet (an admin adds the ECB's)"
-        }
+        listed = f"{catalog.created_at:%Y-%m-%d}"
+        return {"currency": f"has no exchange rate in the price list of {listed} yet (an admin adds the ECB's)"}
     return USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit)), rate
 
 
