@@ -71,7 +71,7 @@ def calculator_page(
         block = results_block(result, context | {"request": request}, _rendered_results)
         summaries = _moved_summaries(request, query, parsed, context)
         return HTMLResponse(block + summaries, status_code=status_code, headers=VARIES_BY_FRAGMENT)
-    context["folds"] = folds(settled(query, parsed, model) if isinstance(parsed, dict) else parsed, errors)
+    context["folds"] = folds(settled(query, parsed, model), errors)
     if fragment:
         return _kept_results(request, context)
     if result is not None:
@@ -98,8 +98,7 @@ def _moved_summaries(request: Request, query: dict[str, Any], params: QuoteParam
     if before is None:
         moved = list(now)
     else:
-        parsed = parse_params(before, model)
-        then = folds(settled(before, parsed, model) if isinstance(parsed, dict) else parsed, {})
+        then = folds(settled(before, parse_params(before, model), model), {})
         moved = [name for name, fold in now.items() if fold.changes != then[name].changes]
     if not moved:
         return b""

@@ -91,7 +91,7 @@ def provider_rows(result: QuoteResult, memo: MemoEntry, view: ProviderView, work
     for o, r in bills:
 
         def cells(o: OfferCost = o, r: OfferRecord = r) -> tuple[Holed, Markup, Markup]:
-            made = parts.provider_cells(o, r, catalog.version, cur, HOLE)
+            made = parts.provider_cells(o, r, catalog.version, HOLE)
             return Holed.cut(made), parts.fixed_cells(o, r, cur), parts.total_marks(o, cur)
 
         offer, fixed, marks = memo.part(("provider row", r.priced.offer_id, o.gpus_used, o.gpus_billed), cells)

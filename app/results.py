@@ -177,7 +177,7 @@ def results_block(result: QuoteResult, context: dict[str, Any], render: Callable
     inputs) filled in."""
     view: ProviderView = context["view"]
     today, moved = date.today(), (context["pinned_inputs"], figures(result, view))
-    providers = view.providers, view.providers_dir, len(moved[1].providers)
+    providers = view, len(moved[1].providers)
 
     def cut() -> Skeleton:
         return Skeleton.cut(

@@ -17,17 +17,10 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 
 from app.costing.curves import LinearCost, MeteredCost, SteppedCost
-from app.costing.quote import PricedOffer
-
-Group = Callable[[PricedOffer], Hashable]
-"""What offers compete within for the cheapest: their option by default, or their provider."""
-
-
-def by_option(p: PricedOffer) -> Hashable:
-    return p.option
+from app.costing.quote import Group, PricedOffer, by_option
 
 
 def _shape(p: PricedOffer, group: Group) -> Hashable:

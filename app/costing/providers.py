@@ -2,13 +2,13 @@
 
 The options show the cheapest offer of each way of renting, often at a provider that charges
 nothing for egress; what egress adds at another provider is read from that provider's own
-cheapest offer, ranked as the options are ranked (`rank_at`: priced in full first, then total).
+cheapest offer, ranked as the options are ranked (`cheapest_by`: priced in full first, then total).
 """
 
 from __future__ import annotations
 
 from app.costing.contenders import contenders
-from app.costing.quote import OfferCost, PricedOffer, Rank, breakdown, rank_at
+from app.costing.quote import OfferCost, PricedOffer, breakdown, cheapest_by
 from app.costing.terms import Workload
 
 
@@ -23,10 +23,5 @@ def provider_contenders(priced: list[PricedOffer]) -> list[PricedOffer]:
 
 def cheapest_per_provider(priced: list[PricedOffer], workload: Workload) -> list[OfferCost]:
     """Each provider's cheapest offer at the workload's GPU-hours, cheapest first."""
-    cheapest: dict[str, tuple[Rank, PricedOffer]] = {}
-    for listed, p in enumerate(priced):
-        rank = rank_at(p, workload.gpu_hours, listed)
-        best = cheapest.get(p.offer.provider)
-        if best is None or rank < best[0]:
-            cheapest[p.offer.provider] = rank, p
-    return [breakdown(p, workload) for _, p in sorted(cheapest.values(), key=lambda best: best[0])]
+    ranked, _ = cheapest_by(priced, workload.gpu_hours, by_provider)
+    return [breakdown(p, workload) for _, p in ranked]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
@@ -207,20 +208,35 @@ def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float
     return Quote(options, pairs, hours_max, cheaper_looking, turns)
 
 
+Group = Callable[[PricedOffer], Hashable]
+"""What offers compete within for the cheapest: their option, or their provider."""
+
+
+def by_option(p: PricedOffer) -> Hashable:
+    return p.option
+
+
+def cheapest_by(
+    priced: list[PricedOffer], hours: float, group: Group
+) -> tuple[list[tuple[Rank, PricedOffer]], tuple[Rank, PricedOffer] | None]:
+    """The cheapest offer of each group at `hours`, cheapest first (as `Rank`), and the cheapest of
+    all with an unpublished cost (None if none has one)."""
+    cheapest: dict[Hashable, tuple[Rank, PricedOffer]] = {}
+    looks_cheapest: tuple[Rank, PricedOffer] | None = None
+    for listed, p in enumerate(priced):
+        rank, key = rank_at(p, hours, listed), group(p)
+        best = cheapest.get(key)
+        if best is None or rank < best[0]:
+            cheapest[key] = rank, p
+        if rank[0] and (looks_cheapest is None or rank < looks_cheapest[0]):
+            looks_cheapest = rank, p
+    return sorted(cheapest.values(), key=lambda best: best[0]), looks_cheapest
+
+
 def cheapest_at(priced: list[PricedOffer], workload: Workload) -> tuple[list[OfferCost], OfferCost | None]:
     """Cheapest offer per option at the workload's GPU-hours, options cheapest first (as `Rank`), and
     the cheapest offer with an unpublished cost where it looks cheaper than the answer (else None)."""
-    hours = workload.gpu_hours
-    cheapest: dict[OptionKey, tuple[Rank, PricedOffer]] = {}
-    looks_cheapest: tuple[Rank, PricedOffer] | None = None
-    for listed, p in enumerate(priced):
-        rank = rank_at(p, hours, listed)
-        best = cheapest.get(p.option)
-        if best is None or rank < best[0]:
-            cheapest[p.option] = rank, p
-        if rank[0] and (looks_cheapest is None or rank < looks_cheapest[0]):
-            looks_cheapest = rank, p
-    ranked = sorted(cheapest.values(), key=lambda best: best[0])
+    ranked, looks_cheapest = cheapest_by(priced, workload.gpu_hours, by_option)
     options = [breakdown(p, workload) for _, p in ranked]
     cheaper_looking = None
     if options and options[0].complete and looks_cheapest is not None and looks_cheapest[0][1] < ranked[0][0][1]:

@@ -60,8 +60,10 @@ def _folded_inputs(model: type[QuoteParams]) -> tuple[str, ...]:
     return tuple(f.name for f in form_of(model).fields if f.input.fieldset in FOLDED)
 
 
-def settled(query: dict[str, Any], errors: FieldErrors, model: type[QuoteParams]) -> QuoteParams:
-    """The inputs less the wrong ones, which take their defaults: what the summaries can name while
-    the form holds a mistake (the mistake's group is open, its message under the field)."""
-    parsed = parse_params({k: v for k, v in query.items() if k not in errors}, model)
-    return model() if isinstance(parsed, dict) else parsed
+def settled(query: dict[str, Any], parsed: QuoteParams | FieldErrors, model: type[QuoteParams]) -> QuoteParams:
+    """The inputs as parsed, or, where some are wrong, the others, the wrong ones at their defaults:
+    what the summaries can name while the form holds a mistake (its group open, the message under the field)."""
+    if not isinstance(parsed, dict):
+        return parsed
+    rest = parse_params({k: v for k, v in query.items() if k not in parsed}, model)
+    return model() if isinstance(rest, dict) else rest

@@ -45,7 +45,7 @@ _SORT: dict[str, Callable[[Bill], str | float | None]] = {
 class ProviderView(BaseModel):
     """The provider table's state, as the page's query states it."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
     providers: Column | Literal[""] = ""
     """The column the table is sorted by; empty: the table is folded away."""
