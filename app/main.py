@@ -22,7 +22,19 @@ from app.health import DatabaseProbe, probe_engine
 from app.hosts import AllowedHosts
 from app.paths import FinalNewline
 from app.routes import api, calculator, compare, docs, explorer, scenarios
-from app.routes.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, throughput, transfer
+from app.routes.admin import (
+    audit,
+    auth,
+    gpus,
+    offers,
+    presets,
+    providers,
+    rates,
+    refresh,
+    servers,
+    throughput,
+    transfer,
+)
 from app.security import SecurityHeaders
 from app.settings import ROOT, settings
 
@@ -96,6 +108,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         rates,
         presets,
         throughput,
+        servers,
         audit,
     ):
         app.include_router(area.router)

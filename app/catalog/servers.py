@@ -7,6 +7,11 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from sqlmodel import Session, select
+
+from app.catalog.server_tables import OwnedServerVersion
+from app.catalog.tables import GpuModel, valid_at
+
 
 @dataclass(frozen=True)
 class ServerRecord:
@@ -30,3 +35,16 @@ class ServerRecord:
     source_kind: str
     quote: str
     notes: str
+
+
+BESIDE_THE_RECORD = {"id", "gpu_model_id", "valid_from", "valid_to"}
+"""What a row holds that its record does not: the record names its GPU model instead."""
+
+
+def servers_at(session: Session, version: int) -> dict[str, ServerRecord]:
+    """The server configurations at `version`, by key, ordered by GPU model, then price (in the
+    currency each is published in), then key."""
+    gpus = {g.id: g.name for g in session.exec(select(GpuModel))}
+    rows = session.exec(select(OwnedServerVersion).where(valid_at(OwnedServerVersion, version)))
+    records = (ServerRecord(**s.model_dump(exclude=BESIDE_THE_RECORD), gpu=gpus[s.gpu_model_id]) for s in rows)
+    return {s.key: s for s in sorted(records, key=lambda s: (s.gpu, s.price, s.key))}

@@ -22,6 +22,7 @@ from app.catalog.offer_records import OfferRecord, UnpricedRecord, offer_record
 from app.catalog.presets import PresetRecord, presets_at
 from app.catalog.provider_facts import ProviderRecord, providers_at
 from app.catalog.rates import RateRecord, rates_at
+from app.catalog.servers import ServerRecord, servers_at
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, valid_at
 from app.catalog.throughput import PeakRecord, ThroughputRecord, peaks_at, throughput_at
 from app.costing import terms
@@ -53,6 +54,8 @@ class CatalogSnapshot:
     throughput: tuple[ThroughputRecord, ...]
     peaks: dict[tuple[str, str], PeakRecord]
     """What turns a job into GPU-hours: benchmarks, by kind, preset, GPU and key; dense peaks by (GPU, precision)."""
+    servers: dict[str, ServerRecord]
+    """Server configurations a buyer may own, by key, ordered by GPU model and price."""
     derived: Derived = field(default_factory=lambda: Derived(_HELD_BY_THE_VERSION), compare=False, repr=False)
     """Work derived from this version (per set of inputs, what a move of the GPU-hours slider reuses;
     the explorer's rows), counted in the bytes it keeps: given up with the version when the process stops
@@ -216,11 +219,9 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         offers_by_id={o.priced.offer_id: o for o in offers},
         unpriced=unpriced,
         undated=sum(o.row.as_of is None for o in offers) + sum(o.row.as_of is None for o in unpriced),
-        rates=rates,
-        presets=presets_at(session, version),
-        throughput=throughput_at(session, version),
-        peaks=peaks_at(session, version),
-    )
+        rates=rates, presets=presets_at(session, version), throughput=throughput_at(session, version),
+        peaks=peaks_at(session, version), servers=servers_at(session, version),
+    )  # fmt: skip
 
 
 def select_offers(

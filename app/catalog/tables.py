@@ -18,6 +18,7 @@ from app.catalog.currencies import PriceCurrency
 from app.catalog.rows import OfferBase, OfferRow
 
 if TYPE_CHECKING:
+    from app.catalog.server_tables import OwnedServerVersion
     from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
 
 
@@ -210,9 +211,9 @@ PROVIDER_TABLES: tuple[ProviderTable, ...] = (ProviderHeadquarters, EgressTierVe
 """A provider's versioned facts: each is edited, and checked for concurrent edits, on its own."""
 Versioned: TypeAlias = (
     "type[OfferVersion] | ProviderTable | type[ExchangeRate] | type[ModelPresetVersion] | type[ThroughputVersion]"
-    " | type[GpuPeakVersion]"
+    " | type[GpuPeakVersion] | type[OwnedServerVersion]"
 )
-"""Every table whose rows are versions (throughput_tables.py holds two)."""
+"""Every table whose rows are versions (throughput_tables.py holds two, server_tables.py one)."""
 
 
 def valid_at(table: Versioned, version: int) -> ColumnElement[bool]:

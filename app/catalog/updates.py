@@ -19,6 +19,8 @@ from app.catalog.dated_offers import dated_offers_2026_12
 from app.catalog.eu_dedicated import offers_eu_dedicated_2026_12
 from app.catalog.rates import exchange_rate
 from app.catalog.seed import rows_of, seed_if_empty
+from app.catalog.server_rows import SERVER_CHECKS, power_refused, server_key
+from app.catalog.server_tables import OwnedServerVersion
 from app.catalog.shipped_facts import provenance, replace_provider_facts
 from app.catalog.tables import (
     ExchangeRate,
@@ -73,6 +75,20 @@ def throughput_2026_12(session: Session, version: int) -> None:
         peak = _checked(row, PEAK_CHECKS)
         gpu_id = gpus[peak.pop("gpu")]
         session.add(GpuPeakVersion(gpu_model_id=gpu_id, valid_from=version, **peak, **provenance(row)))
+
+
+def owned_servers_2026_12(session: Session, version: int) -> None:
+    """Servers a buyer may own, with their dated purchase prices (owned_servers_2026_12.csv, read from the
+    team's tco_inputs.csv; see seed_data/README.md): reseller list, archived and quoted prices, none a
+    transaction price, each in the currency it was published in, with power only where a source states it."""
+    gpus = {g.name: g.id for g in session.exec(select(GpuModel)) if g.id is not None}
+    for row in rows_of("owned_servers_2026_12.csv"):
+        server = _checked(row, SERVER_CHECKS)
+        if refused := power_refused(server):
+            raise ValueError(f"{row['key']}: {refused}")
+        gpu_id = gpus[server.pop("gpu")]
+        session.add(OwnedServerVersion(key=server_key(row["key"]), gpu_model_id=gpu_id, valid_from=version,
+                                       **server, **provenance(row)))  # fmt: skip
 
 
 def ecb_rate_2026_04(session: Session, version: int) -> None:
@@ -132,6 +148,14 @@ SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
         "CoreWeave, Verda and others), 10 providers, their egress, storage and headquarters "
         "(seed_data/offers_2026_12.csv and beside it)",
         offers_eu_dedicated_2026_12,
+    ),
+    (
+        "owned-servers-2026-12",
+        "Servers to own: 8 dated purchase prices of 8-GPU H100, H200 and MI300X configurations (DGX H100 from "
+        "SemiAnalysis's estimate, Delta Computer in EUR and Viperatech, with 10.2 kW; Supermicro from Dihuni; HGX "
+        "H100 and H200 whose host is not stated; an MI300X board; Thinkmate's quote) "
+        "(seed_data/owned_servers_2026_12.csv)",
+        owned_servers_2026_12,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""

@@ -54,6 +54,7 @@ PAGES = [
     "/admin/presets",
     "/admin/throughput",
     "/admin/throughput?key=llama-3.1-70b/h200x1/fp8/trt-llm-1.0/offline/1000-1000&gpu=H100&precision=bf16",
+    "/admin/servers?key=dgx-h100/viperatech-2025-03",
     "/admin/audit",
 ]
 

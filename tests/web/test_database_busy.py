@@ -57,7 +57,8 @@ def test_no_database_connection_is_held_while_a_page_renders(database_url, monke
             key = session.get(OfferVersion, 1).key
         pages = [f"/s/{slugs[0]}", f"/compare?s={','.join(slugs)}", "/admin/offers/1",
                  f"/admin/history?{urlencode({'key': key})}", "/admin/providers", "/admin/providers/1", "/admin/gpus",
-                 "/admin/audit", "/admin/rates", "/admin/presets?key=llama-3.1-8b"]  # fmt: skip
+                 "/admin/audit", "/admin/rates", "/admin/presets?key=llama-3.1-8b",
+                 "/admin/servers?key=dgx-h100/viperatech-2025-03"]  # fmt: skip
         statuses = {page: client.get(page).status_code for page in pages}
     assert set(statuses.values()) == {200}, statuses
     assert len(held_while_rendering) == len(pages), "each page rendered a template of its own"
