@@ -51,6 +51,7 @@ def test_a_server_added_is_in_the_new_version_and_not_in_the_one_before(admin, s
     assert (server.source, server.source_kind, server.quote) == (SERVER["source"], "transcription", "$375,000.00")
     row = html(admin.get("/admin/servers")).select_one(f"tr[data-key='{KEY}']")
     assert "$375,000.00" in row.get_text() and "10.2 kW" in row.get_text()
+    assert "Power: NVIDIA DGX H100 User Guide: “Maximum input specification" in row.get_text()
     assert row.select_one("a[href='https://example.test/viperatech/dgx-h100']")
 
 
