@@ -12,7 +12,7 @@ from app.catalog.rows import count, gpu_name, number, price, text
 
 SERVER_KEY = re.compile(r"[a-z0-9][a-z0-9._/-]{0,119}")
 POWER_KW_MAX = 1_000
-"""A whole rack of today's GPUs draws about 130 kW; one server a tenth of it."""
+"""The most one server is taken to draw, far above any published figure (a DGX H100 states 10.2 kW)."""
 
 
 def server_key(value: str) -> str:

@@ -68,6 +68,8 @@ def test_a_server_changed_then_retired_is_a_version_each_and_earlier_ones_keep_i
     assert KEY not in catalogs(session).current().servers
     assert catalogs(session).at(first).servers[KEY].price == 375000
     assert not html(admin.get("/admin/servers")).select(f"tr[data-key='{KEY}']")
+    audit = html(admin.get("/admin/audit")).select(f"a[href='/admin/servers?key={KEY}']")
+    assert [a.get_text() for a in audit] == [f"server {KEY}"] * 3, "added, repriced, retired: each in the audit log"
 
 
 def test_the_form_of_a_server_shows_it_as_typed_and_saves_it_unchanged(admin, session):
