@@ -22,14 +22,12 @@ from app.catalog.offer_records import OfferRecord, UnpricedRecord, offer_record
 from app.catalog.presets import PresetRecord, presets_at
 from app.catalog.provider_facts import ProviderRecord, providers_at
 from app.catalog.rates import RateRecord, rates_at
+from app.catalog.servers import ServerRecord
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, valid_at
 from app.catalog.throughput import PeakRecord, ThroughputRecord, peaks_at, throughput_at
 from app.costing import terms
 from app.one_at_a_time import OneAtATime
 from app.settings import settings
-
-EU_COUNTRIES = frozenset("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split())
-"""The 27 member states of the European Union (ISO 3166 codes)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +51,8 @@ class CatalogSnapshot:
     throughput: tuple[ThroughputRecord, ...]
     peaks: dict[tuple[str, str], PeakRecord]
     """What turns a job into GPU-hours: benchmarks, by kind, preset, GPU and key; dense peaks by (GPU, precision)."""
+    servers: dict[str, ServerRecord] = field(default_factory=dict)
+    """Servers a buyer may own instead of renting, by key."""
     derived: Derived = field(default_factory=lambda: Derived(_HELD_BY_THE_VERSION), compare=False, repr=False)
     """Work derived from this version (per set of inputs, what a move of the GPU-hours slider reuses;
     the explorer's rows), counted in the bytes it keeps: given up with the version when the process stops
@@ -221,29 +221,3 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         throughput=throughput_at(session, version),
         peaks=peaks_at(session, version),
     )
-
-
-def select_offers(
-    catalog: CatalogSnapshot,
-    gpu: str,
-    tenancies: frozenset[terms.Tenancy] | None = None,
-    region: str | None = None,
-    eu_only: bool = False,
-    exclude_us_hq: bool = False,
-    hide_spot: bool = False,
-    min_gpus_per_unit: int = 1,
-    key: str = "",
-) -> list[OfferRecord]:
-    """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them.
-    `min_gpus_per_unit`: a model sized to n GPUs needs them in one instance or node. `key`: only that offer."""
-    return [
-        o
-        for o in catalog.offers_by_gpu.get(gpu, [])
-        if (not key or o.row.key == key)
-        and (not tenancies or o.priced.tenancy in tenancies)
-        and (not region or o.row.region == region)
-        and (not eu_only or o.row.region_country in EU_COUNTRIES)
-        and (not exclude_us_hq or (o.provider.hq_country is not None and o.provider.hq_country != "US"))
-        and (not hide_spot or o.priced.billing is not terms.Billing.SPOT)
-        and o.priced.gpus_per_unit >= min_gpus_per_unit
-    ]
