@@ -12,7 +12,8 @@ from app.catalog.cache import MemoEntry
 from app.chart_layout import FRAMES
 from app.charts import Chart, CurrentLine, options_chart, overlay_chart, yours
 from app.costing.quote import Quote
-from app.quoting.build import GpuChoice, QuoteResult
+from app.quoting.build import QuoteResult
+from app.quoting.choices import GpuChoice
 from app.templating import macros
 
 GPU_LINES = 4

@@ -19,6 +19,7 @@ from app.costing.quote import OfferCost
 from app.quoting.build import ANY_GPU, QuoteResult
 from app.quoting.form import query_string
 from app.quoting.moves import MOVED
+from app.quoting.owning import OwnedRecord
 from app.quoting.provider_view import ProviderView
 from app.templating import macros, money
 
@@ -100,8 +101,9 @@ def provider_rows(result: QuoteResult, memo: MemoEntry, view: ProviderView, work
 
 
 def option_row(
-    memo: MemoEntry, parts: Any, o: OfferCost, r: OfferRecord, cur: Currency, catalog: CatalogSnapshot, today: date
-) -> tuple[OfferCost, RowCells]:
+    memo: MemoEntry, parts: Any, o: OfferCost, r: OfferRecord | OwnedRecord, cur: Currency, catalog: CatalogSnapshot,
+    today: date,
+) -> tuple[OfferCost, RowCells]:  # fmt: skip
     """An option's cost beside the cells of its row that GPU-hours leave alone: they read the offer
     (and the rate it is converted at, if published in another currency than shown), the GPUs used
     and billed, and its egress and storage (priced for the workload less its hours)."""
@@ -110,7 +112,7 @@ def option_row(
         converted = (
             None if r.row.currency == cur.code else catalog.rates.get(r.row.currency, catalog.rates.get(cur.code))
         )
-        offer = Holed.cut(parts.offer_cells(o, r, catalog.version, converted, HOLE))
+        offer = Holed.cut(parts.offer_cells(o, r, catalog.version, converted, HOLE, cur))
         return RowCells(offer, parts.fixed_cells(o, r, cur), parts.source_cell(r, today))
 
     return o, memo.part(("row", r.priced.offer_id, o.gpus_used, o.gpus_billed, today), cells)

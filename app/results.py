@@ -20,8 +20,10 @@ from markupsafe import Markup
 from app.catalog.cache import MemoEntry
 from app.charts import CurrentLine
 from app.costing.crossovers import Stretch, stretch_at
+from app.costing.owning import OwnedBreakEven
 from app.costing.quote import OfferCost
 from app.job_bars import job_bars, per_output
+from app.owned_results import OwnedFigures, owned_break_evens, owned_figures
 from app.quoting.build import QuoteResult
 from app.quoting.form import query_string
 from app.quoting.provider_view import ProviderView
@@ -48,6 +50,8 @@ class Shown:
     """What the job's figures rest on: the benchmark or the peak, and the GPU models without a number."""
     stretch: Stretch | None = None
     """Where the cheapest option changes around the GPU-hours: the headline's last sentence (in `shape`)."""
+    owning: tuple[OwnedBreakEven, ...] = ()
+    """Where owning first beats each other option: the owned server's break-evens."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,8 @@ class Figures:
     """The same, URL-encoded as one value: the explorer's links carry it as `workload`."""
     providers: tuple[ProviderRow, ...] = ()
     """Each provider's cheapest offer, in the view's order, where the view is shown."""
+    owned: OwnedFigures | None = None
+    """The server owned, part by part, where it is one of the options (the options' offers are in `shape`)."""
 
 
 def shown(result: QuoteResult, today: date) -> Shown:
@@ -108,7 +114,7 @@ def shown(result: QuoteResult, today: date) -> Shown:
     rows = tuple(option_row(memo, parts, o, r, result.currency, catalog, today) for o, r in result.options)
     gpu_chart = gpus_drawn(memo, result) if result.choices and result.job is None else None
     stretch = stretch_at(result.quote, p.gpu_hours)
-    return Shown(options_drawn(memo, result), rows, gpu_chart, rate, sizing, job, stretch)
+    return Shown(options_drawn(memo, result), rows, gpu_chart, rate, sizing, job, stretch, owned_break_evens(result))
 
 
 def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:
@@ -151,6 +157,7 @@ def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:
         inputs,
         workload,
         provider_rows(result, _memo(result), view, workload) if view is not None and view.shown else (),
+        owned_figures(result),
     )
 
 

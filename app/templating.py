@@ -14,7 +14,8 @@ from app.catalog.rows import decimal_text
 from app.chart_layout import BADGE_R, END_LABEL_GAP
 from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import SYMBOLS, USD, Currency, cents, rate
-from app.costing.terms import Billing, Tenancy
+from app.costing.owning import OWNED_OFFER_ID
+from app.costing.terms import RENTAL_BILLINGS, RENTED, Billing, Tenancy
 from app.quoting.explorer import explorer_url
 from app.quoting.form import query_string
 from app.quoting.params import MODES, QuoteParams
@@ -26,6 +27,7 @@ TENANCY_LABELS = {
     Tenancy.BARE_METAL: "Bare metal",
     Tenancy.VIRTUALIZED: "Virtualized",
     Tenancy.SERVERLESS: "Serverless",
+    Tenancy.OWNED: "Owned servers",
 }
 BILLING_LABELS = {
     Billing.ON_DEMAND: "on demand",
@@ -33,11 +35,14 @@ BILLING_LABELS = {
     Billing.COMMITTED: "committed",
     Billing.MONTHLY: "monthly node",
     Billing.PER_SECOND: "per second",
+    Billing.PURCHASED: "bought",
 }
 
 
 def option_label(option: tuple[Tenancy, Billing]) -> str:
     tenancy, billing = option
+    if billing is Billing.PURCHASED:
+        return TENANCY_LABELS[tenancy]
     return f"{TENANCY_LABELS[tenancy]}, {BILLING_LABELS[billing]}"
 
 
@@ -167,6 +172,7 @@ templates.env.globals.update(
     mode_labels_by_value=dict(MODES),
     default_utilisation_pct=DEFAULT_UTILISATION * 100,
     provider_columns=PROVIDER_COLUMNS,
+    owned_id=OWNED_OFFER_ID,
 )
 
 
@@ -177,3 +183,7 @@ def macros(template: str) -> Any:
 
 templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R, end_label_gap=END_LABEL_GAP)
 templates.env.globals.update(explorer_url=explorer_url, billing_labels=BILLING_LABELS)
+templates.env.globals.update(
+    rented_labels={t: TENANCY_LABELS[t] for t in RENTED},
+    rental_billing_labels={b: BILLING_LABELS[b] for b in RENTAL_BILLINGS},
+)

@@ -4,7 +4,7 @@ the admin's forms, the API and the history page all derive from what is written 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -15,7 +15,7 @@ from sqlmodel import Field, SQLModel
 
 from app.catalog.currencies import PriceCurrency, price_currency
 from app.catalog.text_rules import FORMULA_START, plain_text
-from app.costing.terms import Billing, PricePeriod, Tenancy
+from app.costing.terms import RENTAL_BILLINGS, RENTED, PricePeriod
 
 PRICE_MAX = Decimal(10_000_000)
 """Per unit and period: a year of an 8-GPU server is a few hundred thousand; nothing costs more."""
@@ -204,7 +204,7 @@ def change_note(value: str) -> str:
     return plain_text(value).strip()
 
 
-def one_of(value: str, allowed: type[StrEnum]) -> str:
+def one_of(value: str, allowed: type[StrEnum] | Iterable[StrEnum]) -> str:
     if value not in set(allowed):
         raise ValueError(f"must be one of {', '.join(allowed)}")
     return value
@@ -219,8 +219,8 @@ def publisher(value: str) -> str:
 
 OFFER_CHECKS: dict[str, Callable[[str], object]] = {
     "product": lambda v: text(v, 120),
-    "tenancy": lambda v: one_of(v, Tenancy),
-    "billing": lambda v: one_of(v, Billing),
+    "tenancy": lambda v: one_of(v, RENTED),
+    "billing": lambda v: one_of(v, RENTAL_BILLINGS),
     "gpus_per_unit": lambda v: count(v, 1, 1024),
     "price": price,
     "currency": price_currency,

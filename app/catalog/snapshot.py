@@ -29,9 +29,6 @@ from app.costing import terms
 from app.one_at_a_time import OneAtATime
 from app.settings import settings
 
-EU_COUNTRIES = frozenset("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split())
-"""The 27 member states of the European Union (ISO 3166 codes)."""
-
 
 @dataclass(frozen=True)
 class CatalogSnapshot:
@@ -54,8 +51,8 @@ class CatalogSnapshot:
     throughput: tuple[ThroughputRecord, ...]
     peaks: dict[tuple[str, str], PeakRecord]
     """What turns a job into GPU-hours: benchmarks, by kind, preset, GPU and key; dense peaks by (GPU, precision)."""
-    servers: dict[str, ServerRecord]
-    """Server configurations a buyer may own, by key, ordered by GPU model and price."""
+    servers: dict[str, ServerRecord] = field(default_factory=dict)
+    """Servers a buyer may own instead of renting, by key, ordered by GPU model and price."""
     derived: Derived = field(default_factory=lambda: Derived(_HELD_BY_THE_VERSION), compare=False, repr=False)
     """Work derived from this version (per set of inputs, what a move of the GPU-hours slider reuses;
     the explorer's rows), counted in the bytes it keeps: given up with the version when the process stops
@@ -219,32 +216,9 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         offers_by_id={o.priced.offer_id: o for o in offers},
         unpriced=unpriced,
         undated=sum(o.row.as_of is None for o in offers) + sum(o.row.as_of is None for o in unpriced),
-        rates=rates, presets=presets_at(session, version), throughput=throughput_at(session, version),
-        peaks=peaks_at(session, version), servers=servers_at(session, version),
-    )  # fmt: skip
-
-
-def select_offers(
-    catalog: CatalogSnapshot,
-    gpu: str,
-    tenancies: frozenset[terms.Tenancy] | None = None,
-    region: str | None = None,
-    eu_only: bool = False,
-    exclude_us_hq: bool = False,
-    hide_spot: bool = False,
-    min_gpus_per_unit: int = 1,
-    key: str = "",
-) -> list[OfferRecord]:
-    """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them.
-    `min_gpus_per_unit`: a model sized to n GPUs needs them in one instance or node. `key`: only that offer."""
-    return [
-        o
-        for o in catalog.offers_by_gpu.get(gpu, [])
-        if (not key or o.row.key == key)
-        and (not tenancies or o.priced.tenancy in tenancies)
-        and (not region or o.row.region == region)
-        and (not eu_only or o.row.region_country in EU_COUNTRIES)
-        and (not exclude_us_hq or (o.provider.hq_country is not None and o.provider.hq_country != "US"))
-        and (not hide_spot or o.priced.billing is not terms.Billing.SPOT)
-        and o.priced.gpus_per_unit >= min_gpus_per_unit
-    ]
+        rates=rates,
+        presets=presets_at(session, version),
+        throughput=throughput_at(session, version),
+        peaks=peaks_at(session, version),
+        servers=servers_at(session, version),
+    )

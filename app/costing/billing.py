@@ -10,7 +10,7 @@ from app.costing.terms import HOURS_PER_MONTH, Assumptions, Billing, Offer, Tena
 def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed: float) -> CostCurve:
     """Monthly total against GPU-hours, with `fixed` USD of egress and storage on top."""
     tax = assumptions.tax(offer.tenancy)
-    if offer.billing in (Billing.COMMITTED, Billing.MONTHLY):
+    if offer.billing in (Billing.COMMITTED, Billing.MONTHLY, Billing.PURCHASED):
         return units_curve(fixed, offer.usd_per_unit_month, offer.gpus_per_unit, workload.peak_gpus, tax)
     per_hour = offer.usd_per_gpu_hour
     if offer.tenancy is Tenancy.SERVERLESS:

@@ -18,6 +18,12 @@ class Tenancy(StrEnum):
     BARE_METAL = "bare_metal"
     VIRTUALIZED = "virtualized"
     SERVERLESS = "serverless"
+    OWNED = "owned"
+    """Servers the buyer buys and runs (app/costing/owning.py): no provider, no offer."""
+
+
+RENTED = (Tenancy.BARE_METAL, Tenancy.VIRTUALIZED, Tenancy.SERVERLESS)
+"""The tenancies an offer may have: what a provider rents out."""
 
 
 class Billing(StrEnum):
@@ -26,6 +32,11 @@ class Billing(StrEnum):
     COMMITTED = "committed"
     MONTHLY = "monthly"
     PER_SECOND = "per_second"
+    PURCHASED = "purchased"
+    """Bought outright: the month is the purchase over a useful life, power and colocation."""
+
+
+RENTAL_BILLINGS = (Billing.ON_DEMAND, Billing.SPOT, Billing.COMMITTED, Billing.MONTHLY, Billing.PER_SECOND)
 
 
 class PricePeriod(StrEnum):
@@ -95,7 +106,7 @@ class Workload:
         return self.checkpoints_out * self.checkpoint_gb + self.egress_gb
 
 
-DEFAULT_TAX = {Tenancy.BARE_METAL: 0.0, Tenancy.VIRTUALIZED: 0.05, Tenancy.SERVERLESS: 0.0}
+DEFAULT_TAX = {Tenancy.BARE_METAL: 0.0, Tenancy.VIRTUALIZED: 0.05, Tenancy.SERVERLESS: 0.0, Tenancy.OWNED: 0.0}
 """Share of throughput lost per tenancy: an assumption shown on the page, not a measurement."""
 
 

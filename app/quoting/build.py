@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -12,45 +11,21 @@ from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord
 from app.costing.breakeven import hours_searched
 from app.costing.crossovers import crossovers
 from app.costing.curves import MeteredCost
-from app.costing.money import SYMBOLS, USD, Currency
+from app.costing.money import USD, Currency
+from app.costing.owning import OWNED_OFFER_ID
 from app.costing.providers import cheapest_per_provider
 from app.costing.quote import OfferCost, Quote, cheapest_at
+from app.quoting.choices import GpuChoice, rank_of, ranked_cost
+from app.quoting.currency import display_currency
 from app.quoting.fitted import Contenders, Fitted, fitted_for
 from app.quoting.jobs import JobFit, NoNumber, job_fit, nowhere
 from app.quoting.moves import move_memo
-from app.quoting.params import FieldErrors, Job, QuoteParams
+from app.quoting.owning import OwnedRecord, misfit, owned_for
+from app.quoting.params import ANY_GPU, FieldErrors, Job, QuoteParams
 from app.quoting.sizing import Sizing, size
 
 CHECKPOINT_GB_MAX = 1_000_000
 """The most a checkpoint may weigh, as typed or as sized: the checkpoint field's own limit."""
-ANY_GPU = "any"
-"""The GPU model a sized workload may ask for instead of one: every GPU model that fits is quoted."""
-
-
-@dataclass(frozen=True)
-class GpuChoice:
-    """One GPU model that holds a sized workload, quoted at its fit."""
-
-    gpu: str
-    gpus: int
-    quote: Quote
-    job: JobFit | None = None
-    """What the job takes on this GPU model, where one is stated: its own GPU-hours."""
-
-    @property
-    def cheapest(self) -> OfferCost | None:
-        return self.quote.options[0] if self.quote.options else None
-
-    @property
-    def cost(self) -> float:
-        cheapest = self.cheapest
-        return math.inf if cheapest is None else ranked_cost(cheapest, self.job)
-
-
-def ranked_cost(o: OfferCost, job: JobFit | None) -> float:
-    """What options of any GPU are ranked by: a run's whole cost, else a month of the horizon
-    (`horizon_month`: its setup fee spread over the months)."""
-    return o.horizon_total if job is not None and job.run is not None else o.horizon_month
 
 
 @dataclass(frozen=True)
@@ -74,6 +49,14 @@ class QuoteResult:
     """GPU models that hold the model but that the catalog has no number for the job on, and why."""
     fitted: Fitted | None = field(default=None, compare=False, repr=False)
     """The quoted GPU model's offers priced for the inputs: what `providers` ranks."""
+    owned: OwnedRecord | None = None
+    """The server the buyer would own, where one is quoted."""
+
+    def record(self, o: OfferCost) -> OfferRecord | OwnedRecord:
+        """What the catalog states of an option's offer, or of the server owned."""
+        if self.owned is not None and o.offer.offer_id == OWNED_OFFER_ID:
+            return self.owned
+        return self.catalog.offers_by_id[o.offer.offer_id]
 
     @cached_property
     def providers(self) -> list[OfferCost]:
@@ -100,13 +83,26 @@ class QuoteResult:
         return used if used > self.params.peak_gpus else None
 
     @cached_property
-    def options(self) -> list[tuple[OfferCost, OfferRecord]]:
+    def options(self) -> list[tuple[OfferCost, OfferRecord | OwnedRecord]]:
         """Each option's cost, cheapest first, beside the catalog's record of its offer."""
-        return [(o, self.catalog.offers_by_id[o.offer.offer_id]) for o in self.quote.options]
+        return [(o, self.record(o)) for o in self.quote.options]
 
 
 def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams) -> Contenders | FieldErrors:
-    """The inputs checked against the catalog, and each GPU model's offers priced for them."""
+    """The inputs checked against the catalog, and each GPU model's offers priced for them, the server
+    to own among them where one is chosen and holds the workload (else why not, under its input)."""
+    owned = owned_for(catalog, params)
+    if isinstance(owned, dict):
+        return owned
+    found = _offered(catalogs, catalog, params, owned)
+    if isinstance(found, dict) or owned is None or any(f.owned for f in found.fitted):
+        return found
+    return misfit(owned, params, {f.gpu: f.workload.replica_gpus for f in found.fitted})
+
+
+def _offered(
+    catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams, owned: OwnedRecord | None
+) -> Contenders | FieldErrors:
     if params.gpu == ANY_GPU and not params.sized:
         return {"gpu": "any GPU that fits needs a model: choose a preset or give a parameter count"}
     if params.gpu != ANY_GPU and params.gpu not in catalog.gpus:
@@ -127,7 +123,7 @@ def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParam
     if not params.sized:
         if params.job is not Job.HOURS:
             return {"preset": "a job needs its model: choose a preset or give a parameter count"}
-        return Contenders(currency, rate, None, (fitted_for(catalog, params, params.peak_gpus, {}, 1),))
+        return Contenders(currency, rate, None, (fitted_for(catalog, params, params.peak_gpus, {}, 1, owned=owned),))
     if params.measured_tps is not None and params.job is Job.SERVE and params.gpu == ANY_GPU:
         return {"measured_tps": "is measured on one GPU model: choose it rather than any GPU"}
     sizing = size(catalogs, params)
@@ -137,27 +133,19 @@ def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParam
     if checkpoint_gb > CHECKPOINT_GB_MAX:
         return {"parameters_b": f"makes a checkpoint of {checkpoint_gb:,.0f} GB, more than {CHECKPOINT_GB_MAX:,} GB"}
     if params.job is not Job.HOURS:
-        return _job_contenders(catalog, params, currency, rate, sizing, checkpoint_gb)
+        return _job_contenders(catalog, params, currency, rate, sizing, checkpoint_gb, owned)
     wanted = [f for f in sizing.fits if f.fits_a_unit and params.gpu in (f.gpu, ANY_GPU)]
     if not wanted:
         where = "any GPU model in the catalog" if params.gpu == ANY_GPU else f"the catalog's {params.gpu}"
         return {"gpu": f"no offered instance or node of {where} holds this model: choose another GPU or model"}
     fits = [(f.quoted, {"gpu": f.gpu, "peak_gpus": f.quoted, "checkpoint_gb": checkpoint_gb}) for f in wanted]
-    return Contenders(currency, rate, sizing, tuple(fitted_for(catalog, params, n, fit, n) for n, fit in fits))
-
-
-def display_currency(catalog: CatalogSnapshot, code: str) -> tuple[Currency, RateRecord | None] | FieldErrors:
-    """The currency money is shown in, at the version's rate (None for USD, the prices' own)."""
-    rate = catalog.rates.get(code)
-    if code != USD.code and rate is None:
-        listed = f"{catalog.created_at:%Y-%m-%d}"
-        return {"currency": f"has no exchange rate in the price list of {listed} yet (an admin adds the ECB's)"}
-    return USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit)), rate
+    fitted = tuple(fitted_for(catalog, params, n, fit, n, owned=owned) for n, fit in fits)
+    return Contenders(currency, rate, sizing, fitted)
 
 
 def _job_contenders(
     catalog: CatalogSnapshot, params: QuoteParams, currency: Currency, rate: RateRecord | None, sizing: Sizing,
-    checkpoint_gb: float,
+    checkpoint_gb: float, owned: OwnedRecord | None,
 ) -> Contenders | FieldErrors:  # fmt: skip
     """Each GPU model at what the job takes on it, from its own benchmark or peak; those the catalog
     has no number for, apart with the reason (for one GPU model, the reason under its input)."""
@@ -175,7 +163,7 @@ def _job_contenders(
     for j in jobs:
         fit = {"gpu": j.gpu, "peak_gpus": j.gpus_at_once, "checkpoint_gb": checkpoint_gb, "gpu_hours": j.gpu_hours}
         fitted.append(fitted_for(catalog, params, j.gpus_at_once, fit | ({"months": j.months} if j.months else {}),
-                              j.unit_gpus, j))  # fmt: skip
+                              j.unit_gpus, j, owned))  # fmt: skip
     return Contenders(currency, rate, sizing, tuple(fitted), unmatched)
 
 
@@ -214,25 +202,17 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     if sizing is None:
         (fitted,) = found.fitted
         quote = _quote_at(memo, fitted, params.gpu_hours)
-        return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted)
+        return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted, owned=fitted.owned)
     choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
-    best_fit, best = min(choices, key=lambda choice: _rank(choice[1]))
-    listed = tuple(sorted((choice for _, choice in choices), key=_rank)) if params.gpu == ANY_GPU else ()
+    best_fit, best = min(choices, key=lambda choice: rank_of(choice[1]))
+    listed = tuple(sorted((choice for _, choice in choices), key=rank_of)) if params.gpu == ANY_GPU else ()
     best_params = params.model_copy(update=best_fit.fit)
     return QuoteResult(
         best_params, catalog, best.quote, currency, rate, sizing, listed, memo=memo, job=best.job,
-        unmatched=found.unmatched, fitted=best_fit,
+        unmatched=found.unmatched, fitted=best_fit, owned=next((f.owned for f in found.fitted if f.owned), None),
     )  # fmt: skip
 
 
 def _hours(fitted: Fitted, params: QuoteParams) -> float:
     """The GPU-hours to quote at: the job's on this GPU model, else the slider's."""
     return fitted.workload.gpu_hours if fitted.job is not None else params.gpu_hours
-
-
-def _rank(choice: GpuChoice) -> tuple[bool, bool, float]:
-    """Cheapest first; a GPU with no offer passing the filters, or none fully priced, after."""
-    cheapest = choice.cheapest
-    if cheapest is None:
-        return True, True, math.inf
-    return False, not cheapest.complete, choice.cost

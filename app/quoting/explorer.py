@@ -13,7 +13,8 @@ from urllib.parse import urlencode
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from app.catalog.files import csv_text
-from app.catalog.snapshot import EU_COUNTRIES, CatalogSnapshot, OfferRecord
+from app.catalog.selection import EU_COUNTRIES
+from app.catalog.snapshot import CatalogSnapshot, OfferRecord
 from app.costing.quote import OfferCost
 from app.costing.terms import Billing, Tenancy
 from app.quoting.explorer_rows import COLUMNS, DEFAULT_COLUMNS, FACTS, Explorable, ExplorerRow, explorable

@@ -13,7 +13,8 @@ from operator import itemgetter
 
 from app.catalog.currencies import beside_a_number, currency_words
 from app.catalog.offer_records import OfferRecord, UnpricedRecord
-from app.catalog.snapshot import EU_COUNTRIES, CatalogSnapshot
+from app.catalog.selection import EU_COUNTRIES
+from app.catalog.snapshot import CatalogSnapshot
 from app.costing.money import cents, rate
 from app.costing.terms import HOURS_PER_MONTH, PERIOD_HOURS
 from app.wording import country_name

@@ -17,7 +17,8 @@ from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.costing.money import Currency, cents
 from app.costing.quote import OfferCost, breakdown, price_offers
 from app.costing.terms import Offer, Workload
-from app.quoting.build import display_currency, quoted_fits
+from app.quoting.build import quoted_fits
+from app.quoting.currency import display_currency
 from app.quoting.explorer_rows import ExplorerRow
 from app.quoting.form import form_of, parse_params, query_of, query_string
 from app.quoting.params import FieldErrors, QuoteParams

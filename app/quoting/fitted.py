@@ -7,13 +7,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.catalog.rates import RateRecord
-from app.catalog.snapshot import CatalogSnapshot, select_offers
+from app.catalog.selection import select_offers
+from app.catalog.snapshot import CatalogSnapshot
 from app.costing.contenders import contenders
 from app.costing.money import Currency
 from app.costing.providers import provider_contenders
 from app.costing.quote import PricedOffer, price_offers
 from app.costing.terms import Workload
 from app.quoting.jobs import JobFit, NoNumber
+from app.quoting.owning import OwnedRecord
 from app.quoting.params import QuoteParams
 from app.quoting.sizing import Sizing
 
@@ -32,6 +34,8 @@ class Fitted:
     job: JobFit | None = None
     by_provider: list[PricedOffer] = field(default_factory=list)
     """Less the offers that cannot be cheapest of their provider at any H: each provider's bill."""
+    owned: OwnedRecord | None = None
+    """The server the buyer would own, where it is of this GPU model and holds the workload's replica."""
 
 
 @dataclass(frozen=True)
@@ -48,9 +52,11 @@ class Contenders:
 
 def fitted_for(
     catalog: CatalogSnapshot, params: QuoteParams, gpus: int, fit: dict[str, Any], unit_gpus: int,
-    job: JobFit | None = None,
+    job: JobFit | None = None, owned: OwnedRecord | None = None,
 ) -> Fitted:  # fmt: skip
-    """`unit_gpus`: the GPUs one instance or node must hold (a sized model's, a replica, a run)."""
+    """`unit_gpus`: the GPUs one instance or node must hold (a sized model's, a replica, a run). The
+    owned server joins the offers where it holds that many of the GPU model; it is no provider's, so
+    not in the providers' bills. Filters of where and by whom do not apply to it."""
     at_fit = params.model_copy(update=fit)
     offers = select_offers(
         catalog,
@@ -65,5 +71,8 @@ def fitted_for(
     )
     batch = job is not None and job.serving is not None and params.hours_up == 0
     workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch)
-    priced = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
-    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced), job, provider_contenders(priced))
+    rented = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
+    if owned is None or not owned.holds(at_fit.gpu, unit_gpus):
+        return Fitted(at_fit.gpu, gpus, fit, workload, contenders(rented), job, provider_contenders(rented))
+    priced = [*rented, *price_offers([owned.priced], workload, at_fit.assumptions())]
+    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced), job, provider_contenders(rented), owned)

@@ -50,12 +50,13 @@ class Fieldset(StrEnum):
     JOB = "job"
     DATA = "data"
     MODEL = "model"
+    OWNING = "owning"
     FILTERS = "filters"
     ASSUMPTIONS = "assumptions"
 
 
 class Widget(StrEnum):
-    """How the form shows an input; GPU, PRESET and REGION list the page's catalog."""
+    """How the form shows an input; GPU, PRESET, SERVER and REGION list the page's catalog."""
 
     NUMBER = "number"
     """A number to type, beside a slider where the input has one."""
@@ -67,6 +68,8 @@ class Widget(StrEnum):
     """A select of the catalog's model presets, after none."""
     REGION = "region"
     """A select of the catalog's regions, grouped by country."""
+    SERVER = "server"
+    """A select of the catalog's servers to own, after none and before a server of the buyer's own figures."""
     TENANCY = "tenancy"
     """A checkbox per tenancy."""
     FLAG = "flag"

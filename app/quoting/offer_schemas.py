@@ -6,7 +6,8 @@ from pydantic import BaseModel, Field
 from sqlmodel.main import SQLModelConfig
 
 from app.catalog.rows import OFFER_COLUMNS, OfferRow
-from app.catalog.snapshot import CatalogSnapshot, OfferRecord, select_offers
+from app.catalog.selection import select_offers
+from app.catalog.snapshot import CatalogSnapshot, OfferRecord
 from app.costing.money import rate
 from app.costing.terms import Billing, Tenancy
 from app.quoting.params import VERSION_MAX

@@ -11,8 +11,11 @@ from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.terms import Assumptions, Tenancy, Workload
 from app.quoting.inputs import Fieldset, Flag, Input, MaybeNumber, MaybeWhole, Number, Whole, Widget
 from app.quoting.job_params import Job, JobParams
+from app.quoting.owning_params import OwningParams
 
 GPU_HOURS_MAX = 1_000_000
+ANY_GPU = "any"
+"""The GPU model a sized workload may ask for instead of one: every GPU model that fits is quoted."""
 VERSION_MAX = 2**31 - 1
 """Catalog versions are database integers; a larger number can name no version."""
 
@@ -112,7 +115,7 @@ class SizeParams(JobParams):
         )
 
 
-class QuoteParams(SizeParams):
+class QuoteParams(SizeParams, OwningParams):
     """One scenario; every field is a query parameter of `/` and `/api/quote`."""
 
     model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
@@ -169,7 +172,7 @@ class QuoteParams(SizeParams):
         help="the same work needs H / (1 - tax) GPU-hours",
     ).field(5, ge=0, le=50)  # fmt: skip
     virt_tax_bare_metal: Number = Input(
-        "Throughput lost, bare metal", Fieldset.ASSUMPTIONS, unit="%"
+        "Throughput lost, bare metal", Fieldset.ASSUMPTIONS, unit="%", help="and on servers you own",
     ).field(0, ge=0, le=50)  # fmt: skip
     virt_tax_serverless: Number = Input(
         "Throughput lost, serverless", Fieldset.ASSUMPTIONS, unit="%"
@@ -210,6 +213,7 @@ class QuoteParams(SizeParams):
                 Tenancy.BARE_METAL: self.virt_tax_bare_metal / 100,
                 Tenancy.VIRTUALIZED: self.virt_tax / 100,
                 Tenancy.SERVERLESS: self.virt_tax_serverless / 100,
+                Tenancy.OWNED: self.virt_tax_bare_metal / 100,
             },
             invocations=self.invocations,
             cold_start_s=self.cold_start_s,

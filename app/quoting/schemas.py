@@ -10,11 +10,14 @@ from pydantic import BaseModel, Field
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord
 from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency, cents, rate
+from app.costing.owning import OWNED_OFFER_ID
 from app.costing.quote import OfferCost, OptionKey
 from app.costing.terms import Billing, Tenancy
-from app.quoting.build import GpuChoice, QuoteResult
+from app.quoting.build import QuoteResult
+from app.quoting.choices import GpuChoice
 from app.quoting.job_schemas import JobOut, NoNumberOut
 from app.quoting.offer_schemas import OfferOut
+from app.quoting.owned_schemas import OwnedOut, owned_out
 from app.quoting.params import QuoteParams
 from app.quoting.provider_view import ProviderView
 from app.quoting.sizing import SizeOut, size_out
@@ -77,7 +80,9 @@ class OptionOut(CostOut):
     per_million_output_tokens: float | None = Field(
         None, description="a serving job's month divided by its millions of output tokens"
     )
-    offer: OfferOut
+    offer: OfferOut | None = Field(
+        description="the catalog's offer; null for the server owned (`owned` says what it is)"
+    )
 
     @classmethod
     def of(
@@ -88,7 +93,7 @@ class OptionOut(CostOut):
         return cls(
             **cls.figures(o, currency),
             per_million_output_tokens=_money_rate(per_million, currency),
-            offer=OfferOut.at(catalog, o.offer.offer_id),
+            offer=None if o.offer.offer_id == OWNED_OFFER_ID else OfferOut.at(catalog, o.offer.offer_id),
         )
 
 
@@ -163,6 +168,7 @@ class QuoteOut(BaseModel):
     no_number: list[NoNumberOut] = Field(
         description="GPU models that hold the model but have no benchmark (or peak) for the job, and why: unranked"
     )
+    owned: OwnedOut | None = Field(description="the server owned, where `own_server` chose one and it is quoted")
 
 
 def _gpu_option(result: QuoteResult, choice: GpuChoice, o: OfferCost, tokens: float | None) -> GpuOptionOut:
@@ -205,6 +211,7 @@ def quote_out(result: QuoteResult, view: ProviderView | None = None) -> QuoteOut
         job=None if result.job is None else JobOut.of(result.params.job, result.job),
         raised_gpus_at_once=result.raised_at_once,
         no_number=[NoNumberOut(gpu=u.gpu, field=u.field, reason=u.reason) for u in result.unmatched],
+        owned=owned_out(result, {o.option: option_name(o.option) for o in q.options}),
         break_evens=[
             BreakEvenOut(
                 a=option_name(be.a),

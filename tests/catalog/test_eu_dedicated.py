@@ -9,7 +9,8 @@ from sqlmodel import Session
 
 from app.catalog.exports import export_catalog
 from app.catalog.imports import load_catalog
-from app.catalog.snapshot import EU_COUNTRIES, catalogs_for, select_offers
+from app.catalog.selection import EU_COUNTRIES, select_offers
+from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import apply_shipped_updates
 from app.costing.terms import Billing, Tenancy
 from app.wording import plain_note

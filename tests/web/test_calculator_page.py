@@ -106,7 +106,7 @@ def test_out_of_range_huge_and_non_finite_values_are_refused_not_crashed(client,
         "peak_gpus=2.5": ("peak_gpus", "must be a whole number"),
         "months=999999999999999999999999": ("months", "must be at most 120"),
         "gpu=Z9000": ("gpu", "is not a GPU model in the catalog"),
-        "tenancy=mainframe": ("tenancy", "must be one of 'bare_metal', 'virtualized' or 'serverless'"),
+        "tenancy=mainframe": ("tenancy", "must be one of 'bare_metal', 'virtualized', 'serverless' or 'owned'"),
         "catalog_version=99999999999999999999999": ("catalog_version", "must be at most 2,147,483,647"),
     }
     for query, (field, message) in cases.items():

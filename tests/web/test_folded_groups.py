@@ -17,8 +17,10 @@ def test_the_page_reads_the_workload_then_the_answer_then_the_folded_groups(clie
     shown = [field["name"] for field in workload.select("input[type=number], select")]
     assert shown == ["gpu", "gpu_hours", "peak_gpus"]
     in_order = [element.get("id") for element in form.select("fieldset.main, #results, details.fold")]
-    assert in_order == [None, "results", "fold-job", "fold-data", "fold-model", "fold-filters", "fold-assumptions"]
-    assert [fold.has_attr("open") for fold in form.select("details.fold")] == [False] * 5
+    assert in_order == [
+        None, "results", "fold-job", "fold-data", "fold-model", "fold-owning", "fold-filters", "fold-assumptions"
+    ]  # fmt: skip
+    assert [fold.has_attr("open") for fold in form.select("details.fold")] == [False] * 6
     assumed = "Virtualization tax, virtualized: 0 % of throughput lost; Serverless invocations: 0 per month"
     assert _summary(page, "assumptions") == assumed
 

@@ -22,7 +22,7 @@ from app.catalog.queries import gpu_by_name, newest_version_of, offer_exists, of
 from app.catalog.rows import OFFER_CHECKS, OfferRow, offer_key
 from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.tables import OfferVersion
-from app.costing.terms import Billing, PricePeriod, Tenancy
+from app.costing.terms import RENTAL_BILLINGS, RENTED, PricePeriod
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, Days, PostedForm, RecordId
 from app.forms import ChangeNote, EditForm, Errors, OptionalNote, Refused, Values, answer, checked, in_catalog
 from app.pages import admin_page
@@ -168,8 +168,8 @@ def _offer_choices(catalog: CatalogSnapshot) -> dict[str, Any]:
     return {
         "provider_options": [(slug, p.name) for slug, p in sorted(catalog.providers.items())],
         "gpu_options": [(name, f"{name} ({memory} GiB)") for name, memory in catalog.gpus.items()],
-        "tenancy_options": [(t.value, t.value.replace("_", " ")) for t in Tenancy],
-        "billing_options": [(b.value, b.value.replace("_", " ")) for b in Billing],
+        "tenancy_options": [(t.value, t.value.replace("_", " ")) for t in RENTED],
+        "billing_options": [(b.value, b.value.replace("_", " ")) for b in RENTAL_BILLINGS],
         "period_options": [(p.value, p.value) for p in PricePeriod],
         "currency_options": STATED,
     }

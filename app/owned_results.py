@@ -1,0 +1,77 @@
+"""What the results say of the server the buyer would own: its month by part at these GPU-hours, how
+busy its GPUs are, and what a horizon shorter than its useful life leaves of the purchase."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.costing.curves import SteppedCost
+from app.costing.owning import (
+    OWNED_OFFER_ID,
+    OwnedBreakEven,
+    busy_share,
+    full_use_rate,
+    owning_beats,
+    undepreciated,
+)
+from app.costing.quote import OfferCost
+from app.quoting.build import QuoteResult
+from app.templating import money, money_rate
+
+
+@dataclass(frozen=True)
+class OwnedFigures:
+    """The owned option at this move, formatted: figures of the results block (app/results.py)."""
+
+    servers: str
+    capex: str
+    energy: str
+    colocation: str
+    operations: str
+    total: str
+    busy: str
+    full_use: str
+    """Per GPU-hour of work with every GPU busy all month: owning's floor."""
+    left: str | None
+    """The purchase not yet written off at the horizon's end; None where the horizon covers the useful life
+    (an input of the memo's key, so the same at every move)."""
+
+
+def owned_option(result: QuoteResult) -> tuple[OfferCost, SteppedCost] | None:
+    """The owned server's cost and curve, where it is one of the quote's options."""
+    for o in result.quote.options:
+        if o.offer.offer_id == OWNED_OFFER_ID and isinstance(o.curve, SteppedCost):
+            return o, o.curve
+    return None
+
+
+def owned_figures(result: QuoteResult) -> OwnedFigures | None:
+    found, owned = owned_option(result), result.owned
+    if found is None or owned is None:
+        return None
+    o, curve = found
+    hours, cur, gpus = result.params.gpu_hours, result.currency, o.offer.gpus_per_unit
+    servers = curve.units(hours)
+    parts = owned.month.times(servers)
+    life, months = owned.running.life_months, result.params.months
+    left = undepreciated(owned.price_usd, life, months) * servers if months < life else None
+    return OwnedFigures(
+        servers=f"{servers} server{'s' if servers != 1 else ''} of {gpus}",
+        capex=money(parts.capex, cur),
+        energy=money(parts.energy, cur),
+        colocation=money(parts.colocation, cur),
+        operations=money(parts.operations, cur),
+        total=money(parts.total, cur),
+        busy=f"{busy_share(hours, servers, gpus):.0%}",
+        full_use=money_rate(full_use_rate(owned.month.total, gpus, result.params.virt_tax_bare_metal / 100), cur),
+        left=None if left is None else money(left, cur),
+    )
+
+
+def owned_break_evens(result: QuoteResult) -> tuple[OwnedBreakEven, ...]:
+    """Where owning first beats each other option, up to the chart's end: the same at every move of one shape."""
+    found = owned_option(result)
+    if found is None:
+        return ()
+    o, curve = found
+    return tuple(owning_beats(result.quote.break_evens, curve, o.offer.gpus_per_unit))

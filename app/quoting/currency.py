@@ -1,0 +1,17 @@
+"""The currency a quote shows money in, at the rate of the catalog version quoted."""
+
+from __future__ import annotations
+
+from app.catalog.rates import RateRecord
+from app.catalog.snapshot import CatalogSnapshot
+from app.costing.money import SYMBOLS, USD, Currency
+from app.quoting.params import FieldErrors
+
+
+def display_currency(catalog: CatalogSnapshot, code: str) -> tuple[Currency, RateRecord | None] | FieldErrors:
+    """The currency money is shown in, at the version's rate (None for USD, the prices' own)."""
+    rate = catalog.rates.get(code)
+    if code != USD.code and rate is None:
+        listed = f"{catalog.created_at:%Y-%m-%d}"
+        return {"currency": f"has no exchange rate in the price list of {listed} yet (an admin adds the ECB's)"}
+    return USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit)), rate
