@@ -9,6 +9,7 @@ from app.costing.curves import SteppedCost
 from app.costing.owning import (
     OWNED_OFFER_ID,
     OwnedBreakEven,
+    OwnedMonth,
     busy_share,
     full_use_rate,
     owning_beats,
@@ -35,6 +36,11 @@ class OwnedFigures:
     left: str | None
     """The purchase not yet written off at the horizon's end; None where the horizon covers the useful life
     (an input of the memo's key, so the same at every move)."""
+    bars: tuple[str, ...] = ()
+    """Where each part's bar starts and how wide it is (capex, power, colocation, operations), then the
+    width of the cheapest rental option's month, on a scale of 100 for the larger month; () if none rents."""
+    rental: str = ""
+    """The cheapest rental option's month, beside its bar."""
 
 
 def owned_option(result: QuoteResult) -> tuple[OfferCost, SteppedCost] | None:
@@ -55,6 +61,7 @@ def owned_figures(result: QuoteResult) -> OwnedFigures | None:
     parts = owned.month.times(servers)
     life, months = owned.running.life_months, result.params.months
     left = undepreciated(owned.price_usd, life, months) * servers if months < life else None
+    rented = next((r for r in result.quote.options if r.offer.offer_id != OWNED_OFFER_ID and r.complete), None)
     return OwnedFigures(
         servers=f"{servers} server{'s' if servers != 1 else ''} of {gpus}",
         capex=money(parts.capex, cur),
@@ -65,7 +72,18 @@ def owned_figures(result: QuoteResult) -> OwnedFigures | None:
         busy=f"{busy_share(hours, servers, gpus):.0%}",
         full_use=money_rate(full_use_rate(owned.month.total, gpus, result.params.virt_tax_bare_metal / 100), cur),
         left=None if left is None else money(left, cur),
+        bars=() if rented is None else _bars(parts, rented.total),
+        rental="" if rented is None else money(rented.total, cur),
     )
+
+
+def _bars(parts: OwnedMonth, rental: float) -> tuple[str, ...]:
+    scale = 100 / max(parts.total, rental, 1e-9)
+    drawn, x = [], 0.0
+    for part in (parts.capex, parts.energy, parts.colocation, parts.operations):
+        drawn += [f"{x:.2f}", f"{part * scale:.2f}"]
+        x += part * scale
+    return (*drawn, f"{rental * scale:.2f}")
 
 
 def owned_break_evens(result: QuoteResult) -> tuple[OwnedBreakEven, ...]:

@@ -53,6 +53,16 @@ def test_one_server_costs_its_parts_a_month_beside_the_rental_offers(client, clo
     assert "busy 51% of the month" in owning and "$1.2868 per GPU-hour of work" in owning
 
 
+def test_the_month_is_drawn_part_by_part_against_the_cheapest_rental(client, cloud):
+    """On a scale of 100 for the larger month (7,514.649): capex 4,944.067 is 65.79 wide, then power
+    693.170 (9.22) from there; on demand's 6,000.00 is 79.84 wide."""
+    bars = soup(client.get(f"/?{QUERY}&gpu_hours=3000")).select_one("figure.owning-bars")
+    capex, power = bars.select_one("rect.capex"), bars.select_one("rect.power")
+    assert (capex["x"], capex["width"], power["x"], power["width"]) == ("0.00", "65.79", "65.79", "9.22")
+    assert bars.select_one("rect.rental")["width"] == "79.84"
+    assert [text(span) for span in bars.select(".bar-total")] == ["$7,514.65", "$6,000.00"]
+
+
 def test_owning_beats_on_demand_from_3_757_gpu_hours_a_month_64_percent_busy(client, cloud):
     """7,514.649 / 2.00 = 3,757.3 GPU-hours: 3,757.3 / (730 x 8) = 64 % of the server's hours; past
     5,840 a second server is needed, and renting is the cheaper again, up to 15,029.30 / 2.00 = 7,514.6."""

@@ -87,3 +87,14 @@ def test_each_move_of_a_sized_any_gpu_quote_shows_what_a_page_rendered_afresh_sh
         assert fragment(at, moved) == fragment(at, Catalogs(session.get_bind())), hours
     page = BeautifulSoup(fragment(at, moved), "lxml")
     assert page.select_one("figure.gpu-chart") and page.select_one("table.any-gpu"), "quoted for any GPU"
+
+
+def test_each_move_with_a_server_owned_shows_what_a_page_rendered_afresh_shows(fragment, session):
+    """Across a second server (past 8 x 730 = 5,840 GPU-hours) and back, with a horizon shorter than
+    the server's life: its parts, how busy it is and its bars are each move's own."""
+    hand_checked_catalog(session)
+    moved = Catalogs(session.get_bind())
+    owning = "own_server=custom&own_price=296644&own_power_kw=10.2&peak_gpus=8&months=12"
+    for hours in (1000, 3000, 5840, 6000, 9000, 1000):
+        at = f"{QUERY}&{owning}&gpu_hours={hours}"
+        assert fragment(at, moved) == fragment(at, Catalogs(session.get_bind())), hours
