@@ -66,7 +66,7 @@ def owned_for(catalog: CatalogSnapshot, params: QuoteParams) -> OwnedRecord | Fi
     elif usd_per_unit(server.currency, catalog.rates) is None:
         errors["own_server"] = f"is priced in {server.currency}, which {listed} holds no rate for"
     power = params.own_power_kw or (server.power_kw if server is not None else None)
-    if power is None:
+    if power is None and (server is not None or params.own_server == OWN_FIGURES):
         errors["own_power_kw"] = "type the server's maximum power in kW (its datasheet's): no source here states it"
     kwh = params.own_kwh if params.own_kwh is not None else ELECTRICITY[params.own_currency][0]
     sourced = COLOCATION.get(params.own_currency)

@@ -10,8 +10,8 @@ import pytest
 from sqlmodel import select
 
 from app.catalog.changes import new_version
-from app.catalog.tables import OfferVersion
-from app.catalog.updates import ecb_rate_2026_04, model_presets_2026_11
+from app.catalog.tables import GpuModel, OfferVersion
+from app.catalog.updates import ecb_rate_2026_04, model_presets_2026_11, owned_servers_2026_12
 from tests.factories import make_offer, make_provider
 from tests.web.helpers import soup
 
@@ -177,3 +177,45 @@ def test_pricing_one_offer_leaves_the_server_out(client, cloud, session):
     key = session.exec(select(OfferVersion.key)).first()
     page = soup(client.get(f"/?{QUERY}&gpu_hours=3000&offer={quote_plus(key)}"))
     assert owned_row(page) is None and page.select_one(".error:not(:empty)") is None
+
+
+@pytest.fixture
+def with_servers(cloud, session):
+    """The shipped servers to own, as a catalog version of their own (with the other GPU models they hold)."""
+    session.add_all([GpuModel(name="H200", memory_gib=141), GpuModel(name="MI300X", memory_gib=192)])
+    owned_servers_2026_12(session, new_version(session, "servers"))
+    session.commit()
+
+
+def test_a_catalog_server_is_quoted_at_its_published_price_and_power(client, with_servers):
+    """Viperatech's DGX H100 at 375,000 USD (2025-03-03) and its 10.2 kW: 375,000 / 60 = 6,250.00 of
+    capex, power 693.17 and colocation 1,877.41 as above: 8,820.58 a month."""
+    page = soup(client.get("/?gpu=H100&gpu_hours=3000&peak_gpus=8&own_server=dgx-h100/viperatech-2025-03"))
+    row = owned_row(page)
+    assert text(row.select_one("td.total")) == "$8,820.58"
+    assert "bought from Viperatech · NVIDIA DGX H100 P4387 system 640GB · 8× H100" in text(row)
+    assert "$375,000.00 over 60 months" in text(row) and "as of 2025-03-03" in text(row)
+
+
+def test_a_catalog_server_published_in_euros_is_converted_at_the_versions_rate(client, with_servers):
+    """Delta Computer's DGX H100 at EUR 303,610.20 (2024-03-20): 303,610.20 / 60 = 5,060.17 EUR of
+    capex; power and colocation are USD defaults, 693.170 / 1.1684 = 593.264 and 1,877.412 / 1.1684 =
+    1,606.823 EUR: 7,260.26 EUR a month (to the cent of the unrounded 7,260.258)."""
+    query = "gpu=H100&gpu_hours=3000&peak_gpus=8&own_server=dgx-h100/delta-computer-2024-03&currency=EUR"
+    assert text(owned_row(soup(client.get(f"/?{query}"))).select_one("td.total")) == "€7,260.26"
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("own_server=supermicro-8125gs-tnhr/dihuni-2024-03",
+         "type the server's maximum power in kW (its datasheet's): no source here states it"),
+        ("own_server=mi300x-ubb/interpromicro-2025-02&own_power_kw=8",
+         "holds MI300X; the quote is for H100: choose MI300X above, or another server"),
+        ("own_server=no-such-server", "is not a server in the price list of"),
+    ],
+)  # fmt: skip
+def test_a_catalog_server_that_cannot_be_quoted_says_why_under_its_field(client, with_servers, query, message):
+    page = soup(client.get(f"/?gpu=H100&gpu_hours=3000&peak_gpus=8&{query}"))
+    said = [text(page.select_one(f"#{field}-error")) for field in ("own_server", "own_power_kw")]
+    assert [m for m in said if m] == [said[0] or said[1]] and (said[0] or said[1]).startswith(message)
