@@ -49,6 +49,8 @@ FORM = (
 )
 """The form's default fields, as htmx sends the whole form on each input; {h} is filled per request."""
 PARTIAL = "/?" + FORM
+OWNING = PARTIAL + "&own_server=dgx-h100/viperatech-2025-03&own_life_months=60&own_currency=USD&own_operations=0"
+"""The same with a server to own quoted beside the offers (the owning fields htmx sends once one is chosen)."""
 QUOTE = "/api/quote?gpu=H100&gpu_hours={h}&checkpoint_gb=140&checkpoints_out=1"
 """The same quote as JSON, as a script would ask for it."""
 
@@ -62,6 +64,7 @@ def hours(i: int) -> str:
 HX = {"HX-Request": "true", "HX-Current-URL": f"http://{HOST}{PARTIAL.format(h=500)}"}
 """As htmx sends a slider's move: from the calculator's own address, whose other inputs are the same, so
 that the folded groups' summaries are not sent again (app/pages.py)."""
+HX_OWNING = HX | {"HX-Current-URL": f"http://{HOST}{OWNING.format(h=500)}"}
 GZIP = {"Accept-Encoding": "gzip"}
 """As browsers ask: the third timing shows what compressing the partial costs the server."""
 
@@ -169,18 +172,25 @@ ENDPOINTS = [
     ("GET /api/health", 1, "/api/health", {}),
     ("GET / partial (HX-Request)", 1, PARTIAL, HX),
     ("GET / partial, gzip", 1, PARTIAL, HX | GZIP),
+    ("GET / partial, a server owned", 1, OWNING, HX_OWNING),
     ("GET /api/quote", 1, QUOTE, {}),
     ("GET / partial, 10x catalog", 10, PARTIAL, HX),
     ("GET /api/quote, 10x catalog", 10, QUOTE, {}),
 ]
 """Each run loads these in turn, one at a time, each run starting two further down the list, so that
 drift over a run does not always favour the same ones; the catalog (1x or 10x) says which server answers."""
-STRIDE = 12_000
-"""Requests apart that each load starts (warm-ups included): more than one load sends, and 36 loads stay
+STRIDE = 11_800
+"""Requests apart that each load starts (warm-ups included): more than one load sends, and 42 loads stay
 within the 499,000 requests whose GPU-hours never repeat."""
 RATIOS = [
     ("partial / trivial, throughput", "GET / partial (HX-Request)", "GET /api/health", ">= 0.5x"),
     ("gzip partial / trivial, throughput", "GET / partial, gzip", "GET /api/health", ""),
+    (
+        "partial, cost per request with a server owned / without",
+        "GET / partial (HX-Request)",
+        "GET / partial, a server owned",
+        "",
+    ),
     ("partial, cost per request at 10x / 1x", "GET / partial (HX-Request)", "GET / partial, 10x catalog", "<= 1.2x"),
     ("/api/quote, cost per request at 10x / 1x", "GET /api/quote", "GET /api/quote, 10x catalog", "<= 1.2x"),
 ]

@@ -50,35 +50,20 @@ def owned_for(catalog: CatalogSnapshot, params: QuoteParams) -> OwnedRecord | Fi
     tenancy filter leaves owning out."""
     if not params.own_server or params.offer or (params.tenancy and terms.Tenancy.OWNED not in params.tenancy):
         return None
-    listed = f"the price list of {catalog.created_at:%Y-%m-%d}"
-    errors: FieldErrors = {}
-    own = usd_per_unit(params.own_currency, catalog.rates)
-    if own is None:
-        errors["own_currency"] = f"has no exchange rate in {listed} yet (an admin adds the ECB's)"
     server = catalog.servers.get(params.own_server)
-    if params.own_server == OWN_FIGURES:
-        if params.gpu == ANY_GPU:
-            errors["own_gpus"] = "a server of your own figures holds one GPU model: choose it above, not any GPU"
-        if params.own_price is None:
-            errors["own_price"] = "a server of your own figures needs its price"
-    elif server is None:
-        errors["own_server"] = f"is not a server in {listed}"
-    elif usd_per_unit(server.currency, catalog.rates) is None:
-        errors["own_server"] = f"is priced in {server.currency}, which {listed} holds no rate for"
-    power = params.own_power_kw or (server.power_kw if server is not None else None)
-    if power is None and (server is not None or params.own_server == OWN_FIGURES):
-        errors["own_power_kw"] = "type the server's maximum power in kW (its datasheet's): no source here states it"
-    kwh = params.own_kwh if params.own_kwh is not None else ELECTRICITY[params.own_currency][0]
-    sourced = COLOCATION.get(params.own_currency)
-    colocation = params.own_colocation if params.own_colocation is not None else sourced and sourced[0]
-    if colocation is None:
-        errors["own_colocation"] = f"no sourced colocation price in {params.own_currency} was found: type yours"
-    if errors or own is None or power is None or colocation is None:
+    own, power, colocation = (
+        usd_per_unit(params.own_currency, catalog.rates),
+        _power(params, server),
+        _colocation(params),
+    )
+    if errors := _refused(catalog, params, server):
         return errors
+    assert own is not None and power is not None and colocation is not None, "_refused says why any is missing"
     if server is not None:
         price = float(server.price + (server.setup or Decimal(0))) * (usd_per_unit(server.currency, catalog.rates) or 0)
     else:
         price = (params.own_price or 0.0) * own
+    kwh = params.own_kwh if params.own_kwh is not None else ELECTRICITY[params.own_currency][0]
     running = Running(
         life_months=params.own_life_months, usd_per_kwh=kwh * own, colocation_usd_per_kw_month=colocation * own,
         draw=params.own_draw_pct / 100, pue=params.own_pue, capital_rate=params.own_capital_pct / 100,
@@ -86,7 +71,7 @@ def owned_for(catalog: CatalogSnapshot, params: QuoteParams) -> OwnedRecord | Fi
     )  # fmt: skip
     gpus = server.gpus if server is not None else params.own_gpus
     seller = server.seller if server is not None else YOUR_FIGURES
-    bought = Server(gpus=gpus, price_usd=price, power_kw=float(power))
+    bought = Server(gpus=gpus, price_usd=price, power_kw=power)
     defaults = tuple(
         f"{name}: {source}"
         for name, typed, (_, source) in (
@@ -105,6 +90,41 @@ def owned_for(catalog: CatalogSnapshot, params: QuoteParams) -> OwnedRecord | Fi
         running,
         defaults,
     )
+
+
+def _power(params: QuoteParams, server: ServerRecord | None) -> float | None:
+    """The server's maximum kW: as typed, else as its source states it."""
+    if params.own_power_kw is not None:
+        return params.own_power_kw
+    return None if server is None or server.power_kw is None else float(server.power_kw)
+
+
+def _colocation(params: QuoteParams) -> float | None:
+    """Per kW-month in the buyer's currency: as typed, else the sourced figure, where one exists."""
+    sourced = COLOCATION.get(params.own_currency)
+    return params.own_colocation if params.own_colocation is not None else sourced and sourced[0]
+
+
+def _refused(catalog: CatalogSnapshot, params: QuoteParams, server: ServerRecord | None) -> FieldErrors:
+    """Why the server cannot be quoted, under each input at fault."""
+    listed = f"the price list of {catalog.created_at:%Y-%m-%d}"
+    errors: FieldErrors = {}
+    if usd_per_unit(params.own_currency, catalog.rates) is None:
+        errors["own_currency"] = f"has no exchange rate in {listed} yet (an admin adds the ECB's)"
+    if params.own_server == OWN_FIGURES:
+        if params.gpu == ANY_GPU:
+            errors["own_gpus"] = "a server of your own figures holds one GPU model: choose it above, not any GPU"
+        if params.own_price is None:
+            errors["own_price"] = "a server of your own figures needs its price"
+    elif server is None:
+        errors["own_server"] = f"is not a server in {listed}"
+    elif usd_per_unit(server.currency, catalog.rates) is None:
+        errors["own_server"] = f"is priced in {server.currency}, which {listed} holds no rate for"
+    if _power(params, server) is None and (server is not None or params.own_server == OWN_FIGURES):
+        errors["own_power_kw"] = "type the server's maximum power in kW (its datasheet's): no source here states it"
+    if _colocation(params) is None:
+        errors["own_colocation"] = f"no sourced colocation price in {params.own_currency} was found: type yours"
+    return errors
 
 
 def _row(params: QuoteParams, server: ServerRecord | None, gpus: int, own_price: float) -> OfferRow:
