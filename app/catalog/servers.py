@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 
 from app.catalog.server_tables import OwnedServerVersion
 from app.catalog.tables import GpuModel, valid_at
+from app.catalog.throughput import BESIDE_THE_RECORD
 
 
 @dataclass(frozen=True)
@@ -35,10 +36,6 @@ class ServerRecord:
     source_kind: str
     quote: str
     notes: str
-
-
-BESIDE_THE_RECORD = {"id", "gpu_model_id", "valid_from", "valid_to"}
-"""What a row holds that its record does not: the record names its GPU model instead."""
 
 
 def servers_at(session: Session, version: int) -> dict[str, ServerRecord]:
