@@ -186,7 +186,7 @@ RATIOS = [
     ("partial / trivial, throughput", "GET / partial (HX-Request)", "GET /api/health", ">= 0.5x"),
     ("gzip partial / trivial, throughput", "GET / partial, gzip", "GET /api/health", ""),
     (
-        "partial, cost per request with a server owned / without",
+        "partial, cost per request owning / not",
         "GET / partial (HX-Request)",
         "GET / partial, a server owned",
         "",
