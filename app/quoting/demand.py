@@ -1,0 +1,37 @@
+"""Hourly GPU demand as a buyer pastes or uploads it (one hour a line, GPUs in use in its last
+column): read whole or refused with the first bad line and why, never half-read."""
+
+from __future__ import annotations
+
+import re
+
+HOURS_MIN = 672
+"""A month or more: February's 28 days."""
+HOURS_MAX = 8_784
+"""A leap year."""
+GPUS_MAX = 10_000
+"""As many GPUs at once as the calculator quotes."""
+BYTES_MAX = 200_000
+"""A year of hourly lines with timestamps, with room to spare."""
+_CELLS = re.compile(r"[,;\t]")
+_WHOLE = re.compile(r"\d{1,9}")
+
+
+def read_hourly(text: str, least: int = HOURS_MIN, most: int = HOURS_MAX) -> tuple[int, ...] | str:
+    """GPUs in use hour by hour, or why not: the line and the reason. A first line that holds no
+    number is a header; blank lines are skipped; other columns (a timestamp) are left unread."""
+    if len(text.encode()) > BYTES_MAX:
+        return f"is larger than {BYTES_MAX // 1000} KB: one hour a line, a year at most"
+    hours: list[int] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        value = _CELLS.split(line)[-1].strip().strip('"')
+        if not line.strip() or (not hours and number == 1 and not any(c.isdigit() for c in value)):
+            continue
+        if not _WHOLE.fullmatch(value):
+            return f"line {number}: {value[:40]!r} is not a whole number of GPUs in use"
+        if int(value) > GPUS_MAX:
+            return f"line {number}: {int(value):,} GPUs at once, more than the {GPUS_MAX:,} quoted"
+        hours.append(int(value))
+    if not least <= len(hours) <= most:
+        return f"holds {len(hours):,} hours: {least:,} to {most:,} are needed (a month or more, a year at most)"
+    return tuple(hours)
