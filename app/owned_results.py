@@ -5,18 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.costing.curves import SteppedCost
-from app.costing.owning import (
-    OWNED_OFFER_ID,
-    OwnedBreakEven,
-    OwnedMonth,
-    busy_share,
-    full_use_rate,
-    owning_beats,
-    undepreciated,
-)
-from app.costing.quote import OfferCost
+from app.costing.owning import OWNED_OFFER_ID, OwnedBreakEven, OwnedMonth
 from app.quoting.build import QuoteResult
+from app.quoting.owned_quote import owned_at, owned_beats
 from app.templating import money, money_rate
 
 
@@ -43,35 +34,23 @@ class OwnedFigures:
     """The cheapest rental option's month, beside its bar."""
 
 
-def owned_option(result: QuoteResult) -> tuple[OfferCost, SteppedCost] | None:
-    """The owned server's cost and curve, where it is one of the quote's options."""
-    for o in result.quote.options:
-        if o.offer.offer_id == OWNED_OFFER_ID and isinstance(o.curve, SteppedCost):
-            return o, o.curve
-    return None
-
-
 def owned_figures(result: QuoteResult) -> OwnedFigures | None:
-    found, owned = owned_option(result), result.owned
-    if found is None or owned is None:
+    at = owned_at(result)
+    if at is None:
         return None
-    o, curve = found
-    hours, cur, gpus = result.params.gpu_hours, result.currency, o.offer.gpus_per_unit
-    servers = curve.units(hours)
-    parts = owned.month.times(servers)
-    life, months = owned.running.life_months, result.params.months
-    left = undepreciated(owned.price_usd, life, months) * servers if months < life else None
+    cur, gpus, parts = result.currency, at.cost.offer.gpus_per_unit, at.month
+    shorter = result.params.months < at.record.running.life_months
     rented = next((r for r in result.quote.options if r.offer.offer_id != OWNED_OFFER_ID and r.complete), None)
     return OwnedFigures(
-        servers=f"{servers} server{'s' if servers != 1 else ''} of {gpus}",
+        servers=f"{at.servers} server{'s' if at.servers != 1 else ''} of {gpus}",
         capex=money(parts.capex, cur),
         energy=money(parts.energy, cur),
         colocation=money(parts.colocation, cur),
         operations=money(parts.operations, cur),
         total=money(parts.total, cur),
-        busy=f"{busy_share(hours, servers, gpus):.0%}",
-        full_use=money_rate(full_use_rate(owned.month.total, gpus, result.params.virt_tax_bare_metal / 100), cur),
-        left=None if left is None else money(left, cur),
+        busy=f"{at.busy:.0%}",
+        full_use=money_rate(at.full_use, cur),
+        left=money(at.left, cur) if shorter else None,
         bars=() if rented is None else _bars(parts, rented.total),
         rental="" if rented is None else money(rented.total, cur),
     )
@@ -88,8 +67,5 @@ def _bars(parts: OwnedMonth, rental: float) -> tuple[str, ...]:
 
 def owned_break_evens(result: QuoteResult) -> tuple[OwnedBreakEven, ...]:
     """Where owning first beats each other option, up to the chart's end: the same at every move of one shape."""
-    found = owned_option(result)
-    if found is None:
-        return ()
-    o, curve = found
-    return tuple(owning_beats(result.quote.break_evens, curve, o.offer.gpus_per_unit))
+    at = owned_at(result)
+    return () if at is None else tuple(owned_beats(result, at))

@@ -13,6 +13,7 @@ from app.costing.tiers import Tier
 
 OWNED_OFFER_ID = -1
 """The owned server in a quote: never an offer's id, which the database counts from 1."""
+OWNED_OPTION = (Tenancy.OWNED, Billing.PURCHASED)
 NOTHING_PUBLISHED_APART = (Tier(0.0, None, 0.0),)
 """An owned server's egress and storage are the buyer's own to add under operations: not a
 provider's price left unpublished."""
@@ -104,9 +105,6 @@ def owned_offer(server: Server, running: Running, seller: str) -> Offer:
 def full_use_rate(month_usd: float, gpus: int, tax: float) -> float:
     """USD per GPU-hour of work with every GPU busy all month: owning's floor."""
     return month_usd / (gpus * HOURS_PER_MONTH * (1 - tax))
-
-
-OWNED_OPTION = (Tenancy.OWNED, Billing.PURCHASED)
 
 
 def busy_share(hours: float, servers: int, gpus: int) -> float:

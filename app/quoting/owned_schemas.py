@@ -6,10 +6,9 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
-from app.costing.curves import SteppedCost
-from app.costing.money import Currency, cents, rate
-from app.costing.owning import OWNED_OFFER_ID, busy_share, full_use_rate, owning_beats, undepreciated
+from app.costing.money import cents, rate
 from app.quoting.build import QuoteResult
+from app.quoting.owned_quote import owned_at, owned_beats
 
 
 class OwnedBeatsOut(BaseModel):
@@ -43,30 +42,25 @@ class OwnedOut(BaseModel):
 
 
 def owned_out(result: QuoteResult, name_of: dict[tuple[str, str], str]) -> OwnedOut | None:
-    owned = result.owned
-    found = next((o for o in result.quote.options if o.offer.offer_id == OWNED_OFFER_ID), None)
-    if owned is None or found is None or not isinstance(found.curve, SteppedCost):
+    at = owned_at(result)
+    if at is None:
         return None
-    cur, p, gpus = result.currency, result.params, found.offer.gpus_per_unit
-    servers = found.curve.units(p.gpu_hours)
-    month = owned.month.times(servers)
+    cur, owned = result.currency, at.record
 
-    def money(usd: float, currency: Currency = cur) -> float:
-        return float(cents(currency.of(usd)))
+    def money(usd: float) -> float:
+        return float(cents(cur.of(usd)))
 
-    life = owned.running.life_months
     return OwnedOut(
         server_key=owned.server.key if owned.server is not None else None,
-        name=owned.row.product, gpu=owned.row.gpu, gpus_per_server=gpus, price=float(owned.row.price),
-        price_currency=owned.row.currency, source=owned.row.source_url, as_of=owned.row.as_of,
-        useful_life_months=life, servers=servers, capex=money(month.capex), energy=money(month.energy),
-        colocation=money(month.colocation), operations=money(month.operations),
-        busy_share=round(busy_share(p.gpu_hours, servers, gpus), 4),
-        full_use_per_gpu_hour=float(rate(cur.of(full_use_rate(owned.month.total, gpus, p.virt_tax_bare_metal / 100)))),
-        not_yet_written_off=money(undepreciated(owned.price_usd, life, p.months) * servers),
+        name=owned.row.product, gpu=owned.row.gpu, gpus_per_server=at.cost.offer.gpus_per_unit,
+        price=float(owned.row.price), price_currency=owned.row.currency, source=owned.row.source_url,
+        as_of=owned.row.as_of, useful_life_months=owned.running.life_months, servers=at.servers,
+        capex=money(at.month.capex), energy=money(at.month.energy), colocation=money(at.month.colocation),
+        operations=money(at.month.operations), busy_share=round(at.busy, 4),
+        full_use_per_gpu_hour=float(rate(cur.of(at.full_use))), not_yet_written_off=money(at.left),
         beats=[
             OwnedBeatsOut(against=name_of[b.against], gpu_hours=round(b.hours, 2), busy_share=round(b.busy, 4),
                           until_gpu_hours=None if b.until is None else round(b.until, 2))
-            for b in owning_beats(result.quote.break_evens, found.curve, gpus)
+            for b in owned_beats(result, at)
         ],
     )  # fmt: skip
