@@ -52,38 +52,106 @@ def busy_share(profile: Profile, k: int) -> float:
 
 
 @dataclass(frozen=True)
+class Capacity:
+    """A base option: whole units of `gpus_per_unit` reserved at `unit_month` USD a month each."""
+
+    unit_month: float
+    gpus_per_unit: int
+    useful: float = 1.0
+    """Of each GPU's throughput, what the tenancy's tax leaves: a base of 8 virtualized GPUs at a 5 %
+    tax carries 7.6 GPUs of the demand."""
+    term_months: int = 1
+    """A shorter horizon still pays the whole term."""
+    setup_per_unit: float = 0.0
+    """Charged once for each unit: each server is set up."""
+    data_month: float = 0.0
+    """Egress and storage at the base's provider: the data lives with the base when there is one."""
+
+    def carries(self, units: int) -> float:
+        return units * self.gpus_per_unit * self.useful
+
+
+@dataclass(frozen=True)
+class Burst:
+    """A burst option: USD per GPU-hour billed, in instances of `gpus_per_unit` rented whole by the hour
+    (1: by the GPU, as serverless and single-GPU instances bill)."""
+
+    per_gpu_hour: float
+    gpus_per_unit: int = 1
+    useful: float = 1.0
+    start_month: float = 0.0
+    """What bursting at all adds a month: serverless cold starts."""
+    data_month: float = 0.0
+    """Egress and storage at the burst's provider, counted where there is no base."""
+
+    def billed_above(self, profile: Profile, carried: float) -> float:
+        """GPU-hours billed a month for the demand above `carried` GPUs: each hour's excess over the
+        useful share, rounded up to whole instances where they hold more than one GPU."""
+        billed = 0.0
+        for gpus, at in profile:
+            if gpus <= carried:
+                break
+            needed = (gpus - carried) / self.useful
+            if self.gpus_per_unit > 1:
+                needed = math.ceil(needed / self.gpus_per_unit - 1e-9) * self.gpus_per_unit
+            billed += needed * at
+        return billed
+
+
+@dataclass(frozen=True)
 class Split:
-    """A base of `units` whole units (`base_gpus` GPUs) and the GPU-hours above it burst, USD a month."""
+    """A base of `units` whole units (`base_gpus` GPUs) and the GPU-hours above it burst: USD a month,
+    and over the horizon with the base's whole term and setup fees."""
 
     units: int
     base_gpus: int
     base: float
     burst_gpu_hours: float
     burst: float
+    data: float = 0.0
+    horizon: float = 0.0
 
     @property
     def total(self) -> float:
-        return self.base + self.burst
+        return self.base + self.burst + self.data
 
 
-def splits(profile: Profile, unit_month: float, gpus_per_unit: int, burst_per_gpu_hour: float) -> list[Split]:
+def split_at(
+    profile: Profile, units: int, base: Capacity, burst: Burst, months: int = 1, billed: float | None = None
+) -> Split:
+    """`billed`: the burst's GPU-hours above this base where already worked out (for another offer alike)."""
+    if billed is None:
+        billed = burst.billed_above(profile, base.carries(units))
+    burst_month = billed * burst.per_gpu_hour + (burst.start_month if billed > 0 else 0.0)
+    base_month = units * base.unit_month
+    data = base.data_month if units else burst.data_month
+    horizon = base_month * max(months, base.term_months) + units * base.setup_per_unit + (burst_month + data) * months
+    return Split(units, units * base.gpus_per_unit, base_month, billed, burst_month, data, horizon)
+
+
+def units_for_peak(profile: Profile, base: Capacity) -> int:
+    """Units enough to carry the peak with no burst."""
+    return math.ceil(peak(profile) / (base.gpus_per_unit * base.useful) - 1e-9)
+
+
+def splits(profile: Profile, base: Capacity, burst: Burst, months: int = 1) -> list[Split]:
     """Every base from none to enough units for the peak: its month, base and burst apart."""
-    most = math.ceil(peak(profile) / gpus_per_unit)
-    found = []
-    for units in range(most + 1):
-        base_gpus = units * gpus_per_unit
-        above = hours_above(profile, base_gpus)
-        found.append(Split(units, base_gpus, units * unit_month, above, above * burst_per_gpu_hour))
-    return found
+    return [split_at(profile, units, base, burst, months) for units in range(units_for_peak(profile, base) + 1)]
 
 
-def best_split(profile: Profile, unit_month: float, gpus_per_unit: int, burst_per_gpu_hour: float) -> Split:
-    """The cheapest base; of equal months, the smaller base (less committed)."""
-    return min(splits(profile, unit_month, gpus_per_unit, burst_per_gpu_hour), key=lambda s: (s.total, s.units))
+def cheapest(found: Sequence[Split]) -> Split:
+    """The cheapest over the horizon; of equal ones, the smaller base (less committed)."""
+    return min(found, key=lambda s: (round(s.horizon, 6), s.units))
 
 
-def rule_of_thumb(profile: Profile, unit_month: float, gpus_per_unit: int, burst_per_gpu_hour: float) -> int:
+def best_split(profile: Profile, base: Capacity, burst: Burst, months: int = 1) -> Split:
+    return cheapest(splits(profile, base, burst, months))
+
+
+def rule_of_thumb(profile: Profile, base: Capacity, burst: Burst) -> int:
     """GPUs of base by the simple rule: the k-th is reserved when it is busy at least the base's price
-    per GPU-month over the burst's for a month (730 hours), whatever the units it comes in."""
-    threshold = unit_month / gpus_per_unit / (HOURS_PER_MONTH * burst_per_gpu_hour)
+    per useful GPU-month over the burst's for a month (730 hours), whatever the units it comes in."""
+    threshold = (base.unit_month / base.gpus_per_unit / base.useful) / (
+        HOURS_PER_MONTH * burst.per_gpu_hour / burst.useful
+    )
     return sum(1 for k in range(1, peak(profile) + 1) if busy_share(profile, k) >= threshold)

@@ -23,6 +23,7 @@ from app.quoting.moves import move_memo
 from app.quoting.owning import OwnedRecord, misfit, owned_for
 from app.quoting.params import ANY_GPU, FieldErrors, Job, QuoteParams
 from app.quoting.sizing import Sizing, size
+from app.quoting.split import SplitQuote, profiled, split_of
 
 CHECKPOINT_GB_MAX = 1_000_000
 """The most a checkpoint may weigh, as typed or as sized: the checkpoint field's own limit."""
@@ -51,6 +52,8 @@ class QuoteResult:
     """The quoted GPU model's offers priced for the inputs: what `providers` ranks."""
     owned: OwnedRecord | None = None
     """The server the buyer would own, where one is quoted."""
+    split: SplitQuote | None = None
+    """The hybrid split of the demand profile, where the job states one."""
 
     def record(self, o: OfferCost) -> OfferRecord | OwnedRecord:
         """What the catalog states of an option's offer, or of the server owned."""
@@ -120,8 +123,10 @@ def _offered(
     if isinstance(shown_in, dict):
         return shown_in
     currency, rate = shown_in
+    if params.sized and params.job is Job.SPLIT:
+        return {"preset": "a demand profile counts GPUs: leave the model out (none) to split it"}
     if not params.sized:
-        if params.job is not Job.HOURS:
+        if params.job not in (Job.HOURS, Job.SPLIT):
             return {"preset": "a job needs its model: choose a preset or give a parameter count"}
         return Contenders(currency, rate, None, (fitted_for(catalog, params, params.peak_gpus, {}, 1, owned=owned),))
     if params.measured_tps is not None and params.job is Job.SERVE and params.gpu == ANY_GPU:
@@ -194,6 +199,12 @@ def quoted_fits(catalogs: Catalogs, params: QuoteParams) -> tuple[Fitted, ...] |
 
 
 def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:
+    profile = None
+    if params.job is Job.SPLIT:
+        at_profile = profiled(params)
+        if isinstance(at_profile, dict):
+            return at_profile
+        params, profile = at_profile
     found_at = _found(catalogs, params)
     if isinstance(found_at, dict):
         return found_at
@@ -202,7 +213,9 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     if sizing is None:
         (fitted,) = found.fitted
         quote = _quote_at(memo, fitted, params.gpu_hours)
-        return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted, owned=fitted.owned)
+        split = None if profile is None else memo.part("split", lambda: split_of(fitted, params, profile))
+        return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted, owned=fitted.owned,
+                           split=split)  # fmt: skip
     choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
     best_fit, best = min(choices, key=lambda choice: rank_of(choice[1]))
     listed = tuple(sorted((choice for _, choice in choices), key=rank_of)) if params.gpu == ANY_GPU else ()

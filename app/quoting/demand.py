@@ -35,3 +35,20 @@ def read_hourly(text: str, least: int = HOURS_MIN, most: int = HOURS_MAX) -> tup
     if not least <= len(hours) <= most:
         return f"holds {len(hours):,} hours: {least:,} to {most:,} are needed (a month or more, a year at most)"
     return tuple(hours)
+
+
+WEEK_HOURS = 168
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def read_weekly(text: str) -> tuple[int, ...] | str:
+    """A week's 168 hours, Monday 00:00 first, as typed in a grid (spaces, commas or lines apart), or why not."""
+    values = [v for v in _SEPARATORS.split(text.strip()) if v]
+    for number, value in enumerate(values, start=1):
+        if not _WHOLE.fullmatch(value):
+            return f"hour {number}: {value[:40]!r} is not a whole number of GPUs in use"
+        if int(value) > GPUS_MAX:
+            return f"hour {number}: {int(value):,} GPUs at once, more than the {GPUS_MAX:,} quoted"
+    if len(values) != WEEK_HOURS:
+        return f"holds {len(values)} hours: a week has {WEEK_HOURS} (7 lines of 24)"
+    return tuple(int(v) for v in values)

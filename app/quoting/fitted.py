@@ -36,6 +36,8 @@ class Fitted:
     """Less the offers that cannot be cheapest of their provider at any H: each provider's bill."""
     owned: OwnedRecord | None = None
     """The server the buyer would own, where it is of this GPU model and holds the workload's replica."""
+    priced: list[PricedOffer] = field(default_factory=list)
+    """Every offer the filters leave, priced: the hybrid split pairs any of them, whatever the peak."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,8 @@ def fitted_for(
     workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch)
     rented = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
     if owned is None or not owned.holds(at_fit.gpu, unit_gpus):
-        return Fitted(at_fit.gpu, gpus, fit, workload, contenders(rented), job, provider_contenders(rented))
+        return Fitted(
+            at_fit.gpu, gpus, fit, workload, contenders(rented), job, provider_contenders(rented), None, rented
+        )
     priced = [*rented, *price_offers([owned.priced], workload, at_fit.assumptions())]
-    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced), job, provider_contenders(rented), owned)
+    return Fitted(at_fit.gpu, gpus, fit, workload, contenders(priced), job, provider_contenders(rented), owned, priced)

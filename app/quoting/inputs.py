@@ -76,6 +76,11 @@ class Widget(StrEnum):
     """One checkbox: on or off."""
     HIDDEN = "hidden"
     """Carried by the form while set, never shown: the catalog version of a saved link, a pinned offer."""
+    STORED = "stored"
+    """Never in the form nor a URL, too long for either: an uploaded profile, which the page carries by
+    its key and a saved scenario or the API holds whole."""
+    TEXT = "text"
+    """A text area: a grid of numbers typed or pasted."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,7 @@ class Input:
     the page shows it for that job alone."""
 
     def __post_init__(self) -> None:
-        if (self.fieldset is None) != (self.widget is Widget.HIDDEN):
+        if (self.fieldset is None) != (self.widget in (Widget.HIDDEN, Widget.STORED)):
             raise ValueError(f"{self.label}: a hidden input belongs to no fieldset, and every other to one")
 
     @property

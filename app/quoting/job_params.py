@@ -25,6 +25,8 @@ class Job(StrEnum):
     """Output tokens to serve a month, from a benchmark's throughput (or the buyer's own)."""
     TRAIN = "train"
     """A training or fine-tuning run: its tokens, at a dense peak and a utilisation (or a measured rate)."""
+    SPLIT = "split"
+    """GPUs in use that vary over the month: a base of reserved units and the rest burst (the hybrid split)."""
 
 
 class Latency(StrEnum):
@@ -38,6 +40,7 @@ JOBS = (
     (Job.HOURS.value, "GPU-hours a month, as I know them"),
     (Job.SERVE.value, "serving a model: output tokens a month"),
     (Job.TRAIN.value, "a training or fine-tuning run"),
+    (Job.SPLIT.value, "GPUs in use that vary: a reserved base, the rest burst"),
 )
 LATENCIES = (
     (Latency.OFFLINE.value, "offline: throughput, no latency bound"),
@@ -55,7 +58,8 @@ class JobParams(BaseModel):
 
     job: Job = Input(
         "The job", Fieldset.JOB, widget=Widget.CHOICE, options=JOBS,
-        help="hours: the GPU-hours below; serve: output tokens of a model; train: a run of a model's tokens",
+        help="hours: the GPU-hours below; serve: output tokens of a model; train: a run of a model's tokens; "
+        "split: a demand profile, priced as a reserved base with the rest burst",
     ).field(Job.HOURS)  # fmt: skip
     output_tokens_m: Number = Input(
         "Output tokens", Fieldset.JOB, unit="millions", slider=10_000, job=Job.SERVE,

@@ -10,8 +10,9 @@ from pydantic import ConfigDict
 from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.terms import Assumptions, Tenancy, Workload
 from app.quoting.inputs import Fieldset, Flag, Input, MaybeNumber, MaybeWhole, Number, Whole, Widget
-from app.quoting.job_params import Job, JobParams
+from app.quoting.job_params import Job
 from app.quoting.owning_params import OwningParams
+from app.quoting.split_params import SplitParams
 
 GPU_HOURS_MAX = 1_000_000
 ANY_GPU = "any"
@@ -27,7 +28,7 @@ FROM_THE_PRESET = "from the preset"
 NONE_IS_UNKNOWN = "none: unknown, left out of the total"
 
 
-class SizeParams(JobParams):
+class SizeParams(SplitParams):
     """A model and how it runs; every field is a query parameter of `/api/size`, and of `/` and
     `/api/quote`, where a model (a preset or a parameter count) sets the GPUs used at once and the
     checkpoint size."""
@@ -107,7 +108,7 @@ class SizeParams(JobParams):
     @property
     def run_mode(self) -> Mode:
         """What the model runs for: a job says it (serving is inference); GPU-hours take `mode`."""
-        return {Job.SERVE: Mode.INFERENCE, Job.TRAIN: self.train_mode, Job.HOURS: self.mode}[self.job]
+        return {Job.SERVE: Mode.INFERENCE, Job.TRAIN: self.train_mode}.get(self.job, self.mode)
 
     def sizing_assumptions(self) -> SizingAssumptions:
         return SizingAssumptions(

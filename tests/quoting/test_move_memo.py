@@ -27,6 +27,8 @@ def a_different_value(schema: dict, field: dict, default: object) -> object:
         field = schema["$defs"][field["$ref"].rsplit("/", 1)[1]]
     if "anyOf" in field:
         field = next(choice for choice in field["anyOf"] if choice.get("type") != "null")
+    if "examples" in field:
+        return field["examples"][0]
     if "enum" in field:
         return next(value for value in field["enum"] if value != default)
     kind = field["type"]

@@ -1,0 +1,213 @@
+"""The hybrid split of a demand profile over a GPU model's offers: the pair of a base option and a burst
+option, and the base on it, that cost least over the horizon; beside it, bursting all of it and
+reserving the peak, each on its own cheapest offer."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from app.costing.hybrid import (
+    Burst,
+    Capacity,
+    Profile,
+    Split,
+    hourly_profile,
+    peak,
+    rule_of_thumb,
+    simple_profile,
+    split_at,
+    units_for_peak,
+)
+from app.costing.quote import PricedOffer
+from app.costing.terms import Assumptions, Billing, Tenancy
+from app.quoting.demand import read_hourly, read_weekly
+from app.quoting.fitted import Fitted
+from app.quoting.params import FieldErrors, QuoteParams
+from app.quoting.split_params import SplitParams
+
+BASE_BILLINGS = (Billing.MONTHLY, Billing.COMMITTED, Billing.PURCHASED)
+BURST_BILLINGS = (Billing.ON_DEMAND, Billing.SPOT, Billing.PER_SECOND)
+
+
+def profiled(params: QuoteParams) -> tuple[QuoteParams, Profile] | FieldErrors:
+    """The demand profile, and the inputs with its GPU-hours and GPUs at once: what quoting every
+    option alone, beside the split, reads."""
+    profile = demand_profile(params)
+    if isinstance(profile, dict):
+        return profile
+    hours = sum(gpus * at for gpus, at in profile)
+    return params.model_copy(update={"gpu_hours": round(hours, 6), "peak_gpus": max(1, peak(profile))}), profile
+
+
+def demand_profile(params: SplitParams) -> Profile | FieldErrors:
+    """The month's load-duration curve as the inputs state it, or what is missing, under its input."""
+    if params.demand == "weekly":
+        week = read_weekly(params.weekly) if params.weekly.strip() else "needs the 168 hours of a week"
+        return {"weekly": week} if isinstance(week, str) else hourly_profile(week)
+    if params.demand == "hourly":
+        hours = read_hourly(params.hourly) if params.hourly.strip() else None
+        if not isinstance(hours, tuple):
+            return {"hourly_key": "is missing: upload a CSV of hourly GPU demand below"}
+        return hourly_profile(hours)
+    if params.base_gpus > params.split_peak:
+        return {"base_gpus": f"must be at most the {params.split_peak} GPUs at the peak"}
+    return simple_profile(params.base_gpus, params.split_peak, params.peak_hours)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A base offer and a burst offer, with the split of the profile at every base on them."""
+
+    base: PricedOffer
+    burst: PricedOffer
+    splits: tuple[Split, ...]
+    best: Split
+    rule_gpus: int
+    """GPUs of base by the simple rule (`rule_of_thumb`)."""
+
+    @property
+    def complete(self) -> bool:
+        """Egress and storage are priced where the data lives: with the base, or, with none, the burst."""
+        return (self.base if self.best.units else self.burst).complete
+
+
+@dataclass(frozen=True)
+class Alone:
+    """One offer carrying the whole profile: all of it burst, or the peak reserved."""
+
+    offer: PricedOffer
+    split: Split
+
+
+@dataclass(frozen=True)
+class SplitQuote:
+    profile: Profile
+    months: int
+    pair: Pair | None
+    """None where the filters leave no base option or no burst option."""
+    all_burst: Alone | None
+    all_reserved: Alone | None
+
+
+def _capacity(p: PricedOffer, assumptions: Assumptions) -> Capacity:
+    o = p.offer
+    return Capacity(
+        o.usd_per_unit_month, o.gpus_per_unit, 1 - assumptions.tax(o.tenancy),
+        o.min_commitment_months or 1, o.setup_fee_usd, p.fixed.usd,
+    )  # fmt: skip
+
+
+def _burst(p: PricedOffer, assumptions: Assumptions) -> Burst:
+    o = p.offer
+    serverless = o.tenancy is Tenancy.SERVERLESS
+    starts = assumptions.invocations * assumptions.cold_start_s / 3600 * o.usd_per_gpu_hour if serverless else 0.0
+    units = 1 if serverless else o.gpus_per_unit
+    return Burst(o.usd_per_gpu_hour, units, 1 - assumptions.tax(o.tenancy), starts, p.fixed.usd)
+
+
+Ranked = tuple[bool, float, int]
+
+
+def _rank(split: Split, complete: bool) -> Ranked:
+    """Fully priced first (an unpublished egress price is no free one), then over the horizon, then the
+    smaller base (less committed)."""
+    return not complete, round(split.horizon, 6), split.units
+
+
+T = TypeVar("T", Capacity, Burst)
+
+
+def _front(
+    offers: list[tuple[PricedOffer, T]], key: Callable[[T], Hashable], cost: Callable[[T], float]
+) -> list[tuple[PricedOffer, T]]:
+    """Of offers alike by `key` (and fully priced or not), those no other beats both on `cost` and on
+    egress and storage: the only ones that can carry the cheapest split; of equal ones, the first listed."""
+    groups: dict[Hashable, list[tuple[PricedOffer, T]]] = {}
+    for p, priced in offers:
+        groups.setdefault((key(priced), p.complete), []).append((p, priced))
+    kept: list[tuple[PricedOffer, T]] = []
+    for alike in groups.values():
+        least_data = math.inf
+        for p, priced in sorted(alike, key=lambda found: cost(found[1])):
+            if p.fixed.usd < least_data:
+                kept.append((p, priced))
+                least_data = p.fixed.usd
+    return kept
+
+
+class _Priced:
+    """Splits of the profile, the burst's GPU-hours above each base worked out once for
+    every burst offer alike (its instance size and tax): what the search reads again and again."""
+
+    def __init__(self, profile: Profile, months: int) -> None:
+        self.profile, self.months = profile, months
+        self.billed: dict[tuple[int, float, float], float] = {}
+
+    def at(self, units: int, base: Capacity, burst: Burst) -> Split:
+        carried = base.carries(units)
+        key = burst.gpus_per_unit, burst.useful, carried
+        billed = self.billed.get(key)
+        if billed is None:
+            billed = self.billed[key] = burst.billed_above(self.profile, carried)
+        return split_at(self.profile, units, base, burst, self.months, billed)
+
+    def every(self, base: Capacity, burst: Burst) -> tuple[Split, ...]:
+        return tuple(self.at(units, base, burst) for units in range(units_for_peak(self.profile, base) + 1))
+
+
+def split_quote(
+    priced: list[PricedOffer], profile: Profile, months: int, assumptions: Assumptions, base_kind: str, burst_kind: str
+) -> SplitQuote:
+    """Every base option against every burst option the filters and pins leave, each at every base;
+    the cheapest pair, and bursting all or reserving the peak, each on its cheapest offer."""
+    bases = [(p, _capacity(p, assumptions)) for p in priced if _kind(p, BASE_BILLINGS, base_kind)]
+    bursts = [(p, _burst(p, assumptions)) for p in priced if _kind(p, BURST_BILLINGS, burst_kind)]
+    search = _Priced(profile, months)
+    alone = _least((search.at(0, NO_BASE, flow), p, p) for p, flow in bursts)
+    reserved = _least((search.at(units_for_peak(profile, c), c, NO_BURST), p, p) for p, c in bases)
+    candidates = [
+        (split, b, r)
+        for b, c in _front(bases, lambda c: (c.gpus_per_unit, c.useful), lambda c: _unit_cost(c, months))
+        for r, flow in _front(bursts, lambda f: (f.gpus_per_unit, f.useful), lambda f: f.per_gpu_hour)
+        for split in search.every(c, flow)[1:]
+    ]
+    with_base = _least(candidates)
+    pair = None
+    if with_base is not None and alone is not None:
+        best, b, r = with_base
+        if _rank(alone[0], alone[1].complete) < _rank(best, b.complete):
+            best, r = alone[0], alone[1]
+        base, burst = _capacity(b, assumptions), _burst(r, assumptions)
+        pair = Pair(b, r, search.every(base, burst), best, rule_of_thumb(profile, base, burst))
+    return SplitQuote(
+        profile, months, pair,
+        Alone(alone[1], alone[0]) if alone else None,
+        Alone(reserved[1], reserved[0]) if reserved else None,
+    )  # fmt: skip
+
+
+NO_BASE = Capacity(0.0, 1)
+NO_BURST = Burst(0.0)
+
+
+def _kind(p: PricedOffer, billings: tuple[Billing, ...], pinned: str) -> bool:
+    return p.offer.billing in billings and pinned in ("", p.offer.billing)
+
+
+def _least(found: Iterable[tuple[Split, PricedOffer, PricedOffer]]) -> tuple[Split, PricedOffer, PricedOffer] | None:
+    """The cheapest split, its data priced with the first offer where it has a base, else the second."""
+    return min(found, key=lambda f: _rank(f[0], (f[1] if f[0].units else f[2]).complete), default=None)
+
+
+def _unit_cost(c: Capacity, months: int) -> float:
+    """A unit over the horizon: its whole term and its setup fee."""
+    return c.unit_month * max(months, c.term_months) + c.setup_per_unit
+
+
+def split_of(fitted: Fitted, params: QuoteParams, profile: Profile) -> SplitQuote:
+    return split_quote(
+        fitted.priced, profile, params.months, params.assumptions(), params.split_base, params.split_burst
+    )

@@ -1,0 +1,83 @@
+"""The inputs of the hybrid split: the demand profile (a base and a peak, a week hour by hour, or an
+uploaded month or more of hours), and which option may carry the base and which the burst."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import field_validator
+from pydantic_core import PydanticCustomError
+
+from app.quoting.demand import read_hourly, read_weekly
+from app.quoting.inputs import Fieldset, Input, Number, Whole, Widget
+from app.quoting.job_params import Job, JobParams
+
+DEMANDS = (
+    ("simple", "a base all month and a peak"),
+    ("weekly", "a week, hour by hour (7 lines of 24)"),
+    ("hourly", "hour by hour, uploaded (a month or more)"),
+)
+BASES = (
+    ("", "the cheapest"),
+    ("monthly", "dedicated, monthly"),
+    ("committed", "committed (reserved)"),
+    ("purchased", "servers you own (Owning the hardware)"),
+)
+BURSTS = (("", "the cheapest"), ("on_demand", "on demand"), ("spot", "spot"), ("per_second", "serverless"))
+WEEK_EXAMPLE = "\n".join(" ".join(["2"] * 8 + ["6"] * 10 + ["2"] * 6) for _ in range(7))
+"""Two GPUs at night, six from 08:00 to 18:00, every day: an illustration of the format, no one's data."""
+MONTH_EXAMPLE = "gpus\n" + "\n".join(["2"] * 600 + ["10"] * 72)
+HOURLY_MAX = 60_000
+"""A year of hours (8,784) at up to 5 digits and a comma each, with room: what a scenario keeps."""
+
+
+class SplitParams(JobParams):
+    """The split's inputs show for that job alone; the profile sets the GPU-hours and the GPUs at once."""
+
+    demand: Literal["simple", "weekly", "hourly"] = Input(
+        "Demand stated as", Fieldset.JOB, widget=Widget.CHOICE, options=DEMANDS, job=Job.SPLIT,
+        help="simple: the base and peak below; weekly: 168 hours typed or pasted; hourly: a CSV uploaded",
+    ).field("simple")  # fmt: skip
+    base_gpus: Whole = Input(
+        "GPUs in use all month", Fieldset.JOB, unit="GPUs", job=Job.SPLIT, help="the steady load (simple demand)",
+    ).field(2, ge=0, le=10_000)  # fmt: skip
+    split_peak: Whole = Input(
+        "GPUs at the peak", Fieldset.JOB, unit="GPUs", job=Job.SPLIT, help="at least the steady load (simple demand)",
+    ).field(10, ge=1, le=10_000)  # fmt: skip
+    peak_hours: Number = Input(
+        "Hours at the peak", Fieldset.JOB, unit="hours a month", job=Job.SPLIT, help="of 730 (simple demand)",
+    ).field(100, ge=0, le=730)  # fmt: skip
+    weekly: str = Input(
+        "A week, hour by hour", Fieldset.JOB, widget=Widget.TEXT, job=Job.SPLIT,
+        placeholder="7 lines of 24 numbers, Monday 00:00 first: the GPUs in use each hour",
+        help="168 whole numbers of GPUs in use, separated by spaces, commas or lines (weekly demand)",
+    ).field("", max_length=4_000, examples=[WEEK_EXAMPLE])  # fmt: skip
+    hourly_key: str = Input(
+        "Uploaded demand", None, widget=Widget.HIDDEN, help="the key an upload of hourly demand was stored under",
+    ).field("", max_length=64, pattern=r"^[0-9a-f]*$", examples=["9c1185a5c5e9fc54"])  # fmt: skip
+    hourly: str = Input(
+        "Hourly demand", None, widget=Widget.STORED,
+        help="GPUs in use hour by hour, one hour a line (its last column): 672 to 8,784 hours (hourly demand)",
+    ).field("", max_length=HOURLY_MAX, examples=[MONTH_EXAMPLE])  # fmt: skip
+    split_base: Literal["", "monthly", "committed", "purchased"] = Input(
+        "Base on", Fieldset.JOB, widget=Widget.CHOICE, options=BASES, job=Job.SPLIT,
+        help="the kind of capacity for the base (default: the cheapest of them)",
+    ).field("")  # fmt: skip
+    split_burst: Literal["", "on_demand", "spot", "per_second"] = Input(
+        "Burst to", Fieldset.JOB, widget=Widget.CHOICE, options=BURSTS, job=Job.SPLIT,
+        help="the kind of option for the hours above the base (default: the cheapest of them)",
+    ).field("")  # fmt: skip
+
+    @field_validator("weekly")
+    @classmethod
+    def _a_week(cls, text: str) -> str:
+        if text.strip() and isinstance(why := read_weekly(text), str):
+            raise PydanticCustomError("weekly", why)
+        return text
+
+    @field_validator("hourly")
+    @classmethod
+    def _hours(cls, text: str) -> str:
+        if text.strip() and isinstance(why := read_hourly(text), str):
+            raise PydanticCustomError("hourly", why)
+        return text
