@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
@@ -18,9 +18,10 @@ from app.catalog.snapshot import Catalogs
 from app.catalog.tables import PendingImport
 from app.deps import VARIES_BY_FRAGMENT
 from app.quoting.build import ANY_GPU, QuoteResult, build_quote
+from app.quoting.demand import uploaded
 from app.quoting.folds import folded_alike, folds, settled
-from app.quoting.form import default_values, form_of, parse_params, query_of
-from app.quoting.params import QuoteParams
+from app.quoting.form import default_values, form_of, parse_params, query_of, query_string
+from app.quoting.params import FieldErrors, QuoteParams
 from app.quoting.provider_view import LABELS, ProviderView, parse_view
 from app.results import figures, results_block, shown
 from app.security import csrf_token, remember_csrf
@@ -39,12 +40,16 @@ def calculator_page(
     fragment: bool = False,
     status_code: int = 200,
     model: type[QuoteParams] = QuoteParams,
+    problems: FieldErrors | None = None,
     **extra: Any,
 ) -> Response:
     """The calculator for these inputs (of `model`, whose fields are the form's): the whole page, or
-    its results block for htmx."""
+    its results block for htmx. `problems`: what the route found wrong with an input the quote then
+    misses (an upload refused, or one no longer kept), said under it in place of the quote's message."""
     parsed, view = parse_params(query, model), parse_view(query)
     built = parsed if isinstance(parsed, dict) else build_quote(catalogs, parsed)
+    if isinstance(built, dict) and problems:
+        built = built | problems
     errors, result = (built, None) if isinstance(built, dict) else ({}, built)
     if isinstance(view, dict):
         errors, result, view = errors | view, None, ProviderView()
@@ -65,6 +70,8 @@ def calculator_page(
         "csrf_token": token,
         "save_values": {},
         "save_errors": {},
+        "typed_inputs": _typed_inputs(query, parsed) if result is None else "",
+        "uploaded": None if fragment else uploaded(str(query.get("hourly", ""))),
         **extra,
     }
     if fragment and result is not None and not isinstance(parsed, dict):
@@ -82,6 +89,14 @@ def calculator_page(
     if token is not None:
         remember_csrf(request, response, token)
     return response
+
+
+def _typed_inputs(query: dict[str, Any], parsed: QuoteParams | FieldErrors) -> str:
+    """The query an upload keeps where the results name none (inputs that cannot be quoted): as
+    read, else as typed; never an upload's hours."""
+    if not isinstance(parsed, dict):
+        return query_string(parsed, frozenset(), changed_only=True)
+    return urlencode({k: v for k, v in query.items() if k != "hourly"}, doseq=True)
 
 
 def _moved_summaries(request: Request, query: dict[str, Any], params: QuoteParams, context: dict[str, Any]) -> bytes:

@@ -121,9 +121,9 @@ def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:
     q, p, cur = result.quote, result.params, result.currency
     hours = quantity(p.gpu_hours)
     every_offer = query_string(p.model_copy(update={"offer": ""})) if p.offer else None
-    if not q.options:
-        return Figures(hours, every_offer)
     inputs, workload = inputs_query(result, _memo(result))
+    if not q.options:
+        return Figures(hours, every_offer, inputs=inputs, workload=workload)
     rows = tuple(
         RowFigures(
             money(o.compute, cur),

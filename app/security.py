@@ -14,6 +14,8 @@ from app.settings import settings
 CSRF_COOKIE = "csrftoken"
 CSRF_FIELD = "csrf_token"
 ADMIN_COOKIE = "admin_session"
+EXPIRED = "This form has expired or came from another site. {} again from this page."
+"""What a public form says when its token fails: the calculator's forms are filled in again, not signed in to."""
 
 
 def _sign(nonce: str, admin_session: str | None) -> str:

@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     saves_per_client_per_10_min: int = 20
     saves_per_hour: int = 2000
     """Saved scenarios are kept for ever, so their growth is bounded per client and in all."""
+    uploads_per_client_per_10_min: int = 20
+    uploads_per_hour: int = 1000
+    """So are uploaded demand profiles (up to 60 KB each)."""
 
     @field_validator("trusted_proxies", "allowed_hosts", mode="before")
     @classmethod

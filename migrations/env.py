@@ -8,6 +8,7 @@ import app.catalog.tables  # noqa: F401  (registers the tables on SQLModel.metad
 import app.catalog.throughput_tables  # noqa: F401
 import app.catalog.server_tables  # noqa: F401
 import app.admin.tables  # noqa: F401
+import app.scenarios.profiles  # noqa: F401
 import app.scenarios.tables  # noqa: F401
 from app.settings import settings
 

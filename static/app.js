@@ -38,6 +38,12 @@ document.addEventListener("input", (event) => {
   }
 }, true);
 
+// The upload's file and pasted hours sit in the calculator's job fold but belong to the upload's own
+// form: what is typed there changes none of the calculator's inputs, so it asks for no new results.
+document.querySelectorAll(".upload").forEach((area) => {
+  area.addEventListener("input", (event) => event.stopPropagation());
+});
+
 // The words the server writes under a number past its slider's end (app/quoting/form.py's `beyond`).
 function sayBeyond(input, slider) {
   const note = document.getElementById(input.id + "-beyond");

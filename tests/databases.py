@@ -28,6 +28,7 @@ from sqlmodel import SQLModel
 import app.admin.tables  # noqa: F401  (the tables of the models, registered on SQLModel.metadata)
 import app.catalog.tables  # noqa: F401
 import app.catalog.throughput_tables  # noqa: F401
+import app.scenarios.profiles  # noqa: F401
 import app.scenarios.tables  # noqa: F401
 
 BACKENDS = tuple((os.environ.get("TEST_DATABASES") or "sqlite,postgresql").split(","))

@@ -4,6 +4,7 @@ column): read whole or refused with the first bad line and why, never half-read.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 HOURS_MIN = 672
 """A month or more: February's 28 days."""
@@ -13,6 +14,7 @@ GPUS_MAX = 10_000
 """As many GPUs at once as the calculator quotes."""
 BYTES_MAX = 200_000
 """A year of hourly lines with timestamps, with room to spare."""
+TOO_LARGE = f"is larger than {BYTES_MAX // 1000} KB: one hour a line, a year at most"
 _CELLS = re.compile(r"[,;\t]")
 _WHOLE = re.compile(r"\d{1,9}")
 
@@ -21,7 +23,7 @@ def read_hourly(text: str, least: int = HOURS_MIN, most: int = HOURS_MAX) -> tup
     """GPUs in use hour by hour, or why not: the line and the reason. A first line that holds no
     number is a header; blank lines are skipped; other columns (a timestamp) are left unread."""
     if len(text.encode()) > BYTES_MAX:
-        return f"is larger than {BYTES_MAX // 1000} KB: one hour a line, a year at most"
+        return TOO_LARGE
     hours: list[int] = []
     for number, line in enumerate(text.splitlines(), start=1):
         value = _CELLS.split(line)[-1].strip().strip('"')
@@ -35,6 +37,23 @@ def read_hourly(text: str, least: int = HOURS_MIN, most: int = HOURS_MAX) -> tup
     if not least <= len(hours) <= most:
         return f"holds {len(hours):,} hours: {least:,} to {most:,} are needed (a month or more, a year at most)"
     return tuple(hours)
+
+
+@dataclass(frozen=True)
+class Uploaded:
+    """What the page and the comparison say of an uploaded profile in place of its hours."""
+
+    hours: int
+    peak: int
+
+    def __str__(self) -> str:
+        return f"{self.hours:,} hours, peak {self.peak:,} GPUs"
+
+
+def uploaded(text: str) -> Uploaded | None:
+    """None for no hours, or hours that read_hourly refuses (its message says why, under the input)."""
+    hours = read_hourly(text) if text.strip() else None
+    return Uploaded(len(hours), max(hours)) if isinstance(hours, tuple) else None
 
 
 WEEK_HOURS = 168

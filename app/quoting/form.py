@@ -13,7 +13,7 @@ from annotated_types import Ge, Gt
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from app.quoting.inputs import Fieldset, Input
+from app.quoting.inputs import Fieldset, Input, Widget
 from app.quoting.params import FieldErrors, QuoteParams
 
 
@@ -88,6 +88,11 @@ class Form:
         return [f for fieldset in Fieldset for folded in (False, True) for f in self.shown_in(fieldset, folded)] + (
             self.hidden
         )
+
+    @cached_property
+    def stored(self) -> frozenset[str]:
+        """Inputs kept whole only where a scenario is stored: never in a form or a URL."""
+        return frozenset(f.name for f in self.fields if f.input.widget == Widget.STORED)
 
     @cached_property
     def labels(self) -> dict[str, str]:
@@ -184,9 +189,11 @@ def default_values(model: type[QuoteParams] = QuoteParams) -> dict[str, Any]:
 def query_string(
     params: QuoteParams, leave_out: frozenset[str] = frozenset({"catalog_version"}), changed_only: bool = False
 ) -> str:
-    """The calculator's URL for these inputs at today's prices; less the inputs `leave_out` names, and
-    with `changed_only` those at their default (which a URL leaving them out means)."""
+    """The calculator's URL for these inputs at today's prices; less the inputs `leave_out` names and
+    those only a stored scenario holds (an uploaded profile, which its key stands for), and with
+    `changed_only` those at their default (which a URL leaving them out means)."""
     defaults = default_values(type(params)) if changed_only else {}
+    leave_out |= form_of(type(params)).stored
     pairs: list[tuple[str, Any]] = []
     for name, value in form_values(params).items():
         if name in leave_out or value is False or value is None or value == "":

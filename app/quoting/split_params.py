@@ -39,16 +39,19 @@ class SplitParams(JobParams):
         help="simple: the base and peak below; weekly: 168 hours typed or pasted; hourly: a CSV uploaded",
     ).field("simple")  # fmt: skip
     base_gpus: Whole = Input(
-        "GPUs in use all month", Fieldset.JOB, unit="GPUs", job=Job.SPLIT, help="the steady load (simple demand)",
+        "GPUs in use all month", Fieldset.JOB, unit="GPUs", job=Job.SPLIT, demand="simple",
+        help="the steady load (simple demand)",
     ).field(2, ge=0, le=10_000)  # fmt: skip
     split_peak: Whole = Input(
-        "GPUs at the peak", Fieldset.JOB, unit="GPUs", job=Job.SPLIT, help="at least the steady load (simple demand)",
+        "GPUs at the peak", Fieldset.JOB, unit="GPUs", job=Job.SPLIT, demand="simple",
+        help="at least the steady load (simple demand)",
     ).field(10, ge=1, le=10_000)  # fmt: skip
     peak_hours: Number = Input(
-        "Hours at the peak", Fieldset.JOB, unit="hours a month", job=Job.SPLIT, help="of 730 (simple demand)",
+        "Hours at the peak", Fieldset.JOB, unit="hours a month", job=Job.SPLIT, demand="simple",
+        help="of 730 (simple demand)",
     ).field(100, ge=0, le=730)  # fmt: skip
     weekly: str = Input(
-        "A week, hour by hour", Fieldset.JOB, widget=Widget.TEXT, job=Job.SPLIT,
+        "A week, hour by hour", Fieldset.JOB, widget=Widget.TEXT, job=Job.SPLIT, demand="weekly",
         placeholder="7 lines of 24 numbers, Monday 00:00 first: the GPUs in use each hour",
         help="168 whole numbers of GPUs in use, separated by spaces, commas or lines (weekly demand)",
     ).field("", max_length=4_000, examples=[WEEK_EXAMPLE])  # fmt: skip

@@ -12,7 +12,9 @@ from app.charts import overlay_chart
 from app.costing.money import USD
 from app.costing.quote import OfferCost, OptionKey
 from app.deps import CatalogsDep, Database
+from app.quoting.demand import uploaded
 from app.quoting.form import form_of, form_values
+from app.quoting.inputs import Widget
 from app.quoting.params import QuoteParams
 from app.scenarios.service import saved_quote, slug_in
 from app.scenarios.store import scenario_at, scenario_params
@@ -21,7 +23,9 @@ from app.templating import templates
 router = APIRouter(tags=["scenarios"])
 
 
-def _shown(value: Any) -> str:
+def _shown(value: Any, widget: Widget) -> str:
+    if widget == Widget.STORED:
+        return str(uploaded(value) or "none")  # the hours summed up: a year of them fits no cell
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -105,7 +109,7 @@ def compare(
     inputs = [
         (field.input.label, cells, len(set(cells)) > 1)
         for field in form_of(QuoteParams).in_form_order
-        for cells in [[_shown(v[field.name]) for v in values]]
+        for cells in [[_shown(v[field.name], field.input.widget) for v in values]]
     ]
     options: dict[OptionKey, list[OfferCost | None]] = {}
     for column, result in enumerate(results):

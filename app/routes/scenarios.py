@@ -32,13 +32,12 @@ from app.scenarios.service import (
 )
 from app.scenarios.store import TooManySaves, scenario_at, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
-from app.security import client_key, csrf_ok
+from app.security import EXPIRED, client_key, csrf_ok
 from app.templating import option_label
 
 router = APIRouter(tags=["scenarios"])
 api_router = APIRouter(prefix="/api/scenarios", tags=["api"])
 
-EXPIRED = "This form has expired or came from another site. {} again from this page."
 CSV_COLUMNS = [
     "option", "provider", "product", "region", "compute_{cur}", "egress_{cur}", "storage_{cur}", "total_{cur}",
     "horizon_total_{cur}", "{cur}_per_useful_gpu_hour", "{cur}_per_million_output_tokens", "job_gpu_hours",

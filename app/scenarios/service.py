@@ -15,9 +15,11 @@ from app.catalog.snapshot import Catalogs
 from app.catalog.text_rules import CONTROL_CHARACTERS, plain_text
 from app.costing.money import cents
 from app.quoting.build import QuoteResult, build_quote
+from app.quoting.demand import read_hourly
 from app.quoting.inputs import MaybeWhole
 from app.quoting.params import VERSION_MAX, QuoteParams
 from app.quoting.schemas import QuoteOut, option_name, quote_out
+from app.scenarios.profiles import keep_profile, profile_key
 from app.scenarios.store import SLUG, save_scenario, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
 from app.scenarios.today import ThenAndNow, then_and_now
@@ -69,16 +71,22 @@ class Unquotable(Exception):
 
 def quote_and_save(db: Callable[[], Session], catalogs: Catalogs, scenario: ScenarioIn, client_key: str) -> Scenario:
     """Quote first (the same checks as the page), then save pinned to the version quoted at, in a
-    session of its own."""
+    session of its own. Uploaded hours are kept as a profile too, under the key the saved inputs
+    name, so that the page opened from the scenario, which carries the key alone, finds them."""
     version = scenario.catalog_version or scenario.params.catalog_version
-    pinned = scenario.params.model_copy(update={"catalog_version": version})
+    hours = read_hourly(scenario.params.hourly) if scenario.params.hourly.strip() else None
+    profile = {"hourly_key": profile_key(hours)} if isinstance(hours, tuple) else {}
+    pinned = scenario.params.model_copy(update={"catalog_version": version} | profile)
     result = build_quote(catalogs, pinned)
     if isinstance(result, dict):
         raise Unquotable(result)
     totals = json.dumps(totals_of(result))
     name, note = scenario.name.strip(), scenario.note.strip()
     with db() as session:
-        return save_scenario(session, pinned, result.catalog.version, name, note, client_key, totals)
+        saved = save_scenario(session, pinned, result.catalog.version, name, note, client_key, totals)
+        if isinstance(hours, tuple):
+            keep_profile(session, hours, client_key, counted=False)
+        return saved
 
 
 def totals_of(result: QuoteResult) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from app.catalog.snapshot import catalogs_for
 from app.deps import CatalogsDep, Fragment, get_catalogs
 from app.pages import calculator_page
+from app.quoting.form import form_of
 from app.quoting.inputs import Fieldset, Input, Number
 from app.quoting.params import QuoteParams
 from tests.factories import hand_checked_catalog
@@ -77,7 +78,10 @@ def test_the_added_field_is_described_in_the_openapi_schema_of_a_route_taking_it
 
 
 def test_every_input_of_the_calculator_is_in_its_form(client, session):
-    """The template lays out each fieldset an input can name; the hidden ones are carried while set."""
+    """The template lays out each fieldset an input can name; the hidden ones are carried while set,
+    the stored ones (an upload's hours) never."""
     hand_checked_catalog(session)
-    form = html(client.get("/?catalog_version=1&offer=some-offer")).select_one("form#calculator")
-    assert [name for name in QuoteParams.model_fields if not form.select(f'[name="{name}"]')] == []
+    form = html(client.get("/?catalog_version=1&offer=some-offer&hourly_key=9c1185a5")).select_one("form#calculator")
+    stored = form_of(QuoteParams).stored
+    assert [n for n in QuoteParams.model_fields if n not in stored and not form.select(f'[name="{n}"]')] == []
+    assert stored == {"hourly"} and not form.select('[name="hourly"]')

@@ -1,0 +1,75 @@
+"""Uploaded demand profiles, kept under a key derived from their hours and never changed: the page
+carries the key in its URL, which the hours (up to a year of them) would not fit."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+from sqlmodel import Field, Session, SQLModel, func, select
+
+from app.db import serialised
+from app.scenarios.store import TooManySaves
+from app.settings import settings
+
+KEY_HEX = 16
+"""64 bits of the hours' SHA-256: one key per profile among any number a calculator keeps."""
+KEY = re.compile(r"^[0-9a-f]{1,64}$")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+# One demand profile: GPUs in use hour by hour, one hour a line, under the key its hours make.
+class DemandProfile(SQLModel, table=True):
+    key: str = Field(primary_key=True, max_length=KEY_HEX)
+    hours: str
+    created_at: datetime = Field(default_factory=_now, index=True)
+    client_key: str = Field(index=True, max_length=64)
+    """The client that first kept it, whose uploads are counted against its limit."""
+
+
+def profile_text(hours: Sequence[int]) -> str:
+    """The hours as kept: the same profile is the same text (and key) however it was written."""
+    return "\n".join(str(gpus) for gpus in hours)
+
+
+def profile_key(hours: Sequence[int]) -> str:
+    return hashlib.sha256(profile_text(hours).encode()).hexdigest()[:KEY_HEX]
+
+
+def _recent(session: Session, since: datetime, client_key: str | None = None) -> int:
+    query = select(func.count()).select_from(DemandProfile).where(DemandProfile.created_at >= since)
+    if client_key is not None:
+        query = query.where(DemandProfile.client_key == client_key)
+    return session.exec(query).one()
+
+
+def _refuse_beyond_limits(session: Session, client_key: str) -> None:
+    now = datetime.now(UTC)
+    if _recent(session, now - timedelta(minutes=10), client_key) >= settings.uploads_per_client_per_10_min:
+        raise TooManySaves("You have uploaded many profiles in the last few minutes; try again in ten minutes.")
+    if _recent(session, now - timedelta(hours=1)) >= settings.uploads_per_hour:
+        raise TooManySaves("Uploading is paused for a while: too many profiles were uploaded in the last hour.")
+
+
+def keep_profile(session: Session, hours: Sequence[int], client_key: str, counted: bool = True) -> str:
+    """The profile's key, its row inserted unless kept already. Under one lock for every keeper, so
+    the same hours sent at once land once, and uploads sent at once count each other; `counted`
+    False for a saved scenario's hours, which its save's limits count."""
+    key = profile_key(hours)
+    with serialised(session, f"profile uploads by {client_key}", "profile uploads"):
+        if session.get(DemandProfile, key) is None:
+            if counted:
+                _refuse_beyond_limits(session, client_key)
+            session.add(DemandProfile(key=key, hours=profile_text(hours), client_key=client_key))
+    return key
+
+
+def profile_hours(session: Session, key: str) -> str | None:
+    """The hours kept under `key`, one a line; None for a key no upload made here."""
+    found = session.get(DemandProfile, key) if KEY.match(key) else None
+    return found.hours if found else None
