@@ -43,6 +43,7 @@ def folds(params: QuoteParams, errors: FieldErrors) -> dict[str, Fold]:
                 if f.input.fieldset == fieldset
                 and values[f.name] != defaults[f.name]
                 and f.input.job in ("", params.job)
+                and f.input.demand in ("", params.demand)
             ),
         )
         for fieldset in FOLDED

@@ -31,6 +31,8 @@ PAGES = [
     "/?gpu=any&preset=llama-3.1-70b",
     "/?gpu_hours=500&checkpoints_out=4&providers=egress&providers_dir=desc",
     "/?gpu_hours=3000&peak_gpus=8&months=12&own_server=custom&own_price=296644&own_power_kw=10.2",
+    "/?job=split&demand=hourly&hourly_key=0123456789abcdef",
+    "/?job=split&demand=weekly&weekly=1",
     "/s/{saved}",
     "/compare?s={saved},{other}",
     "/compare?s={saved}",

@@ -148,13 +148,15 @@ def test_a_key_not_kept_here_asks_for_the_csv_again_without_failing(client, sess
 
 def test_a_week_typed_in_its_grid_comes_back_in_the_form(client, session):
     hand_checked_catalog(session)
-    response = client.get("/", params={"job": "split", "demand": "weekly", "weekly": WEEK_EXAMPLE})
+    response = client.get("/", params={"job": "split", "demand": "weekly", "weekly": WEEK_EXAMPLE, "base_gpus": 3})
     page = soup(response)
     grid = page.select_one("#calculator textarea#weekly")
     assert grid.get_text() == WEEK_EXAMPLE and grid["rows"] == "7"
     assert "for-demand-weekly" in grid.parent["class"]
     assert page.select_one("label[for=weekly]").get_text(strip=True) == "A week, hour by hour"
     assert page.select_one("#results-problem").get_text(strip=True) == ""
+    summary = page.select_one("#job-changes").get_text()
+    assert "A week, hour by hour" in summary and "GPUs in use all month" not in summary, "simple demand's unused"
 
 
 def test_a_saved_hourly_scenario_keeps_its_profile_and_opens_exports_and_compares(client, session):
