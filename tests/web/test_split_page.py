@@ -28,7 +28,9 @@ def test_dedicate_2_and_burst_the_rest_for_4_075_against_4_294_all_burst(client,
     4,075, 219 less; dedicating the peak: 10 x 1,277.50 = 12,775, 8,700 more."""
     page = soup(client.get(SPLIT))
     headline = words(page.select_one("p.split-answer"))
-    assert headline.startswith("Dedicate 2 H100 on monthly dedicated servers (Metal) and burst to Virtualized, on demand")
+    assert headline.startswith(
+        "Dedicate 2 H100 on monthly dedicated servers (Metal) and burst to Virtualized, on demand"
+    )
     assert "$4,075.00 a month, $219.00 less than bursting all of it and $8,700.00 less than dedicating the peak" in (
         headline
     )
