@@ -99,3 +99,16 @@ def test_a_base_above_the_peak_or_a_short_week_is_named_under_its_field(client, 
 def test_a_model_with_a_split_asks_to_leave_the_model_out(client, monthly_and_on_demand):
     page = soup(client.get(f"{SPLIT}&preset=llama-3.1-8b"))
     assert "leave the model out" in words(page.select_one("#results-problem"))
+
+
+def test_a_saved_split_opens_with_the_same_split(client, monthly_and_on_demand):
+    """The scenario keeps the profile (base 2, peak 10 for 100 hours): its link shows 4,075 again."""
+    page = soup(client.get(SPLIT))
+    form = {
+        "csrf_token": page.select_one("#save-form input[name=csrf_token]")["value"],
+        "inputs": page.select_one("input[form=save-form][name=inputs]")["value"],
+    }
+    saved = client.post("/s", data=form, follow_redirects=False)
+    assert saved.status_code == 303
+    headline = words(soup(client.get(saved.headers["location"])).select_one("p.split-answer"))
+    assert headline.startswith("Dedicate 2 H100") and "$4,075.00 a month" in headline
