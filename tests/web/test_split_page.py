@@ -112,3 +112,11 @@ def test_a_saved_split_opens_with_the_same_split(client, monthly_and_on_demand):
     assert saved.status_code == 303
     headline = words(soup(client.get(saved.headers["location"])).select_one("p.split-answer"))
     assert headline.startswith("Dedicate 2 H100") and "$4,075.00 a month" in headline
+
+
+def test_a_base_pinned_to_a_kind_the_filters_leave_out_says_so_and_bursts_all(client, monthly_and_on_demand):
+    """No committed offer: 2 x 730 x 1.90 + 8 x 100 x 1.90 = 4,294, all burst; servers you own need a server."""
+    headline = words(soup(client.get(f"{SPLIT}&split_base=committed")).select_one("p.split-answer"))
+    assert "no commitment of H100 passes the filters: $4,294.00 a month" in headline
+    page = soup(client.get(f"{SPLIT}&split_base=purchased"))
+    assert "choose one under Owning the hardware" in words(page.select_one(".problem"))
