@@ -6,7 +6,8 @@ from fastapi.testclient import TestClient
 from app.admin.accounts import create_admin
 from app.catalog.changes import new_version
 from app.catalog.updates import ecb_rate_2026_04, model_presets_2026_11
-from app.deps import get_catalogs
+from app.db import session_factory
+from app.deps import get_catalogs, get_db
 from app.main import app
 from tests.factories import hand_checked_catalog, shipped_catalogs
 from tests.web.helpers import PASSWORD, signed_in_as
@@ -48,7 +49,9 @@ def shipped():
 
 @pytest.fixture
 def shipped_client(shipped):
-    """A client whose pages and API answer from the shipped catalog."""
+    """A client whose pages and API answer from the shipped catalog, and read its database (an upload's
+    hours on the calculator's page)."""
     app.dependency_overrides[get_catalogs] = lambda: shipped
+    app.dependency_overrides[get_db] = lambda: session_factory(shipped.engine)
     yield TestClient(app)
     app.dependency_overrides.clear()
