@@ -120,3 +120,8 @@ def test_a_base_pinned_to_a_kind_the_filters_leave_out_says_so_and_bursts_all(cl
     assert "no commitment of H100 passes the filters: $4,294.00 a month" in headline
     page = soup(client.get(f"{SPLIT}&split_base=purchased"))
     assert "choose one under Owning the hardware" in words(page.select_one(".problem"))
+
+
+def test_a_demand_of_no_gpus_at_all_is_named_not_split(client, monthly_and_on_demand):
+    page = soup(client.get(SPLIT.replace("base_gpus=2", "base_gpus=0").replace("peak_hours=100", "peak_hours=0")))
+    assert words(page.select_one("#peak_hours-error")) == "leaves no GPU in use all month: there is nothing to split"
