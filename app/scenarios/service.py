@@ -16,8 +16,9 @@ from app.catalog.text_rules import CONTROL_CHARACTERS, plain_text
 from app.costing.money import cents
 from app.quoting.build import QuoteResult, build_quote
 from app.quoting.inputs import MaybeWhole
+from app.quoting.offer_schemas import option_name
 from app.quoting.params import VERSION_MAX, QuoteParams
-from app.quoting.schemas import QuoteOut, option_name, quote_out
+from app.quoting.schemas import QuoteOut, quote_out
 from app.scenarios.store import SLUG, save_scenario, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
 from app.scenarios.today import ThenAndNow, then_and_now
