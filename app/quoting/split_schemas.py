@@ -13,11 +13,12 @@ from app.costing.hybrid import Split
 from app.costing.money import Currency, cents
 from app.costing.owning import OWNED_OFFER_ID
 from app.costing.quote import FixedCosts, PricedOffer
+from app.costing.terms import Billing, Tenancy
 from app.quoting.build import QuoteResult
 from app.quoting.job_params import Job
 from app.quoting.offer_schemas import OfferOut, option_name
 from app.quoting.params import QuoteParams
-from app.quoting.split import Alone, SplitQuote
+from app.quoting.split import Alone, Answer
 
 
 class SplitIn(QuoteParams):
@@ -49,6 +50,8 @@ class SplitOfferOut(BaseModel):
     option: str
     offer_id: int
     provider: str
+    tenancy: Tenancy
+    billing: Billing
     offer: OfferOut | None = Field(description="the catalog's offer; null for the server owned (`owned`)")
 
 
@@ -130,7 +133,10 @@ class SplitOut(BaseModel):
 def _offer(result: QuoteResult, p: PricedOffer) -> SplitOfferOut:
     o = p.offer
     offer = None if o.offer_id == OWNED_OFFER_ID else OfferOut.at(result.catalog, o.offer_id)
-    return SplitOfferOut(option=option_name(p.option), offer_id=o.offer_id, provider=o.provider, offer=offer)
+    return SplitOfferOut(
+        option=option_name(p.option), offer_id=o.offer_id, provider=o.provider, tenancy=o.tenancy, billing=o.billing,
+        offer=offer,
+    )  # fmt: skip
 
 
 def _figures(split: Split, data_at: PricedOffer | None, complete: bool, cur: Currency) -> dict[str, Any]:
@@ -148,35 +154,19 @@ def _figures(split: Split, data_at: PricedOffer | None, complete: bool, cur: Cur
     }  # fmt: skip
 
 
-Answer = tuple[Split, PricedOffer | None, PricedOffer | None, bool]
-"""The cheapest way, its base and burst offers, and whether every price it needs is published."""
-
-
-def _answer(q: SplitQuote) -> Answer | None:
-    """The pair's best; where the filters leave no base option, bursting all of it; where no burst
-    option, reserving the peak."""
-    if q.pair is not None:
-        return q.pair.best, q.pair.base, q.pair.burst, q.pair.complete
-    if q.all_burst is not None:
-        return q.all_burst.split, None, q.all_burst.offer, q.all_burst.offer.complete
-    if q.all_reserved is not None:
-        return q.all_reserved.split, q.all_reserved.offer, None, q.all_reserved.offer.complete
-    return None
-
-
 def _best(result: QuoteResult, answer: Answer) -> BestSplitOut:
-    split, base, burst, complete = answer
+    base, burst = answer.base, answer.burst
     return BestSplitOut(
         base_offer=None if base is None else _offer(result, base),
         burst_offer=None if burst is None else _offer(result, burst),
-        **_figures(split, base if split.units else burst, complete, result.currency),
+        **_figures(answer.split, base if answer.split.units else burst, answer.complete, result.currency),
     )  # fmt: skip
 
 
 def _alone(result: QuoteResult, alone: Alone | None, answer: Answer | None, months: int) -> AloneOut | None:
     if alone is None:
         return None
-    saves = 0.0 if answer is None else alone.split.horizon - answer[0].horizon
+    saves = 0.0 if answer is None else alone.split.horizon - answer.split.horizon
     return AloneOut(
         offer=_offer(result, alone.offer),
         split_saves=float(cents(result.currency.of(saves))),
@@ -189,7 +179,7 @@ def split_out(result: QuoteResult) -> SplitOut | None:
     q = result.split
     if q is None:
         return None
-    cur, answer = result.currency, _answer(q)
+    cur, answer = result.currency, q.answer
     return SplitOut(
         profile=[LevelOut(gpus=gpus, hours=round(hours, 2)) for gpus, hours in q.profile],
         gpu_hours=result.params.gpu_hours, peak_gpus=result.params.peak_gpus, months=q.months,

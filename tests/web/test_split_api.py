@@ -1,6 +1,9 @@
 """The hybrid split in the API (DOMAIN.md, "The hybrid split"), worked by hand: one GPU-month at
 1,277.50 and on demand at 1.90 a GPU-hour, both bare metal (no tax), no data moved or stored."""
 
+import csv
+import io
+
 import pytest
 
 from app.catalog.changes import new_version
@@ -108,3 +111,45 @@ def test_a_week_with_braces_in_it_is_refused_on_the_page_with_its_hour(client, t
     """The reading's message quotes what was typed; the page shows it as it is, never as a template."""
     response = client.get("/?job=split&demand=weekly&weekly=%7Bx%7D")
     assert "hour 1: '{x}' is not a whole number of GPUs in use" in soup(response).get_text()
+
+
+def saved_split(client, params=None):
+    """A split scenario saved through the API: its link."""
+    body = {"params": {"job": "split", "gpu": "H100", "checkpoints_out": 0} | (params or {})}
+    saved = client.post("/api/scenarios", json=body)
+    assert saved.status_code == 201
+    return "/s/" + saved.json()["slug"]
+
+
+def test_a_saved_splits_json_export_holds_the_split(client, two_offers):
+    exported = client.get(f"{saved_split(client)}.json").json()
+    assert exported["params"]["job"] == "split"
+    assert (exported["quote"]["split"]["best"]["total"], exported["quote"]["split"]["best"]["units"]) == (4075.0, 2)
+
+
+def test_a_saved_splits_csv_has_its_base_burst_and_total_and_the_ways_beside_it(client, two_offers):
+    """After the options (each on its own at the profile's 2,260 GPU-hours): the split's base, 2 x
+    1,277.50 = 2,555.00, and burst, 800 x 1.90 = 1,520.00, each its compute alone; its total 4,075.00;
+    then all burst, 2,260 x 1.90 = 4,294.00, and the peak reserved, 10 x 1,277.50 = 12,775.00."""
+    rows = list(csv.DictReader(io.StringIO(client.get(f"{saved_split(client)}.csv").text)))
+    split = [(r["option"], r["provider"], r["compute_usd"], r["total_usd"], r["horizon_total_usd"]) for r in rows[2:]]
+    assert split == [
+        ("split: base of 2 GPUs (Bare metal, monthly node)", "Host", "2555.0", "", ""),
+        ("split: burst of 800 GPU-hours (Bare metal, on demand)", "Host", "1520.0", "", ""),
+        ("split: total", "", "", "4075.0", "4075.0"),
+        ("all burst: 2,260 GPU-hours (Bare metal, on demand)", "Host", "4294.0", "4294.0", "4294.0"),
+        ("all reserved: 10 GPUs (Bare metal, monthly node)", "Host", "12775.0", "12775.0", "12775.0"),
+    ]
+    assert [r["option"] for r in rows[:2]] == ["Bare metal, on demand", "Bare metal, monthly node"]
+    assert {r["catalog_version"] for r in rows} == {"1"} and rows[4]["egress_usd"] == "0.0"
+
+
+def test_two_saved_splits_compare_with_each_splits_total(client, two_offers):
+    """Peaks of 10 and 6 GPUs: 4,075.00 as above; 2 x 1,277.50 + 4 x 100 x 1.90 = 3,315.00."""
+    first, second = saved_split(client), saved_split(client, {"split_peak": 6})
+    page = soup(client.get(f"/compare?s={first[3:]},{second[3:]}"))
+    row = next(tr for tr in page.select("table.totals tr") if tr.th and tr.th.get_text(strip=True) == "Hybrid split")
+    assert [td.get_text(" ", strip=True) for td in row.select("td")] == [
+        "$4,075.00 2 GPUs base, 800 GPU-hours burst",
+        "$3,315.00 2 GPUs base, 400 GPU-hours burst",
+    ]
