@@ -155,9 +155,9 @@ def _ways(result: QuoteResult, q: SplitQuote, best: Split, cur: Currency) -> tup
         base_text = "none"
         if base is not None and split.units:
             record = result.record_of(base.offer)
-            base_text = (
-                f"{split.units} × {base.offer.gpus_per_unit} GPU, {money(split.base, cur)} ({record.provider.name})"
-            )
+            g = base.offer.gpus_per_unit
+            units = f"{split.units} × {g} GPU{'s' if g > 1 else ''}"
+            base_text = f"{units}, {money(split.base, cur)} ({record.provider.name})"
         burst_text = "none"
         if burst is not None and split.burst_gpu_hours > 0:
             record = result.record_of(burst.offer)

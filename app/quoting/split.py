@@ -35,6 +35,8 @@ BURST_BILLINGS = (Billing.ON_DEMAND, Billing.SPOT, Billing.PER_SECOND)
 def profiled(params: QuoteParams) -> tuple[QuoteParams, Profile] | FieldErrors:
     """The demand profile, and the inputs with its GPU-hours and GPUs at once: what quoting every
     option alone, beside the split, reads."""
+    if params.split_base == "purchased" and not params.own_server:
+        return {"split_base": "is servers you own: choose one under Owning the hardware"}
     profile = demand_profile(params)
     if isinstance(profile, dict):
         return profile
