@@ -32,6 +32,7 @@ class SplitIn(QuoteParams):
     @field_validator("job", mode="before")
     @classmethod
     def _the_split(cls, job: object) -> object:
+        """Refused in words, not as the Literal's `<Job.SPLIT: 'split'>`."""
         if job != Job.SPLIT:
             raise PydanticCustomError("job_not_split", "must be split: /api/quote quotes the other jobs")
         return job
@@ -86,6 +87,8 @@ class BaseAtOut(BaseModel):
 
 
 class BestSplitOut(SplitFiguresOut):
+    """The cheapest way, with the offers it runs on."""
+
     base_offer: SplitOfferOut | None = Field(
         description="the base option's offer (at `units` 0 still the one `every_base` prices); null where the "
         "filters leave no base option"
@@ -139,11 +142,16 @@ def _offer(result: QuoteResult, p: PricedOffer) -> SplitOfferOut:
     )  # fmt: skip
 
 
+def _money(usd: float, cur: Currency) -> float:
+    """USD in the display currency, rounded to the cent once."""
+    return float(cents(cur.of(usd)))
+
+
 def _figures(split: Split, data_at: PricedOffer | None, complete: bool, cur: Currency) -> dict[str, Any]:
     """`data_at`: the offer whose provider holds the data; None where nothing runs (no demand, no burst)."""
 
     def money(usd: float | None) -> float | None:
-        return None if usd is None else float(cents(cur.of(usd)))
+        return None if usd is None else _money(usd, cur)
 
     fixed = FixedCosts(0.0, 0.0) if data_at is None else data_at.fixed
     return {
@@ -169,8 +177,8 @@ def _alone(result: QuoteResult, alone: Alone | None, answer: Answer | None, mont
     saves = 0.0 if answer is None else alone.split.horizon - answer.split.horizon
     return AloneOut(
         offer=_offer(result, alone.offer),
-        split_saves=float(cents(result.currency.of(saves))),
-        split_saves_a_month=float(cents(result.currency.of(saves / months))),
+        split_saves=_money(saves, result.currency),
+        split_saves_a_month=_money(saves / months, result.currency),
         **_figures(alone.split, alone.offer, alone.offer.complete, result.currency),
     )
 
@@ -185,8 +193,8 @@ def split_out(result: QuoteResult) -> SplitOut | None:
         gpu_hours=result.params.gpu_hours, peak_gpus=result.params.peak_gpus, months=q.months,
         best=None if answer is None else _best(result, answer),
         every_base=[
-            BaseAtOut(units=s.units, base_gpus=s.base_gpus, total=float(cents(cur.of(s.total))),
-                      horizon_total=float(cents(cur.of(s.horizon))))
+            BaseAtOut(units=s.units, base_gpus=s.base_gpus, total=_money(s.total, cur),
+                      horizon_total=_money(s.horizon, cur))
             for s in (q.pair.splits if q.pair else ())
         ],
         rule_gpus=q.pair.rule_gpus if q.pair else None,

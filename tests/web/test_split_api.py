@@ -87,13 +87,15 @@ def test_a_bad_hourly_line_is_refused_with_the_line(client, two_offers):
 
 def test_a_month_of_hours_posted_splits_as_its_simple_profile_does(client, two_offers):
     """744 hours, 102 of them at 10 GPUs and 642 at 2: 102 / 744 x 730 = 100.08 hours at the peak, as
-    simple demand with peak_hours 100.08; the best base is 2 units either way."""
+    simple demand with peak_hours 100.08; the best base is 2 units either way, 2 x 1,277.50 + 8 x
+    100.08 x 1.90 = 2,555 + 1,521.23 = 4,076.23 a month."""
     hours = "\n".join(["10"] * 102 + ["2"] * 642)
     body = {"gpu": "H100", "demand": "hourly", "hourly": hours, "checkpoints_out": 0}
     posted = client.post("/api/split", json=body)
     assert posted.status_code == 200
     split = posted.json()["split"]
-    assert split["best"]["units"] == 2 and [level["gpus"] for level in split["profile"]] == [10, 2]
+    assert (split["best"]["units"], split["best"]["total"]) == (2, 4076.23)
+    assert [level["gpus"] for level in split["profile"]] == [10, 2]
     simple = client.get(f"/api/quote?{SPLIT}&peak_hours={102 / 744 * 730}").json()["split"]
     assert split["best"] == simple["best"] and split["every_base"] == simple["every_base"]
 
@@ -104,7 +106,8 @@ def test_the_split_endpoint_takes_the_split_alone(client, two_offers):
     assert client.post("/api/split", json={"checkpoints_out": 0}).json()["split"]["best"]["total"] == 4075.0
     response = client.post("/api/split", json={"job": "hours"})
     assert response.status_code == 422
-    assert response.json()["detail"][0]["loc"] == ["body", "job"]
+    (problem,) = response.json()["detail"]
+    assert problem["loc"] == ["body", "job"] and problem["msg"] == "must be split: /api/quote quotes the other jobs"
 
 
 def test_a_week_with_braces_in_it_is_refused_on_the_page_with_its_hour(client, two_offers):
