@@ -13,26 +13,9 @@ from app.costing.terms import HOURS_PER_MONTH, Billing
 from app.quoting.build import QuoteResult
 from app.quoting.owning import OwnedRecord
 from app.quoting.split import Alone, Pair, SplitQuote
+from app.split_charts import FRAME, Curve, Frame, Line, curve_drawn, line_drawn, month_of
 from app.templating import money, quantity
 
-WIDTH, HEIGHT = 480, 210
-LEFT, RIGHT, TOP, BOTTOM = 54, 20, 14, 40
-
-
-@dataclass(frozen=True)
-class Frame:
-    """Where the charts' plot area lies in their viewBox, for the template's axes and labels."""
-
-    width: int = WIDTH
-    height: int = HEIGHT
-    left: int = LEFT
-    right: int = WIDTH - RIGHT
-    top: int = TOP
-    bottom: int = HEIGHT - BOTTOM
-    middle: float = (LEFT + WIDTH - RIGHT) / 2
-
-
-FRAME = Frame()
 FLAT = 0.01
 """Bases within this share of the best month are "about as cheap": how flat the optimum is."""
 
@@ -48,28 +31,6 @@ class Way:
     month: str
     horizon: str
     complete: bool
-
-
-@dataclass(frozen=True)
-class Curve:
-    """The load-duration curve (GPUs in use against the hours of the month, busiest first) in the
-    chart's coordinates, the base's line on it, and the axis ticks."""
-
-    area: str
-    base_y: float
-    y_ticks: tuple[tuple[float, str], ...]
-    x_ticks: tuple[tuple[float, str], ...]
-
-
-@dataclass(frozen=True)
-class Line:
-    """The month against the base, one point per number of units, with the best and the rule's marked."""
-
-    points: str
-    dots: tuple[tuple[float, float, int, bool, bool], ...]
-    """x, y, units, the best, the rule's."""
-    y_ticks: tuple[tuple[float, str], ...]
-    x_ticks: tuple[tuple[float, str], ...]
 
 
 @dataclass(frozen=True)
@@ -109,6 +70,7 @@ def split_figures(result: QuoteResult) -> SplitFigures | None:
     base_record = result.record_of(base_p.offer) if base_p else None
     burst_record = result.record_of(burst_p.offer) if burst_p else None
     gpus = base_p.offer.gpus_per_unit if base_p else 1
+    carried = best.base_gpus * (1 - result.params.assumptions().tax(base_p.offer.tenancy)) if base_p else 0.0
     return SplitFigures(
         quote=q,
         base_record=base_record,
@@ -119,8 +81,8 @@ def split_figures(result: QuoteResult) -> SplitFigures | None:
         saves_burst=_saves(q.all_burst, best, months, cur),
         saves_reserved=_saves(q.all_reserved, best, months, cur),
         ways=_ways(result, q, best, cur),
-        curve=_curve(q, best.base_gpus * (1 - result.params.assumptions().tax(base_p.offer.tenancy)) if base_p else 0),
-        line=_line(pair, months) if pair else None,
+        curve=curve_drawn(q, carried),
+        line=line_drawn(pair, months) if pair else None,
         flat=_flat(pair, months) if pair else (best.base_gpus, best.base_gpus),
         rule_units=-(-pair.rule_gpus // gpus) if pair else 0,
         why_not_rule=_why_not_rule(pair, months) if pair else (),
@@ -171,52 +133,9 @@ def _ways(result: QuoteResult, q: SplitQuote, best: Split, cur: Currency) -> tup
     return tuple(ways)
 
 
-def _x(hours: float) -> float:
-    return LEFT + hours / HOURS_PER_MONTH * (WIDTH - LEFT - RIGHT)
-
-
-def _y(value: float, top: float) -> float:
-    return TOP + (1 - value / top) * (HEIGHT - TOP - BOTTOM) if top > 0 else HEIGHT - BOTTOM
-
-
-def _curve(q: SplitQuote, carried: float) -> Curve:
-    top = max(1, q.profile[0][0] if q.profile else 1)
-    path, at = [f"M{_x(0):.1f},{_y(0, top):.1f}"], 0.0
-    for gpus, hours in q.profile:
-        path.append(f"V{_y(gpus, top):.1f}H{_x(at + hours):.1f}")
-        at += hours
-    path.append(f"V{_y(0, top):.1f}Z")
-    y_ticks = tuple((_y(v, top), quantity(v)) for v in sorted({0, top // 2, top}))
-    x_ticks = tuple((_x(HOURS_PER_MONTH * share), f"{share:.0%}") for share in (0, 0.25, 0.5, 0.75, 1))
-    return Curve("".join(path), round(_y(min(carried, top), top), 1), y_ticks, x_ticks)
-
-
-def _month(split: Split, months: int) -> float:
-    """The month with the base's term and setup fees spread over the horizon: what the split is chosen by."""
-    return split.horizon / months
-
-
-def _line(pair: Pair, months: int) -> Line:
-    totals = [_month(s, months) for s in pair.splits]
-    top, most = max(totals) * 1.05, max(1, len(totals) - 1)
-    rule_units = -(-pair.rule_gpus // pair.base.offer.gpus_per_unit)
-
-    def x(units: int) -> float:
-        return LEFT + units / most * (WIDTH - LEFT - RIGHT)
-
-    dots = tuple(
-        (round(x(s.units), 1), round(_y(t, top), 1), s.units, s.units == pair.best.units, s.units == rule_units)
-        for s, t in zip(pair.splits, totals, strict=True)
-    )
-    step = max(1, most // 8)
-    x_ticks = tuple((x(u), str(u)) for u in range(0, most + 1, step))
-    y_ticks = tuple((_y(v, top), _short(v)) for v in (0, top / 2, top / 1.05))
-    return Line(" ".join(f"{d[0]},{d[1]}" for d in dots), dots, y_ticks, x_ticks)
-
-
 def _flat(pair: Pair, months: int) -> tuple[int, int]:
-    least = _month(pair.best, months)
-    near = [s.base_gpus for s in pair.splits if _month(s, months) <= least * (1 + FLAT) + 0.005]
+    least = month_of(pair.best, months)
+    near = [s.base_gpus for s in pair.splits if month_of(s, months) <= least * (1 + FLAT) + 0.005]
     return min(near), max(near)
 
 
@@ -240,11 +159,6 @@ def _why_not_rule(pair: Pair, months: int) -> tuple[str, ...]:
 
 def _busy(q: SplitQuote, k: int) -> float:
     return sum(at for gpus, at in q.profile if gpus >= k) / HOURS_PER_MONTH
-
-
-def _short(usd: float) -> str:
-    """An axis label: $12.3k, not $12,300.00."""
-    return f"${usd / 1000:,.1f}k" if usd >= 1000 else f"${usd:,.0f}"
 
 
 def _threshold(pair: Pair | None) -> str | None:
