@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.costing.hybrid import Split
+from app.costing.money import Currency
 from app.costing.terms import HOURS_PER_MONTH
 from app.quoting.split import Pair, SplitQuote
 from app.templating import quantity
@@ -72,7 +73,7 @@ def curve_drawn(q: SplitQuote, carried: float) -> Curve:
     return Curve("".join(path), round(_y(min(carried, top), top), 1), y_ticks, x_ticks)
 
 
-def line_drawn(pair: Pair, months: int) -> Line:
+def line_drawn(pair: Pair, months: int, currency: Currency) -> Line:
     totals = [month_of(s, months) for s in pair.splits]
     top, most = max(totals) * 1.05, max(1, len(totals) - 1)
     rule_units = -(-pair.rule_gpus // pair.base.offer.gpus_per_unit)
@@ -86,13 +87,14 @@ def line_drawn(pair: Pair, months: int) -> Line:
     )
     step = max(1, most // 8)
     x_ticks = tuple((x(u), str(u)) for u in range(0, most + 1, step))
-    y_ticks = tuple((_y(v, top), _short(v)) for v in (0, top / 2, top / 1.05))
+    y_ticks = tuple((_y(v, top), _short(v, currency)) for v in (0, top / 2, top / 1.05))
     return Line(" ".join(f"{d[0]},{d[1]}" for d in dots), dots, y_ticks, x_ticks)
 
 
-def _short(usd: float) -> str:
+def _short(usd: float, currency: Currency) -> str:
     """An axis label: $12.3k, not $12,300.00."""
-    return f"${usd / 1000:,.1f}k" if usd >= 1000 else f"${usd:,.0f}"
+    value = currency.of(usd)
+    return f"{currency.symbol}{value / 1000:,.1f}k" if value >= 1000 else f"{currency.symbol}{value:,.0f}"
 
 
 def month_of(split: Split, months: int) -> float:

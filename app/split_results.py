@@ -82,7 +82,7 @@ def split_figures(result: QuoteResult) -> SplitFigures | None:
         saves_reserved=_saves(q.all_reserved, best, months, cur),
         ways=_ways(result, q, best, cur),
         curve=curve_drawn(q, carried),
-        line=line_drawn(pair, months) if pair else None,
+        line=line_drawn(pair, months, cur) if pair else None,
         flat=_flat(pair, months) if pair else (best.base_gpus, best.base_gpus),
         rule_units=-(-pair.rule_gpus // gpus) if pair else 0,
         why_not_rule=_why_not_rule(pair, months) if pair else (),

@@ -40,6 +40,9 @@ def profiled(params: QuoteParams) -> tuple[QuoteParams, Profile] | FieldErrors:
     profile = demand_profile(params)
     if isinstance(profile, dict):
         return profile
+    if peak(profile) == 0:
+        field = {"weekly": "weekly", "hourly": "hourly_key"}.get(params.demand, "peak_hours")
+        return {field: "leaves no GPU in use all month: there is nothing to split"}
     hours = sum(gpus * at for gpus, at in profile)
     return params.model_copy(update={"gpu_hours": round(hours, 6), "peak_gpus": max(1, peak(profile))}), profile
 

@@ -1,8 +1,13 @@
 """The hybrid split on the page: the answer in the headline, the base on the load-duration curve, the
 month against the base, and the split beside bursting all or dedicating the peak (DOMAIN.md)."""
 
+from datetime import date
+from decimal import Decimal
+
 import pytest
 
+from app.catalog.rate_changes import change_rate
+from app.catalog.tables import Provenance
 from tests.factories import make_offer, make_provider
 from tests.web.helpers import soup
 
@@ -120,3 +125,18 @@ def test_a_base_pinned_to_a_kind_the_filters_leave_out_says_so_and_bursts_all(cl
     assert "no commitment of H100 passes the filters: $4,294.00 a month" in headline
     page = soup(client.get(f"{SPLIT}&split_base=purchased"))
     assert "choose one under Owning the hardware" in words(page.select_one(".problem"))
+
+
+def test_a_demand_of_no_gpus_at_all_is_named_not_split(client, monthly_and_on_demand):
+    page = soup(client.get(SPLIT.replace("base_gpus=2", "base_gpus=0").replace("peak_hours=100", "peak_hours=0")))
+    assert words(page.select_one("#peak_hours-error")) == "leaves no GPU in use all month: there is nothing to split"
+
+
+def test_in_euros_the_split_converts_at_the_versions_rate(client, session, monthly_and_on_demand):
+    """At 1.25 USD a euro: 4,075 / 1.25 = €3,260.00; 4,294 / 1.25 = €3,435.20, €175.20 more."""
+    ecb = Provenance(
+        source="https://www.ecb.europa.eu/stats/eurofxref/", as_of=date(2026, 11, 27), source_kind="official"
+    )
+    change_rate(session, "EUR", Decimal("1.25"), ecb, "test rate", "test")
+    headline = words(soup(client.get(f"{SPLIT}&currency=EUR")).select_one("p.split-answer"))
+    assert "€3,260.00 a month, €175.20 less than bursting all of it" in headline
