@@ -12,7 +12,7 @@ from pydantic_core import PydanticCustomError
 from app.costing.hybrid import Split
 from app.costing.money import Currency, cents
 from app.costing.owning import OWNED_OFFER_ID
-from app.costing.quote import FixedCosts, PricedOffer
+from app.costing.quote import PricedOffer
 from app.costing.terms import Billing, Tenancy
 from app.quoting.build import QuoteResult
 from app.quoting.job_params import Job
@@ -147,27 +147,28 @@ def _money(usd: float, cur: Currency) -> float:
     return float(cents(cur.of(usd)))
 
 
-def _figures(split: Split, data_at: PricedOffer | None, complete: bool, cur: Currency) -> dict[str, Any]:
-    """`data_at`: the offer whose provider holds the data; None where nothing runs (no demand, no burst)."""
+def _figures(split: Split, data_at: PricedOffer, complete: bool, cur: Currency) -> dict[str, Any]:
+    """`data_at`: the offer whose provider holds the data."""
 
     def money(usd: float | None) -> float | None:
         return None if usd is None else _money(usd, cur)
 
-    fixed = FixedCosts(0.0, 0.0) if data_at is None else data_at.fixed
     return {
         "units": split.units, "base_gpus": split.base_gpus, "base": money(split.base),
         "burst_gpu_hours": round(split.burst_gpu_hours, 2), "burst": money(split.burst),
-        "egress": money(fixed.egress), "storage": money(fixed.storage), "data": money(split.data),
+        "egress": money(data_at.fixed.egress), "storage": money(data_at.fixed.storage), "data": money(split.data),
         "total": money(split.total), "horizon_total": money(split.horizon), "complete": complete,
     }  # fmt: skip
 
 
 def _best(result: QuoteResult, answer: Answer) -> BestSplitOut:
     base, burst = answer.base, answer.burst
+    data_at = base if answer.split.units else burst
+    assert data_at is not None, "a profile has a GPU in use: no base units means a burst"
     return BestSplitOut(
         base_offer=None if base is None else _offer(result, base),
         burst_offer=None if burst is None else _offer(result, burst),
-        **_figures(answer.split, base if answer.split.units else burst, answer.complete, result.currency),
+        **_figures(answer.split, data_at, answer.complete, result.currency),
     )  # fmt: skip
 
 
