@@ -62,17 +62,11 @@ class SplitFigures:
 
 def split_figures(result: QuoteResult) -> SplitFigures | None:
     q = result.split
-    if q is None or (q.pair is None and q.all_burst is None and q.all_reserved is None):
+    answer = None if q is None else q.answer
+    if q is None or answer is None:
         return None
-    cur, months = result.currency, q.months
-    pair = q.pair
-    if pair is not None:
-        best, base_p, burst_p = pair.best, pair.base, pair.burst
-    elif q.all_burst is not None:
-        best, base_p, burst_p = q.all_burst.split, None, q.all_burst.offer
-    else:
-        assert q.all_reserved is not None
-        best, base_p, burst_p = q.all_reserved.split, q.all_reserved.offer, None
+    cur, months, pair = result.currency, q.months, q.pair
+    best, base_p, burst_p = answer.split, answer.base, answer.burst
     base_record = result.record_of(base_p.offer) if base_p else None
     burst_record = result.record_of(burst_p.offer) if burst_p else None
     gpus = base_p.offer.gpus_per_unit if base_p else 1

@@ -170,8 +170,9 @@ def parse_params(
         errors: FieldErrors = {}
         for err in e.errors():
             field = str(err["loc"][0])
-            template = _MESSAGES.get(err["type"], err["msg"])
-            errors.setdefault(field, template.format(**{k: _number(v) for k, v in err.get("ctx", {}).items()}))
+            template = _MESSAGES.get(err["type"])
+            context = {k: _number(v) for k, v in err.get("ctx", {}).items()}
+            errors.setdefault(field, err["msg"] if template is None else template.format(**context))
         return errors
 
 

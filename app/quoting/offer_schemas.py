@@ -9,6 +9,7 @@ from app.catalog.rows import OFFER_COLUMNS, OfferRow
 from app.catalog.selection import select_offers
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord
 from app.costing.money import rate
+from app.costing.quote import OptionKey
 from app.costing.terms import Billing, Tenancy
 from app.quoting.params import VERSION_MAX
 
@@ -43,6 +44,11 @@ class OfferOut(OfferRow):
         """An offer of a catalog version as the API states it, worked out once per version: each
         quote names a few offers, and a version's offers never change."""
         return catalog.derived.memo(("offer out", offer_id), lambda: cls.of(catalog.offers_by_id[offer_id]))
+
+
+def option_name(option: OptionKey) -> str:
+    """An option as the API names it: `tenancy/billing`."""
+    return f"{option[0]}/{option[1]}"
 
 
 _BESIDE = {

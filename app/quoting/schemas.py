@@ -11,16 +11,17 @@ from app.catalog.snapshot import CatalogSnapshot, OfferRecord
 from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency, cents, rate
 from app.costing.owning import OWNED_OFFER_ID
-from app.costing.quote import OfferCost, OptionKey
+from app.costing.quote import OfferCost
 from app.costing.terms import Billing, Tenancy
 from app.quoting.build import QuoteResult
 from app.quoting.choices import GpuChoice
 from app.quoting.job_schemas import JobOut, NoNumberOut
-from app.quoting.offer_schemas import OfferOut
+from app.quoting.offer_schemas import OfferOut, option_name
 from app.quoting.owned_schemas import OwnedOut, owned_out
 from app.quoting.params import QuoteParams
 from app.quoting.provider_view import ProviderView
 from app.quoting.sizing import SizeOut, size_out
+from app.quoting.split_schemas import SplitOut, split_out
 
 
 def _money(usd: float | None, currency: Currency) -> float | None:
@@ -30,10 +31,6 @@ def _money(usd: float | None, currency: Currency) -> float | None:
 
 def _money_rate(usd: float | None, currency: Currency) -> float | None:
     return None if usd is None else float(rate(currency.of(usd)))
-
-
-def option_name(option: OptionKey) -> str:
-    return f"{option[0]}/{option[1]}"
 
 
 class CostOut(BaseModel):
@@ -169,6 +166,7 @@ class QuoteOut(BaseModel):
         description="GPU models that hold the model but have no benchmark (or peak) for the job, and why: unranked"
     )
     owned: OwnedOut | None = Field(description="the server owned, where `own_server` chose one and it is quoted")
+    split: SplitOut | None = Field(description="the hybrid split of the demand profile, for job split; null otherwise")
 
 
 def _gpu_option(result: QuoteResult, choice: GpuChoice, o: OfferCost, tokens: float | None) -> GpuOptionOut:
@@ -212,6 +210,7 @@ def quote_out(result: QuoteResult, view: ProviderView | None = None) -> QuoteOut
         raised_gpus_at_once=result.raised_at_once,
         no_number=[NoNumberOut(gpu=u.gpu, field=u.field, reason=u.reason) for u in result.unmatched],
         owned=owned_out(result, {o.option: option_name(o.option) for o in q.options}),
+        split=split_out(result),
         break_evens=[
             BreakEvenOut(
                 a=option_name(be.a),

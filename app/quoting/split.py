@@ -95,6 +95,29 @@ class SplitQuote:
     all_burst: Alone | None
     all_reserved: Alone | None
 
+    @property
+    def answer(self) -> Answer | None:
+        """The pair's best; where the filters leave no base option, bursting all of it; where no burst
+        option, reserving the peak; None where no offer is left at all."""
+        if self.pair is not None:
+            return Answer(self.pair.best, self.pair.base, self.pair.burst, self.pair.complete)
+        if self.all_burst is not None:
+            return Answer(self.all_burst.split, None, self.all_burst.offer, self.all_burst.offer.complete)
+        if self.all_reserved is not None:
+            return Answer(self.all_reserved.split, self.all_reserved.offer, None, self.all_reserved.offer.complete)
+        return None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The cheapest way to carry the profile, the base and burst offers it runs on (one of them None
+    where the filters leave that kind no option), and whether every price it needs is published."""
+
+    split: Split
+    base: PricedOffer | None
+    burst: PricedOffer | None
+    complete: bool
+
 
 def _capacity(p: PricedOffer, assumptions: Assumptions) -> Capacity:
     o = p.offer

@@ -22,16 +22,17 @@ from app.quoting.provider_schemas import ProviderOut
 from app.quoting.provider_view import Column, ProviderView
 from app.quoting.schemas import QuoteOut, quote_out
 from app.quoting.sizing import size
+from app.quoting.split_schemas import SplitIn
 from app.quoting.throughput_schemas import ThroughputOut
 
 router = APIRouter(prefix="/api", tags=["api"])
 T = TypeVar("T")
 
 
-def _answered(result: T | FieldErrors) -> T:
+def _answered(result: T | FieldErrors, location: str = "query") -> T:
     """The result, or the refusal of the first field the core refused."""
     if isinstance(result, dict):
-        raise core_refusal(["query"], result)
+        raise core_refusal([location], result)
     return result
 
 
@@ -53,6 +54,21 @@ async def api_quote(
     `providers`, each provider's cheapest offer too, as the page lists it behind its link."""
     view = ProviderView(providers=providers, providers_dir=providers_dir) if providers else None
     return quote_out(_answered(build_quote(catalogs, params)), view)
+
+
+@router.post(
+    "/split",
+    response_model=QuoteOut,
+    responses=refusals(400, 404, 413),
+    summary="Quote the hybrid split of a demand profile sent as JSON",
+)
+# A plain def: searching every base of a year of hours runs off the event loop.
+def api_split(params: SplitIn, catalogs: CatalogsDep) -> QuoteOut:
+    """The answer of `/api/quote?job=split`, the same whole quote with the split under `split`, for
+    the inputs as a JSON body: a month or a year of `hourly` demand (one hour a line) is too long for a
+    query string. `job` may be left out; any job but split is refused. A refusal names the field, as
+    `/api/quote`'s do: a bad hourly line by its number."""
+    return quote_out(_answered(build_quote(catalogs, params), "body"))
 
 
 def _catalog(catalogs: Catalogs, version: int | None) -> CatalogSnapshot:

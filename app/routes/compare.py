@@ -124,6 +124,7 @@ def compare(
         "results": results,
         "inputs": inputs,
         "options": options,
+        "splits": [r.split.answer if r.split else None for r in results],
         "charts": [
             overlay_chart(
                 [r.quote for r in results],

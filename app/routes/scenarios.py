@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
@@ -16,9 +15,9 @@ from app.errors import core_refusal, refusals
 from app.forms import FormReader
 from app.pages import CSVResponse, calculator_page, not_found_page
 from app.quoting.form import form_values, query_string
-from app.quoting.owned_schemas import OwnedOut
 from app.quoting.params import QuoteParams
-from app.quoting.schemas import OptionOut, quote_out
+from app.quoting.schemas import quote_out
+from app.scenarios.csv_rows import csv_header, csv_rows
 from app.scenarios.service import (
     ScenarioIn,
     ScenarioOut,
@@ -33,19 +32,9 @@ from app.scenarios.service import (
 from app.scenarios.store import TooManySaves, scenario_at, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
 from app.security import EXPIRED, client_key, csrf_ok
-from app.templating import option_label
 
 router = APIRouter(tags=["scenarios"])
 api_router = APIRouter(prefix="/api/scenarios", tags=["api"])
-
-CSV_COLUMNS = [
-    "option", "provider", "product", "region", "compute_{cur}", "egress_{cur}", "storage_{cur}", "total_{cur}",
-    "horizon_total_{cur}", "{cur}_per_useful_gpu_hour", "{cur}_per_million_output_tokens", "job_gpu_hours",
-    "job_gpus_at_once", "benchmark", "source_url", "as_of", "catalog_version",
-    "usd_per_unit_of_currency", "rate_as_of", "rate_source",
-]  # fmt: skip
-"""Money columns name their currency; the job's are empty for GPU-hours; the last three name the rate
-where it is not USD."""
 
 
 def _page_after_save_problem(
@@ -140,28 +129,9 @@ def export_csv(slug: str, request: Request, db: Database, catalogs: CatalogsDep)
     if scenario is None:
         return not_found_page(request)
     quote = quote_out(saved_quote(catalogs, scenario))
-    found = quote.exchange_rate
-    rate = ["", "", ""] if found is None else [found.usd_per_unit, found.as_of, found.source]
-    job = quote.job
-    done = ["", "", ""] if job is None else [job.gpu_hours, job.gpus_at_once, job.benchmark or ""]
-    owned = quote.owned
-    rows = (
-        [option_label((o.tenancy, o.billing)), *_offer_of(o, owned)[:3], o.compute, o.egress, o.storage, o.total,
-         o.horizon_total, o.effective_per_gpu_hour, o.per_million_output_tokens, *done, *_offer_of(o, owned)[3:],
-         quote.catalog_version, *rate]
-        for o in quote.options
-    )  # fmt: skip
-    body = csv_text([column.format(cur=quote.currency.lower()) for column in CSV_COLUMNS], rows)
+    body = csv_text(csv_header(quote), csv_rows(quote))
     disposition = f'attachment; filename="scenario-{slug}.csv"'
     return CSVResponse(body, headers={"Content-Disposition": disposition})
-
-
-def _offer_of(o: OptionOut, owned: OwnedOut | None) -> tuple[str, str, str, str, date | None]:
-    """Provider, product, region, source and as-of date of an option's offer, or of the server owned."""
-    if o.offer is not None:
-        return o.offer.provider_name, o.offer.product, o.offer.region, o.offer.source_url, o.offer.as_of
-    assert owned is not None, "an option without an offer is the server owned"
-    return o.provider, owned.name, "your data centre", owned.source, owned.as_of
 
 
 @router.get("/s/{slug}", response_class=HTMLResponse, summary="A saved scenario's page")

@@ -17,8 +17,9 @@ from app.costing.money import cents
 from app.quoting.build import QuoteResult, build_quote
 from app.quoting.demand import read_hourly
 from app.quoting.inputs import MaybeWhole
+from app.quoting.offer_schemas import option_name
 from app.quoting.params import VERSION_MAX, QuoteParams
-from app.quoting.schemas import QuoteOut, option_name, quote_out
+from app.quoting.schemas import QuoteOut, quote_out
 from app.scenarios.profiles import keep_profile, profile_key
 from app.scenarios.store import SLUG, save_scenario, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario

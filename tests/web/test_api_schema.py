@@ -11,9 +11,10 @@ from tests.factories import hand_checked_catalog
 
 EXAMPLES_PER_OPERATION = 25
 """Enough to meet each parameter's edges on every run; `schemathesis run` goes further by hand."""
-CHECKED_AGAINST_THE_CATALOG = ("/api/quote", "/api/size", "/api/scenarios")
+CHECKED_AGAINST_THE_CATALOG = ("/api/quote", "/api/split", "/api/size", "/api/scenarios")
 """A GPU model, preset or offer key is any string to the schema; which exist is the catalog's to
-say, as whether a model's fields go together (parameters and architecture) is the sizing's. These
+say, as whether a model's fields go together (parameters and architecture) is the sizing's, and
+whether a week or an hourly profile reads whole (168 numbers, one hour a line) the demand's. These
 may refuse schema-valid input with a 422 naming the field (a "value_error"), and no other may."""
 
 
