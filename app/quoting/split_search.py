@@ -1,0 +1,112 @@
+"""The search of the hybrid split for its cheapest pair: of the base offers and burst offers, those that
+can carry the cheapest split (the front of each shape), each pair at every base, the burst's GPU-hours
+above a base worked out once per shape and only the cheapest pair's split made (thousands priced, one kept)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+from app.costing.hybrid import Burst, Capacity, Profile, Split, horizon_at, split_at, units_for_peak
+from app.costing.quote import PricedOffer
+
+Ranked = tuple[bool, float, int]
+
+
+def rank(split: Split, complete: bool) -> Ranked:
+    """Fully priced first (an unpublished egress price is no free one), then over the horizon, then the
+    smaller base (less committed)."""
+    return not complete, round(split.horizon, 6), split.units
+
+
+T = TypeVar("T", Capacity, Burst)
+
+
+def _front(
+    offers: list[tuple[PricedOffer, T]], key: Callable[[T], Hashable], cost: Callable[[T], float]
+) -> list[tuple[PricedOffer, T]]:
+    """Of offers alike by `key` (and fully priced or not), those no other beats both on `cost` and on
+    egress and storage: the only ones that can carry the cheapest split; of equal ones, the first listed."""
+    groups: dict[Hashable, list[tuple[PricedOffer, T]]] = {}
+    for p, priced in offers:
+        groups.setdefault((key(priced), p.complete), []).append((p, priced))
+    kept: list[tuple[PricedOffer, T]] = []
+    for alike in groups.values():
+        least_data = math.inf
+        for p, priced in sorted(alike, key=lambda found: cost(found[1])):
+            if p.fixed.usd < least_data:
+                kept.append((p, priced))
+                least_data = p.fixed.usd
+    return kept
+
+
+class PricedSplits:
+    """Splits of the profile, the burst's GPU-hours above each base worked out once for every burst
+    offer alike (its instance size and tax), and every base of a base offer's shape (its unit and tax)
+    against it: what the search reads again and again."""
+
+    def __init__(self, profile: Profile, months: int) -> None:
+        self.profile, self.months = profile, months
+        self.billed: dict[tuple[int, float, float], float] = {}
+        self.columns: dict[tuple[int, float, int, float], tuple[float, ...]] = {}
+
+    def billed_at(self, units: int, base: Capacity, burst: Burst) -> float:
+        carried = base.carries(units)
+        key = burst.gpus_per_unit, burst.useful, carried
+        billed = self.billed.get(key)
+        if billed is None:
+            billed = self.billed[key] = burst.billed_above(self.profile, carried)
+        return billed
+
+    def column(self, base: Capacity, burst: Burst) -> tuple[float, ...]:
+        """The burst's GPU-hours a month above each base from none to the peak's units."""
+        key = base.gpus_per_unit, base.useful, burst.gpus_per_unit, burst.useful
+        found = self.columns.get(key)
+        if found is None:
+            every = range(units_for_peak(self.profile, base) + 1)
+            found = self.columns[key] = tuple(self.billed_at(units, base, burst) for units in every)
+        return found
+
+    def at(self, units: int, base: Capacity, burst: Burst) -> Split:
+        return split_at(self.profile, units, base, burst, self.months, self.billed_at(units, base, burst))
+
+    def every(self, base: Capacity, burst: Burst) -> tuple[Split, ...]:
+        column = enumerate(self.column(base, burst))
+        return tuple(split_at(self.profile, units, base, burst, self.months, billed) for units, billed in column)
+
+    def cheapest(self, base: Capacity, burst: Burst) -> tuple[float, int] | None:
+        """The cheapest base of a unit or more on this pair, as ranked (`rank`: its horizon rounded, of
+        equal ones the fewer units), none where no unit is needed; its Split is made for the one kept."""
+        found = None
+        for units, billed in enumerate(self.column(base, burst)[1:], start=1):
+            horizon = round(horizon_at(units, base, burst, self.months, billed), 6)
+            if found is None or horizon < found[0]:
+                found = horizon, units
+        return found
+
+
+def cheapest_with_base(
+    search: PricedSplits, bases: list[tuple[PricedOffer, Capacity]], bursts: list[tuple[PricedOffer, Burst]]
+) -> tuple[Split, PricedOffer, PricedOffer] | None:
+    """The cheapest split with a base of a unit or more, as `rank` ranks them (of equal ones, the
+    first pair), over the offers that can carry it (`_front`)."""
+    burst_front = _front(bursts, lambda f: (f.gpus_per_unit, f.useful), lambda f: f.per_gpu_hour)
+    found: tuple[Ranked, PricedOffer, Capacity, PricedOffer, Burst] | None = None
+    for b, c in _front(bases, lambda c: (c.gpus_per_unit, c.useful), lambda c: _unit_cost(c, search.months)):
+        for r, flow in burst_front:
+            cheapest = search.cheapest(c, flow)
+            if cheapest is None:
+                continue
+            ranked: Ranked = (not b.complete, *cheapest)
+            if found is None or ranked < found[0]:
+                found = ranked, b, c, r, flow
+    if found is None:
+        return None
+    (_, _, units), b, c, r, flow = found
+    return search.at(units, c, flow), b, r
+
+
+def _unit_cost(c: Capacity, months: int) -> float:
+    """A unit over the horizon: its whole term and its setup fee."""
+    return c.unit_month * max(months, c.term_months) + c.setup_per_unit
