@@ -24,20 +24,21 @@ T = TypeVar("T", Capacity, Burst)
 
 
 def _front(
-    offers: list[tuple[PricedOffer, T]], key: Callable[[T], Hashable], cost: Callable[[T], float]
-) -> list[tuple[PricedOffer, T]]:
+    offers: list[tuple[PricedOffer, T]], key: Callable[[T], Hashable], cost: Callable[[T], float],
+    extra: Callable[[T], float],
+) -> list[tuple[PricedOffer, T]]:  # fmt: skip
     """Of offers alike by `key` (and fully priced or not), those no other beats both on `cost` and on
-    egress and storage: the only ones that can carry the cheapest split; of equal ones, the first listed."""
+    `extra`: the only ones that can carry the cheapest split with a base; of equal ones, the first listed."""
     groups: dict[Hashable, list[tuple[PricedOffer, T]]] = {}
     for p, priced in offers:
         groups.setdefault((key(priced), p.complete), []).append((p, priced))
     kept: list[tuple[PricedOffer, T]] = []
     for alike in groups.values():
-        least_data = math.inf
+        least = math.inf
         for p, priced in sorted(alike, key=lambda found: cost(found[1])):
-            if p.fixed.usd < least_data:
+            if extra(priced) < least:
                 kept.append((p, priced))
-                least_data = p.fixed.usd
+                least = extra(priced)
     return kept
 
 
@@ -91,9 +92,11 @@ def cheapest_with_base(
 ) -> tuple[Split, PricedOffer, PricedOffer] | None:
     """The cheapest split with a base of a unit or more, as `rank` ranks them (of equal ones, the
     first pair), over the offers that can carry it (`_front`)."""
-    burst_front = _front(bursts, lambda f: (f.gpus_per_unit, f.useful), lambda f: f.per_gpu_hour)
+    # With a base, egress and storage are the base's; what a burst adds is its GPU-hours and cold starts.
+    burst_front = _front(bursts, _shape, lambda f: f.per_gpu_hour, lambda f: f.start_month)
+    base_front = _front(bases, _shape, lambda c: _unit_cost(c, search.months), lambda c: c.data_month)
     found: tuple[Ranked, PricedOffer, Capacity, PricedOffer, Burst] | None = None
-    for b, c in _front(bases, lambda c: (c.gpus_per_unit, c.useful), lambda c: _unit_cost(c, search.months)):
+    for b, c in base_front:
         for r, flow in burst_front:
             cheapest = search.cheapest(c, flow)
             if cheapest is None:
@@ -105,6 +108,11 @@ def cheapest_with_base(
         return None
     (_, _, units), b, c, r, flow = found
     return search.at(units, c, flow), b, r
+
+
+def _shape(option: Capacity | Burst) -> tuple[int, float]:
+    """What makes the GPU-hours burst above a base the same for two offers: the unit and the tax."""
+    return option.gpus_per_unit, option.useful
 
 
 def _unit_cost(c: Capacity, months: int) -> float:
