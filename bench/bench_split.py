@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gc
 import itertools
+import math
 import os
 import random
 import statistics
@@ -45,21 +46,23 @@ from app.quoting.split import split_quote  # noqa: E402
 from tests.factories import shipped_catalogs  # noqa: E402
 
 DAYS = 31
-STEADY = 12
 TRAINING_RUNS = ((100, 30), (330, 40), (560, 24))
 """(first hour, hours) of each training run at the peak."""
 PEAK = 64
 
 
 def month_of_demand(seed: int = 24) -> list[int]:
-    """744 hours, deterministic (seeded), no one's data: 12 GPUs all month; on weekdays from 09:00 to
-    18:00 8 to 24 more, drawn hour by hour; three training runs at 64 GPUs (30, 40 and 24 hours)."""
+    """744 hours, deterministic (seeded), no one's data: serving takes 8 GPUs at night and up to 16 in
+    the afternoon, 2 either way drawn hour by hour; on weekdays from 09:00 to 18:00 experiments take 0 to
+    24 more, drawn hour by hour; three training runs take the peak of 64 (30, 40 and 24 hours). So the
+    load-duration curve has 37 steps: every count of GPUs from 6 to 41, and 64."""
     draw = random.Random(seed)
-    hours = [
-        STEADY + (draw.randint(8, 24) if day % 7 < 5 and 9 <= hour < 18 else 0)
-        for day in range(DAYS)
-        for hour in range(24)
-    ]
+    hours = []
+    for day in range(DAYS):
+        for hour in range(24):
+            serving = 12 - 4 * math.cos((hour - 3) / 24 * 2 * math.pi) + draw.randint(-2, 2)
+            experiments = draw.randint(0, 24) if day % 7 < 5 and 9 <= hour < 18 else 0
+            hours.append(round(serving) + experiments)
     for first, length in TRAINING_RUNS:
         hours[first : first + length] = [PEAK] * length
     return hours
