@@ -135,10 +135,13 @@ def horizon_at(units: int, base: Capacity, burst: Burst, months: int, billed: fl
     """USD over the horizon of a base of `units` with `billed` GPU-hours a month burst above it: the
     `horizon` of `split_at`, worked out alone for a search that prices many bases and keeps one."""
     data = base.data_month if units else burst.data_month
-    base_month = units * base.unit_month
-    return (
-        base_month * max(months, base.term_months) + units * base.setup_per_unit + (burst.month(billed) + data) * months
-    )
+    return base_horizon(units, base, months) + (burst.month(billed) + data) * months
+
+
+def base_horizon(units: int, base: Capacity, months: int) -> float:
+    """What the base alone costs over the horizon, its whole term and setup fees: in floats too, never
+    more than `horizon_at` with anything burst, and never less for more units."""
+    return units * base.unit_month * max(months, base.term_months) + units * base.setup_per_unit
 
 
 def units_for_peak(profile: Profile, base: Capacity) -> int:

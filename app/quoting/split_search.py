@@ -1,6 +1,7 @@
 """The search of the hybrid split for its cheapest pair: of the base offers and burst offers, those that
-can carry the cheapest split (the front of each shape), each pair at every base, the burst's GPU-hours
-above a base worked out once per shape and only the cheapest pair's split made (thousands priced, one kept)."""
+can carry the cheapest split (the front of each shape); each pair at every base up to where the base
+alone costs more than the cheapest split found; the burst's GPU-hours above a base worked out once per
+shape; and only the cheapest pair's split made (thousands priced, one kept)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,16 @@ import math
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
-from app.costing.hybrid import Burst, Capacity, Profile, Split, horizon_at, split_at, units_for_peak
+from app.costing.hybrid import (
+    Burst,
+    Capacity,
+    Profile,
+    Split,
+    base_horizon,
+    horizon_at,
+    split_at,
+    units_for_peak,
+)
 from app.costing.quote import PricedOffer
 
 Ranked = tuple[bool, float, int]
@@ -44,13 +54,11 @@ def _front(
 
 class PricedSplits:
     """Splits of the profile, the burst's GPU-hours above each base worked out once for every burst
-    offer alike (its instance size and tax), and every base of a base offer's shape (its unit and tax)
-    against it: what the search reads again and again."""
+    offer alike (its instance size and tax): what the search reads again and again."""
 
     def __init__(self, profile: Profile, months: int) -> None:
         self.profile, self.months = profile, months
         self.billed: dict[tuple[int, float, float], float] = {}
-        self.columns: dict[tuple[int, float, int, float], tuple[float, ...]] = {}
 
     def billed_at(self, units: int, base: Capacity, burst: Burst) -> float:
         carried = base.carries(units)
@@ -60,30 +68,24 @@ class PricedSplits:
             billed = self.billed[key] = burst.billed_above(self.profile, carried)
         return billed
 
-    def column(self, base: Capacity, burst: Burst) -> tuple[float, ...]:
-        """The burst's GPU-hours a month above each base from none to the peak's units."""
-        key = base.gpus_per_unit, base.useful, burst.gpus_per_unit, burst.useful
-        found = self.columns.get(key)
-        if found is None:
-            every = range(units_for_peak(self.profile, base) + 1)
-            found = self.columns[key] = tuple(self.billed_at(units, base, burst) for units in every)
-        return found
-
     def at(self, units: int, base: Capacity, burst: Burst) -> Split:
         return split_at(self.profile, units, base, burst, self.months, self.billed_at(units, base, burst))
 
     def every(self, base: Capacity, burst: Burst) -> tuple[Split, ...]:
-        column = enumerate(self.column(base, burst))
-        return tuple(split_at(self.profile, units, base, burst, self.months, billed) for units, billed in column)
+        return tuple(self.at(units, base, burst) for units in range(units_for_peak(self.profile, base) + 1))
 
-    def cheapest(self, base: Capacity, burst: Burst) -> tuple[float, int] | None:
+    def cheapest(self, base: Capacity, burst: Burst, bound: float) -> tuple[float, int] | None:
         """The cheapest base of a unit or more on this pair, as ranked (`rank`: its horizon rounded, of
-        equal ones the fewer units), none where no unit is needed; its Split is made for the one kept."""
+        equal ones the fewer units), where one costs `bound` or less; none where none does. Past a base
+        whose units alone cost more than that, or than the cheapest so far, no larger base can do better."""
         found = None
-        for units, billed in enumerate(self.column(base, burst)[1:], start=1):
-            horizon = round(horizon_at(units, base, burst, self.months, billed), 6)
+        for units in range(1, units_for_peak(self.profile, base) + 1):
+            if round(base_horizon(units, base, self.months), 6) > bound:
+                break
+            horizon = round(horizon_at(units, base, burst, self.months, self.billed_at(units, base, burst)), 6)
             if found is None or horizon < found[0]:
                 found = horizon, units
+                bound = min(bound, horizon)
         return found
 
 
@@ -98,7 +100,7 @@ def cheapest_with_base(
     found: tuple[Ranked, PricedOffer, Capacity, PricedOffer, Burst] | None = None
     for b, c in base_front:
         for r, flow in burst_front:
-            cheapest = search.cheapest(c, flow)
+            cheapest = search.cheapest(c, flow, _bound(found[0] if found else None, b.complete))
             if cheapest is None:
                 continue
             ranked: Ranked = (not b.complete, *cheapest)
@@ -108,6 +110,16 @@ def cheapest_with_base(
         return None
     (_, _, units), b, c, r, flow = found
     return search.at(units, c, flow), b, r
+
+
+def _bound(found: Ranked | None, complete: bool) -> float:
+    """The rounded horizon a pair with a base fully priced or not (`complete`) must not exceed to rank
+    before the split `found` so far: none for the first, or ahead of one not fully priced."""
+    if found is None or (complete and found[0]):
+        return math.inf
+    if not complete and not found[0]:
+        return -math.inf
+    return found[1]
 
 
 def _shape(option: Capacity | Burst) -> tuple[int, float]:

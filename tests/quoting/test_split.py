@@ -138,6 +138,16 @@ def test_above_a_base_serverless_at_1_89_costs_more_than_on_demand_at_1_90_for_i
     assert (found.all_burst.offer.offer.offer_id, round(found.all_burst.split.total, 2)) == (8, 4281.9)
 
 
+def test_of_two_bases_that_cost_the_same_the_split_takes_fewer_units():
+    """2 GPUs all month: two single GPUs at 1,000 a month each, or one 2-GPU server at 2,000, carry it
+    alike for 2,000 (all on demand: 2 x 730 x 1.90 = 2,774). The split takes the one unit, the less
+    committed, though the single GPUs are listed first."""
+    single = offer(9, Billing.MONTHLY, 1000, period=PricePeriod.MONTH)
+    server = offer(10, Billing.MONTHLY, 2000, gpus=2, period=PricePeriod.MONTH)
+    found = quoted([single, server, ON_DEMAND], profile=((2, 730.0),))
+    assert pair_of(found) == (10, 2, 1, 2000.0)
+
+
 def test_a_12_month_commitment_over_a_1_month_horizon_bills_12_months():
     """Committed at 1.00 an hour (730 a month) for 12 months: over 1 month a base of 2 costs 2 x 730 x 12
     + 1,520 = 19,040 against 4,294 all on demand, so the split bursts it all; the peak reserved is
