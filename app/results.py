@@ -30,6 +30,7 @@ from app.quoting.provider_view import ProviderView
 from app.result_charts import Drawn, current_in, gpus_drawn, options_drawn
 from app.result_rows import ProviderRow, RowCells, inputs_query, option_row, provider_rows
 from app.skeleton import Skeleton
+from app.split_results import SplitFigures, split_figures
 from app.templating import amount, macros, money, money_gap, money_rate, quantity
 
 GPU_ROWS = 20
@@ -52,6 +53,8 @@ class Shown:
     """Where the cheapest option changes around the GPU-hours: the headline's last sentence (in `shape`)."""
     owning: tuple[OwnedBreakEven, ...] = ()
     """Where owning first beats each other option: the owned server's break-evens."""
+    split: SplitFigures | None = None
+    """The hybrid split of the demand profile, where the job states one: the same at every move."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +117,10 @@ def shown(result: QuoteResult, today: date) -> Shown:
     rows = tuple(option_row(memo, parts, o, r, result.currency, catalog, today) for o, r in result.options)
     gpu_chart = gpus_drawn(memo, result) if result.choices and result.job is None else None
     stretch = stretch_at(result.quote, p.gpu_hours)
-    return Shown(options_drawn(memo, result), rows, gpu_chart, rate, sizing, job, stretch, owned_break_evens(result))
+    return Shown(
+        options_drawn(memo, result), rows, gpu_chart, rate, sizing, job, stretch, owned_break_evens(result),
+        split_figures(result),
+    )  # fmt: skip
 
 
 def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:

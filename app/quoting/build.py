@@ -15,6 +15,7 @@ from app.costing.money import USD, Currency
 from app.costing.owning import OWNED_OFFER_ID
 from app.costing.providers import cheapest_per_provider
 from app.costing.quote import OfferCost, Quote, cheapest_at
+from app.costing.terms import Offer
 from app.quoting.choices import GpuChoice, rank_of, ranked_cost
 from app.quoting.currency import display_currency
 from app.quoting.fitted import Contenders, Fitted, fitted_for
@@ -57,9 +58,12 @@ class QuoteResult:
 
     def record(self, o: OfferCost) -> OfferRecord | OwnedRecord:
         """What the catalog states of an option's offer, or of the server owned."""
-        if self.owned is not None and o.offer.offer_id == OWNED_OFFER_ID:
+        return self.record_of(o.offer)
+
+    def record_of(self, offer: Offer) -> OfferRecord | OwnedRecord:
+        if self.owned is not None and offer.offer_id == OWNED_OFFER_ID:
             return self.owned
-        return self.catalog.offers_by_id[o.offer.offer_id]
+        return self.catalog.offers_by_id[offer.offer_id]
 
     @cached_property
     def providers(self) -> list[OfferCost]:

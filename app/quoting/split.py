@@ -33,9 +33,14 @@ BURST_BILLINGS = (Billing.ON_DEMAND, Billing.SPOT, Billing.PER_SECOND)
 def profiled(params: QuoteParams) -> tuple[QuoteParams, Profile] | FieldErrors:
     """The demand profile, and the inputs with its GPU-hours and GPUs at once: what quoting every
     option alone, beside the split, reads."""
+    if params.split_base == "purchased" and not params.own_server:
+        return {"split_base": "is servers you own: choose one under Owning the hardware"}
     profile = demand_profile(params)
     if isinstance(profile, dict):
         return profile
+    if peak(profile) == 0:
+        field = {"weekly": "weekly", "hourly": "hourly_key"}.get(params.demand, "peak_hours")
+        return {field: "leaves no GPU in use all month: there is nothing to split"}
     hours = sum(gpus * at for gpus, at in profile)
     return params.model_copy(update={"gpu_hours": round(hours, 6), "peak_gpus": max(1, peak(profile))}), profile
 
@@ -68,8 +73,7 @@ class Pair:
 
     @property
     def complete(self) -> bool:
-        """Egress and storage are priced where the data lives: with the base, or, with none, the burst."""
-        return (self.base if self.best.units else self.burst).complete
+        return fully_priced(self.best, self.base, self.burst)
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,7 @@ def split_quote(
     pair = None
     if with_base is not None and alone is not None:
         best, b, r = with_base
-        if rank(alone[0], alone[1].complete) < rank(best, b.complete):
+        if rank(alone[0], alone[1].complete) < rank(best, fully_priced(best, b, r)):
             best, r = alone[0], alone[1]
         base, burst = _capacity(b, assumptions), _burst(r, assumptions)
         pair = Pair(b, r, search.every(base, burst), best, rule_of_thumb(profile, base, burst))
@@ -140,8 +144,14 @@ def _kind(p: PricedOffer, billings: tuple[Billing, ...], pinned: str) -> bool:
 
 
 def _least(found: Iterable[tuple[Split, PricedOffer, PricedOffer]]) -> tuple[Split, PricedOffer, PricedOffer] | None:
-    """The cheapest split, its data priced with the first offer where it has a base, else the second."""
-    return min(found, key=lambda f: rank(f[0], (f[1] if f[0].units else f[2]).complete), default=None)
+    """The cheapest split of a base offer and a burst offer (the same offer where one carries it all)."""
+    return min(found, key=lambda f: rank(f[0], fully_priced(f[0], f[1], f[2])), default=None)
+
+
+def fully_priced(split: Split, base: PricedOffer, burst: PricedOffer) -> bool:
+    """Data made on either side moves out of it: the split is fully priced where every provider it
+    runs on publishes its egress and storage prices."""
+    return (not split.units or base.complete) and (not split.burst_gpu_hours or burst.complete)
 
 
 def split_of(fitted: Fitted, params: QuoteParams, profile: Profile) -> SplitQuote:

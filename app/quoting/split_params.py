@@ -72,12 +72,12 @@ class SplitParams(JobParams):
     @classmethod
     def _a_week(cls, text: str) -> str:
         if text.strip() and isinstance(why := read_weekly(text), str):
-            raise PydanticCustomError("weekly", why)
+            raise PydanticCustomError("value_error", why)
         return text
 
     @field_validator("hourly")
     @classmethod
     def _hours(cls, text: str) -> str:
         if text.strip() and isinstance(why := read_hourly(text), str):
-            raise PydanticCustomError("hourly", why)
+            raise PydanticCustomError("value_error", why)
         return text

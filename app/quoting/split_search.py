@@ -74,18 +74,25 @@ class PricedSplits:
     def every(self, base: Capacity, burst: Burst) -> tuple[Split, ...]:
         return tuple(self.at(units, base, burst) for units in range(units_for_peak(self.profile, base) + 1))
 
-    def cheapest(self, base: Capacity, burst: Burst, bound: float) -> tuple[float, int] | None:
-        """The cheapest base of a unit or more on this pair, as ranked (`rank`: its horizon rounded, of
-        equal ones the fewer units), where one costs `bound` or less; none where none does. Past a base
-        whose units alone cost more than that, or than the cheapest so far, no larger base can do better."""
+    def cheapest(
+        self, base: Capacity, burst: Burst, fully_priced: tuple[bool, bool], beat: Ranked | None
+    ) -> Ranked | None:
+        """The best base of a unit or more on this pair as `rank` ranks it, where it ranks before `beat`;
+        else none. `fully_priced`: whether the base offer and the burst offer publish their egress and
+        storage prices (a base that leaves nothing to burst needs the base's alone). Past a base whose
+        units alone cost more than `beat`, no larger one ranks before it, unless it might be fully
+        priced where `beat` is not."""
+        base_priced, burst_priced = fully_priced
         found = None
         for units in range(1, units_for_peak(self.profile, base) + 1):
-            if round(base_horizon(units, base, self.months), 6) > bound:
+            alone = round(base_horizon(units, base, self.months), 6)
+            if beat is not None and alone > beat[1] and not (beat[0] and base_priced):
                 break
-            horizon = round(horizon_at(units, base, burst, self.months, self.billed_at(units, base, burst)), 6)
-            if found is None or horizon < found[0]:
-                found = horizon, units
-                bound = min(bound, horizon)
+            billed = self.billed_at(units, base, burst)
+            horizon = round(horizon_at(units, base, burst, self.months, billed), 6)
+            ranked = not (base_priced and (burst_priced or not billed)), horizon, units
+            if beat is None or ranked < beat:
+                beat = found = ranked
         return found
 
 
@@ -94,32 +101,20 @@ def cheapest_with_base(
 ) -> tuple[Split, PricedOffer, PricedOffer] | None:
     """The cheapest split with a base of a unit or more, as `rank` ranks them (of equal ones, the
     first pair), over the offers that can carry it (`_front`)."""
-    # With a base, egress and storage are the base's; what a burst adds is its GPU-hours and cold starts.
+    # With a base, egress and storage cost what the base's provider charges; a burst adds its GPU-hours
+    # and cold starts, and whether its provider prices egress and storage (its front is kept apart).
     burst_front = _front(bursts, _shape, lambda f: f.per_gpu_hour, lambda f: f.start_month)
     base_front = _front(bases, _shape, lambda c: _unit_cost(c, search.months), lambda c: c.data_month)
     found: tuple[Ranked, PricedOffer, Capacity, PricedOffer, Burst] | None = None
     for b, c in base_front:
         for r, flow in burst_front:
-            cheapest = search.cheapest(c, flow, _bound(found[0] if found else None, b.complete))
-            if cheapest is None:
-                continue
-            ranked: Ranked = (not b.complete, *cheapest)
-            if found is None or ranked < found[0]:
+            ranked = search.cheapest(c, flow, (b.complete, r.complete), found[0] if found else None)
+            if ranked is not None:
                 found = ranked, b, c, r, flow
     if found is None:
         return None
     (_, _, units), b, c, r, flow = found
     return search.at(units, c, flow), b, r
-
-
-def _bound(found: Ranked | None, complete: bool) -> float:
-    """The rounded horizon a pair with a base fully priced or not (`complete`) must not exceed to rank
-    before the split `found` so far: none for the first, or ahead of one not fully priced."""
-    if found is None or (complete and found[0]):
-        return math.inf
-    if not complete and not found[0]:
-        return -math.inf
-    return found[1]
 
 
 def _shape(option: Capacity | Burst) -> tuple[int, float]:

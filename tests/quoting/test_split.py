@@ -9,7 +9,15 @@ from app.costing.hybrid import Profile, split_at, units_for_peak
 from app.costing.quote import PricedOffer, price_offers
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
 from app.costing.tiers import Tier
-from app.quoting.split import BASE_BILLINGS, BURST_BILLINGS, SplitQuote, _burst, _capacity, split_quote
+from app.quoting.split import (
+    BASE_BILLINGS,
+    BURST_BILLINGS,
+    SplitQuote,
+    _burst,
+    _capacity,
+    fully_priced,
+    split_quote,
+)
 from app.quoting.split_search import rank
 
 NO_TAX = Assumptions(virt_tax={})
@@ -109,19 +117,25 @@ def test_a_cheaper_8_gpu_node_loses_to_single_gpus_for_a_base_of_2_and_wins_for_
     assert base_8.all_burst is not None and round(base_8.all_burst.split.total, 2) == 11476.0
 
 
-def test_on_demand_with_no_published_egress_price_ranks_after_a_priced_one_where_the_data_goes_with_it():
+def test_on_demand_with_no_published_egress_price_ranks_after_a_priced_one_though_cheaper():
     """Egress of 100 GB at 0.09 is 9 a month at the dedicated GPU's provider. On demand at 1.50 whose
-    provider publishes no egress price, beside one at 1.90 with egress free: all burst, the 1.50 one
-    would be 3,390 and egress unknown, so the 1.90 one at 4,294 is the all-burst answer. With a base the
-    data stays with it, so the split bursts on the 1.50 one: a base of 1 is 1,277.50 + 1,530 x 1.50 + 9
-    = 3,581.50 (of 2: 2,555 + 1,200 + 9 = 3,764; on the 1.90 one, of 2: 4,084), fully priced."""
+    provider publishes no egress price, beside one at 1.90 with egress free: a base of 1 bursting on the
+    1.50 one would be 1,277.50 + 1,530 x 1.50 + 9 = 3,581.50, but data made there moves out at a price
+    nobody published, so the split is the fully priced one: a base of 2 and the peak on the 1.90 one,
+    2,555 + 1,520 + 9 = 4,084 (of 1: 4,193.50; of 3: 5,171.50). All burst, the 1.50 one would be 3,390
+    and egress unknown: the 1.90 one at 4,294 is the all-burst answer. With the 1.50 one alone, the only
+    fully priced split bursts nothing: the peak of 10 reserved, 12,775 + 9 = 12,784."""
     dedicated = offer(1, Billing.MONTHLY, 1277.50, period=PricePeriod.MONTH, egress_tiers=(Tier(0, None, 0.09),))
     unpublished = offer(6, Billing.ON_DEMAND, 1.50, egress_tiers=())
     found = quoted([dedicated, unpublished, ON_DEMAND])
+    assert pair_of(found) == (1, 2, 2, 4084.0)
+    assert found.pair is not None and found.pair.complete and found.pair.best.data == 9
     assert found.all_burst is not None
     assert (found.all_burst.offer.offer.offer_id, round(found.all_burst.split.total, 2)) == (2, 4294.0)
-    assert pair_of(found) == (1, 6, 1, 3581.5)
-    assert found.pair is not None and found.pair.complete and found.pair.best.data == 9
+    only_unpublished = quoted([dedicated, unpublished])
+    assert pair_of(only_unpublished) == (1, 6, 10, 12784.0)
+    assert only_unpublished.pair is not None and only_unpublished.pair.complete
+    assert round(only_unpublished.pair.splits[1].total, 2) == 3581.5
 
 
 def test_above_a_base_serverless_at_1_89_costs_more_than_on_demand_at_1_90_for_its_cold_starts():
@@ -228,11 +242,12 @@ def _every_pair(
     bases = [p for p in priced if p.offer.billing in BASE_BILLINGS and base in ("", p.offer.billing)]
     bursts = [p for p in priced if p.offer.billing in BURST_BILLINGS and burst in ("", p.offer.billing)]
     ranks = [
-        rank(split_at(profile, units, c, f, months), (b if units else r).complete)
+        rank(split, fully_priced(split, b, r))
         for b in bases
         for c in [_capacity(b, assumptions)]
         for r in bursts
         for f in [_burst(r, assumptions)]
         for units in range(units_for_peak(profile, c) + 1)
+        for split in [split_at(profile, units, c, f, months)]
     ]
     return min(ranks) if bases and bursts else None

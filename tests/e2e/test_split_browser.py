@@ -1,0 +1,68 @@
+"""The hybrid split in a real browser, on the shipped catalog: a profile entered on the page puts the
+split in the headline and its base on the load-duration curve, with or without JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.pages import htmx_response, open_page, unfold
+
+
+def money(text: str) -> float:
+    return float(text.replace("$", "").replace(",", ""))
+
+
+def check_the_split(page: Page) -> None:
+    """The headline's base is the chart's base line, and its month the table's base plus burst."""
+    headline = page.locator("#results p.split-answer")
+    expect(headline).to_contain_text("and burst to")
+    base = re.search(r"Dedicate (\d+) H100", headline.inner_text())
+    assert base is not None, headline.inner_text()
+    gpus = int(base.group(1))
+    expect(page.locator("figure.load-duration text.base-label")).to_have_text(
+        f"base: {gpus} GPU{'s' if gpus > 1 else ''}"
+    )
+    expect(page.locator("figure.load-duration line.base-line")).to_have_count(1)
+    row = page.locator("table.split-ways tbody tr", has_text="The split")
+    base_cost = re.search(r"\$[\d,.]+", row.locator('td[data-label="Base"]').inner_text())
+    burst_cost = re.search(r"\$[\d,.]+", row.locator('td[data-label="Burst"]').inner_text())
+    month = row.locator('td[data-label="A month"]').inner_text()
+    assert base_cost and burst_cost
+    assert abs(money(base_cost.group()) + money(burst_cost.group()) - money(month)) < 0.011
+    expect(headline).to_contain_text(f"{month} a month")
+
+
+def test_a_profile_entered_on_the_page_splits_into_a_base_and_a_burst(page: Page) -> None:
+    """4 GPUs all month and 16 for 60 hours, bursting on demand: a GPU busy all month pays on a dedicated
+    server at the shipped prices (Latitude.sh's $1,230 a month against $1.85 or more an hour on demand)."""
+    open_page(page)
+    unfold(page, "job")
+    htmx_response(page, lambda: page.select_option("#job", "split"))
+    expect(page.locator("#gpu_hours")).to_be_hidden()
+    htmx_response(page, lambda: page.select_option("#split_burst", "on_demand"))
+    htmx_response(page, lambda: page.fill("#base_gpus", "4"))
+    htmx_response(page, lambda: page.fill("#split_peak", "16"))
+    htmx_response(page, lambda: page.fill("#peak_hours", "60"))
+    check_the_split(page)
+    assert "job=split" in page.url and "split_peak=16" in page.url
+
+
+def test_the_split_works_without_javascript(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(base_url=base_url, java_script_enabled=False)
+    try:
+        context.set_default_timeout(5_000)
+        page = context.new_page()
+        open_page(page)
+        page.locator("#fold-job > summary").click()
+        page.locator("#job").select_option("split")
+        page.locator("#split_burst").select_option("on_demand")
+        page.locator("#base_gpus").fill("4")
+        page.locator("#split_peak").fill("16")
+        page.locator("#peak_hours").fill("60")
+        with page.expect_navigation():
+            page.locator("#fold-job").locator("xpath=ancestor::form").get_by_role("button", name="Update").last.click()
+        check_the_split(page)
+    finally:
+        context.close()
