@@ -125,8 +125,9 @@ def main() -> None:
         f"{len(catalogs.current().offers)} offers, {len(priced)} of H100; {len(hours)} hours, "
         f"{min(hours)} to {max(hours)} GPUs, {gpu_hours:,.0f} GPU-hours a month in {len(profile)} levels; "
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}\n"
-        f"best: {best.units} x {pair.base.offer.gpus_per_unit} GPUs on {pair.base.offer.billing} "
-        f"(bases 0 to {len(pair.splits) - 1}), the rest on {pair.burst.offer.billing}, ${best.horizon:,.2f}"
+        f"best: a base of {best.units} x {pair.base.offer.gpus_per_unit} GPUs on {pair.base.offer.billing} "
+        f"(of 0 to {len(pair.splits) - 1} priced), the rest on {pair.burst.offer.billing}, ${best.horizon:,.2f}"
+        f" a month, {'fully priced' if pair.complete else 'not fully priced'}"
     )
     timings: list[tuple[str, Callable[[int], object], Callable[[], object]]] = [
         ("plain H100, the profile's GPU-hours, 64 at once", lambda p: quoted(catalogs, p), plain),
