@@ -87,15 +87,19 @@ class Burst:
     def billed_above(self, profile: Profile, carried: float) -> float:
         """GPU-hours billed a month for the demand above `carried` GPUs: each hour's excess over the
         useful share, rounded up to whole instances where they hold more than one GPU."""
-        billed = 0.0
+        billed, useful, size = 0.0, self.useful, self.gpus_per_unit
         for gpus, at in profile:
             if gpus <= carried:
                 break
-            needed = (gpus - carried) / self.useful
-            if self.gpus_per_unit > 1:
-                needed = math.ceil(needed / self.gpus_per_unit - 1e-9) * self.gpus_per_unit
+            needed = (gpus - carried) / useful
+            if size > 1:
+                needed = math.ceil(needed / size - 1e-9) * size
             billed += needed * at
         return billed
+
+    def month(self, billed: float) -> float:
+        """USD a month for `billed` GPU-hours, with the cold starts of bursting at all."""
+        return billed * self.per_gpu_hour + (self.start_month if billed > 0 else 0.0)
 
 
 @dataclass(frozen=True)
@@ -122,11 +126,22 @@ def split_at(
     """`billed`: the burst's GPU-hours above this base where already worked out (for another offer alike)."""
     if billed is None:
         billed = burst.billed_above(profile, base.carries(units))
-    burst_month = billed * burst.per_gpu_hour + (burst.start_month if billed > 0 else 0.0)
-    base_month = units * base.unit_month
     data = base.data_month if units else burst.data_month
-    horizon = base_month * max(months, base.term_months) + units * base.setup_per_unit + (burst_month + data) * months
-    return Split(units, units * base.gpus_per_unit, base_month, billed, burst_month, data, horizon)
+    horizon = horizon_at(units, base, burst, months, billed)
+    return Split(units, units * base.gpus_per_unit, units * base.unit_month, billed, burst.month(billed), data, horizon)
+
+
+def horizon_at(units: int, base: Capacity, burst: Burst, months: int, billed: float) -> float:
+    """USD over the horizon of a base of `units` with `billed` GPU-hours a month burst above it: the
+    `horizon` of `split_at`, worked out alone for a search that prices many bases and keeps one."""
+    data = base.data_month if units else burst.data_month
+    return base_horizon(units, base, months) + (burst.month(billed) + data) * months
+
+
+def base_horizon(units: int, base: Capacity, months: int) -> float:
+    """What the base alone costs over the horizon, its whole term and setup fees: in floats too, never
+    more than `horizon_at` with anything burst, and never less for more units."""
+    return units * base.unit_month * max(months, base.term_months) + units * base.setup_per_unit
 
 
 def units_for_peak(profile: Profile, base: Capacity) -> int:

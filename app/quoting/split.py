@@ -4,10 +4,8 @@ reserving the peak, each on its own cheapest offer."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from app.costing.hybrid import (
     Burst,
@@ -18,7 +16,6 @@ from app.costing.hybrid import (
     peak,
     rule_of_thumb,
     simple_profile,
-    split_at,
     units_for_peak,
 )
 from app.costing.quote import PricedOffer
@@ -27,6 +24,7 @@ from app.quoting.demand import read_hourly, read_weekly
 from app.quoting.fitted import Fitted
 from app.quoting.params import FieldErrors, QuoteParams
 from app.quoting.split_params import SplitParams
+from app.quoting.split_search import PricedSplits, cheapest_with_base, rank
 
 BASE_BILLINGS = (Billing.MONTHLY, Billing.COMMITTED, Billing.PURCHASED)
 BURST_BILLINGS = (Billing.ON_DEMAND, Billing.SPOT, Billing.PER_SECOND)
@@ -135,56 +133,6 @@ def _burst(p: PricedOffer, assumptions: Assumptions) -> Burst:
     return Burst(o.usd_per_gpu_hour, units, 1 - assumptions.tax(o.tenancy), starts, p.fixed.usd)
 
 
-Ranked = tuple[bool, float, int]
-
-
-def _rank(split: Split, complete: bool) -> Ranked:
-    """Fully priced first (an unpublished egress price is no free one), then over the horizon, then the
-    smaller base (less committed)."""
-    return not complete, round(split.horizon, 6), split.units
-
-
-T = TypeVar("T", Capacity, Burst)
-
-
-def _front(
-    offers: list[tuple[PricedOffer, T]], key: Callable[[T], Hashable], cost: Callable[[T], float]
-) -> list[tuple[PricedOffer, T]]:
-    """Of offers alike by `key` (and fully priced or not), those no other beats both on `cost` and on
-    egress and storage: the only ones that can carry the cheapest split; of equal ones, the first listed."""
-    groups: dict[Hashable, list[tuple[PricedOffer, T]]] = {}
-    for p, priced in offers:
-        groups.setdefault((key(priced), p.complete), []).append((p, priced))
-    kept: list[tuple[PricedOffer, T]] = []
-    for alike in groups.values():
-        least_data = math.inf
-        for p, priced in sorted(alike, key=lambda found: cost(found[1])):
-            if p.fixed.usd < least_data:
-                kept.append((p, priced))
-                least_data = p.fixed.usd
-    return kept
-
-
-class _Priced:
-    """Splits of the profile, the burst's GPU-hours above each base worked out once for
-    every burst offer alike (its instance size and tax): what the search reads again and again."""
-
-    def __init__(self, profile: Profile, months: int) -> None:
-        self.profile, self.months = profile, months
-        self.billed: dict[tuple[int, float, float], float] = {}
-
-    def at(self, units: int, base: Capacity, burst: Burst) -> Split:
-        carried = base.carries(units)
-        key = burst.gpus_per_unit, burst.useful, carried
-        billed = self.billed.get(key)
-        if billed is None:
-            billed = self.billed[key] = burst.billed_above(self.profile, carried)
-        return split_at(self.profile, units, base, burst, self.months, billed)
-
-    def every(self, base: Capacity, burst: Burst) -> tuple[Split, ...]:
-        return tuple(self.at(units, base, burst) for units in range(units_for_peak(self.profile, base) + 1))
-
-
 def split_quote(
     priced: list[PricedOffer], profile: Profile, months: int, assumptions: Assumptions, base_kind: str, burst_kind: str
 ) -> SplitQuote:
@@ -192,20 +140,14 @@ def split_quote(
     the cheapest pair, and bursting all or reserving the peak, each on its cheapest offer."""
     bases = [(p, _capacity(p, assumptions)) for p in priced if _kind(p, BASE_BILLINGS, base_kind)]
     bursts = [(p, _burst(p, assumptions)) for p in priced if _kind(p, BURST_BILLINGS, burst_kind)]
-    search = _Priced(profile, months)
+    search = PricedSplits(profile, months)
     alone = _least((search.at(0, NO_BASE, flow), p, p) for p, flow in bursts)
     reserved = _least((search.at(units_for_peak(profile, c), c, NO_BURST), p, p) for p, c in bases)
-    candidates = [
-        (split, b, r)
-        for b, c in _front(bases, lambda c: (c.gpus_per_unit, c.useful), lambda c: _unit_cost(c, months))
-        for r, flow in _front(bursts, lambda f: (f.gpus_per_unit, f.useful), lambda f: f.per_gpu_hour)
-        for split in search.every(c, flow)[1:]
-    ]
-    with_base = _least(candidates)
+    with_base = cheapest_with_base(search, bases, bursts)
     pair = None
     if with_base is not None and alone is not None:
         best, b, r = with_base
-        if _rank(alone[0], alone[1].complete) < _rank(best, fully_priced(best, b, r)):
+        if rank(alone[0], alone[1].complete) < rank(best, fully_priced(best, b, r)):
             best, r = alone[0], alone[1]
         base, burst = _capacity(b, assumptions), _burst(r, assumptions)
         pair = Pair(b, r, search.every(base, burst), best, rule_of_thumb(profile, base, burst))
@@ -226,18 +168,13 @@ def _kind(p: PricedOffer, billings: tuple[Billing, ...], pinned: str) -> bool:
 
 def _least(found: Iterable[tuple[Split, PricedOffer, PricedOffer]]) -> tuple[Split, PricedOffer, PricedOffer] | None:
     """The cheapest split of a base offer and a burst offer (the same offer where one carries it all)."""
-    return min(found, key=lambda f: _rank(f[0], fully_priced(f[0], f[1], f[2])), default=None)
+    return min(found, key=lambda f: rank(f[0], fully_priced(f[0], f[1], f[2])), default=None)
 
 
 def fully_priced(split: Split, base: PricedOffer, burst: PricedOffer) -> bool:
     """Data made on either side moves out of it: the split is fully priced where every provider it
     runs on publishes its egress and storage prices."""
     return (not split.units or base.complete) and (not split.burst_gpu_hours or burst.complete)
-
-
-def _unit_cost(c: Capacity, months: int) -> float:
-    """A unit over the horizon: its whole term and its setup fee."""
-    return c.unit_month * max(months, c.term_months) + c.setup_per_unit
 
 
 def split_of(fitted: Fitted, params: QuoteParams, profile: Profile) -> SplitQuote:
