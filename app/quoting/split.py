@@ -23,7 +23,7 @@ from app.costing.terms import Assumptions, Billing, Tenancy
 from app.quoting.demand import read_hourly, read_weekly
 from app.quoting.fitted import Fitted
 from app.quoting.params import FieldErrors, QuoteParams
-from app.quoting.split_params import SplitParams
+from app.quoting.split_params import SPLIT_GPUS_MAX, SplitParams
 from app.quoting.split_search import PricedSplits, cheapest_with_base, rank
 
 BASE_BILLINGS = (Billing.MONTHLY, Billing.COMMITTED, Billing.PURCHASED)
@@ -38,9 +38,11 @@ def profiled(params: QuoteParams) -> tuple[QuoteParams, Profile] | FieldErrors:
     profile = demand_profile(params)
     if isinstance(profile, dict):
         return profile
+    field = {"weekly": "weekly", "hourly": "hourly_key"}.get(params.demand, "peak_hours")
     if peak(profile) == 0:
-        field = {"weekly": "weekly", "hourly": "hourly_key"}.get(params.demand, "peak_hours")
         return {field: "leaves no GPU in use all month: there is nothing to split"}
+    if peak(profile) > SPLIT_GPUS_MAX:
+        return {field: f"reaches {peak(profile):,} GPUs at once: the split prices up to {SPLIT_GPUS_MAX:,}"}
     hours = sum(gpus * at for gpus, at in profile)
     return params.model_copy(update={"gpu_hours": round(hours, 6), "peak_gpus": max(1, peak(profile))}), profile
 

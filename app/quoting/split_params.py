@@ -27,6 +27,9 @@ BURSTS = (("", "the cheapest"), ("on_demand", "on demand"), ("spot", "spot"), ("
 WEEK_EXAMPLE = "\n".join(" ".join(["2"] * 8 + ["6"] * 10 + ["2"] * 6) for _ in range(7))
 """Two GPUs at night, six from 08:00 to 18:00, every day: an illustration of the format, no one's data."""
 MONTH_EXAMPLE = "gpus\n" + "\n".join(["2"] * 600 + ["10"] * 72)
+SPLIT_GPUS_MAX = 1_024
+"""The most GPUs at once a profile may reach: every base up to it is priced on every pair of offers,
+so a request's time grows with it (a year of hours scattered up to 1,024 takes about a second)."""
 HOURLY_MAX = 60_000
 """A year of hours (8,784) at up to 5 digits and a comma each, with room: what a scenario keeps."""
 
@@ -41,11 +44,11 @@ class SplitParams(JobParams):
     base_gpus: Whole = Input(
         "GPUs in use all month", Fieldset.JOB, unit="GPUs", job=Job.SPLIT, demand="simple",
         help="the steady load (simple demand)",
-    ).field(2, ge=0, le=10_000)  # fmt: skip
+    ).field(2, ge=0, le=SPLIT_GPUS_MAX)  # fmt: skip
     split_peak: Whole = Input(
         "GPUs at the peak", Fieldset.JOB, unit="GPUs", job=Job.SPLIT, demand="simple",
         help="at least the steady load (simple demand)",
-    ).field(10, ge=1, le=10_000)  # fmt: skip
+    ).field(10, ge=1, le=SPLIT_GPUS_MAX)  # fmt: skip
     peak_hours: Number = Input(
         "Hours at the peak", Fieldset.JOB, unit="hours a month", job=Job.SPLIT, demand="simple",
         help="of 730 (simple demand)",

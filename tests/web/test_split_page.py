@@ -140,3 +140,12 @@ def test_in_euros_the_split_converts_at_the_versions_rate(client, session, month
     change_rate(session, "EUR", Decimal("1.25"), ecb, "test rate", "test")
     headline = words(soup(client.get(f"{SPLIT}&currency=EUR")).select_one("p.split-answer"))
     assert "€3,260.00 a month, €175.20 less than bursting all of it" in headline
+
+
+def test_a_week_reaching_more_gpus_than_the_split_prices_is_named_under_it(client, monthly_and_on_demand):
+    """Every base up to the peak is priced on every pair of offers: the split stops at 1,024 GPUs at once."""
+    week = "+".join(["2000"] + ["2"] * 167)
+    page = soup(client.get(f"{SPLIT}&demand=weekly&weekly={week}"))
+    assert words(page.select_one("#weekly-error")) == "reaches 2,000 GPUs at once: the split prices up to 1,024"
+    page = soup(client.get(SPLIT.replace("split_peak=10", "split_peak=2000")))
+    assert words(page.select_one("#split_peak-error")) == "must be at most 1,024"
