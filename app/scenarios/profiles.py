@@ -6,12 +6,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
-from sqlmodel import Field, Session, SQLModel, func, select
+from sqlmodel import Field, Session, SQLModel
 
 from app.db import serialised
-from app.scenarios.store import TooManySaves
+from app.scenarios.store import refuse_beyond_limits
 from app.settings import settings
 
 KEY_HEX = 16
@@ -41,21 +41,6 @@ def profile_key(hours: Sequence[int]) -> str:
     return hashlib.sha256(profile_text(hours).encode()).hexdigest()[:KEY_HEX]
 
 
-def _recent(session: Session, since: datetime, client_key: str | None = None) -> int:
-    query = select(func.count()).select_from(DemandProfile).where(DemandProfile.created_at >= since)
-    if client_key is not None:
-        query = query.where(DemandProfile.client_key == client_key)
-    return session.exec(query).one()
-
-
-def _refuse_beyond_limits(session: Session, client_key: str) -> None:
-    now = datetime.now(UTC)
-    if _recent(session, now - timedelta(minutes=10), client_key) >= settings.uploads_per_client_per_10_min:
-        raise TooManySaves("You have uploaded many profiles in the last few minutes; try again in ten minutes.")
-    if _recent(session, now - timedelta(hours=1)) >= settings.uploads_per_hour:
-        raise TooManySaves("Uploading is paused for a while: too many profiles were uploaded in the last hour.")
-
-
 def keep_profile(session: Session, hours: Sequence[int], client_key: str, counted: bool = True) -> str:
     """The profile's key, its row inserted unless kept already. Under one lock for every keeper, so
     the same hours sent at once land once, and uploads sent at once count each other; `counted`
@@ -64,7 +49,8 @@ def keep_profile(session: Session, hours: Sequence[int], client_key: str, counte
     with serialised(session, f"profile uploads by {client_key}", "profile uploads"):
         if session.get(DemandProfile, key) is None:
             if counted:
-                _refuse_beyond_limits(session, client_key)
+                limits = settings.uploads_per_client_per_10_min, settings.uploads_per_hour
+                refuse_beyond_limits(session, DemandProfile, client_key, limits, ("profiles", "uploaded", "Uploading"))
             session.add(DemandProfile(key=key, hours=profile_text(hours), client_key=client_key))
     return key
 

@@ -6,6 +6,7 @@ import json
 import re
 import secrets
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
@@ -23,19 +24,30 @@ class TooManySaves(Exception):
     """The client (or everyone together) saved too much in too short a time."""
 
 
-def _recent(session: Session, since: datetime, client_key: str | None = None) -> int:
-    query = select(func.count()).select_from(Scenario).where(Scenario.created_at >= since)
+Kept = type[Any]
+"""A table of what visitors keep, with its `created_at` and `client_key`: scenarios, uploaded profiles."""
+
+
+def _recent(session: Session, table: Kept, since: datetime, client_key: str | None = None) -> int:
+    query = select(func.count()).select_from(table).where(table.created_at >= since)
     if client_key is not None:
-        query = query.where(Scenario.client_key == client_key)
+        query = query.where(table.client_key == client_key)
     return session.exec(query).one()
 
 
-def _refuse_beyond_limits(session: Session, client_key: str) -> None:
+def refuse_beyond_limits(
+    session: Session, table: Kept, client_key: str, limits: tuple[int, int], words: tuple[str, str, str]
+) -> None:
+    """TooManySaves where this client (or everyone together) has kept too many rows of `table` lately:
+    `limits` a client's in 10 minutes and everyone's in an hour; `words` what the rows are, what keeping
+    them is called, and its -ing ("scenarios", "saved", "Saving")."""
+    per_client_per_10_min, per_hour = limits
+    what, done, doing = words
     now = datetime.now(UTC)
-    if _recent(session, now - timedelta(minutes=10), client_key) >= settings.saves_per_client_per_10_min:
-        raise TooManySaves("You have saved many scenarios in the last few minutes; try again in ten minutes.")
-    if _recent(session, now - timedelta(hours=1)) >= settings.saves_per_hour:
-        raise TooManySaves("Saving is paused for a while: too many scenarios were saved in the last hour.")
+    if _recent(session, table, now - timedelta(minutes=10), client_key) >= per_client_per_10_min:
+        raise TooManySaves(f"You have {done} many {what} in the last few minutes; try again in ten minutes.")
+    if _recent(session, table, now - timedelta(hours=1)) >= per_hour:
+        raise TooManySaves(f"{doing} is paused for a while: too many {what} were {done} in the last hour.")
 
 
 def save_scenario(
@@ -64,7 +76,8 @@ def save_scenario(
         )
         try:
             with serialised(session, f"scenario saves by {client_key}", "scenario saves"):
-                _refuse_beyond_limits(session, client_key)
+                limits = settings.saves_per_client_per_10_min, settings.saves_per_hour
+                refuse_beyond_limits(session, Scenario, client_key, limits, ("scenarios", "saved", "Saving"))
                 session.add(scenario)
                 session.flush()
                 session.refresh(scenario)  # as stored, and kept loaded: reading it needs no connection after the commit
