@@ -55,7 +55,9 @@ def demand_profile(params: SplitParams) -> Profile | FieldErrors:
     if params.demand == "hourly":
         hours = read_hourly(params.hourly) if params.hourly.strip() else None
         if not isinstance(hours, tuple):
-            return {"hourly_key": "is missing: upload a CSV of hourly GPU demand below"}
+            return {
+                "hourly_key": "is missing: upload a CSV of hourly GPU demand below (the API takes the hours as hourly)"
+            }
         return hourly_profile(hours)
     if params.base_gpus > params.split_peak:
         return {"base_gpus": f"must be at most the {params.split_peak} GPUs at the peak"}

@@ -26,7 +26,7 @@ router = APIRouter(tags=["scenarios"])
 def _shown(value: Any, widget: Widget) -> str:
     if widget == Widget.STORED:
         return str(uploaded(value) or "none")  # the hours summed up: a year of them fits no cell
-    if value is None:
+    if value is None or (widget == Widget.HIDDEN and value == ""):
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"

@@ -156,3 +156,8 @@ def test_two_saved_splits_compare_with_each_splits_total(client, two_offers):
         "$4,075.00 2 GPUs base, 800 GPU-hours burst",
         "$3,315.00 2 GPUs base, 400 GPU-hours burst",
     ]
+    headline = " ".join(page.select_one("p.headline").get_text().split())
+    assert headline == (
+        "Cheapest of each: Scenario 1, a base of 2 GPUs with the rest burst at $4,075.00 a month; "
+        "Scenario 2, a base of 2 GPUs with the rest burst at $3,315.00 a month."
+    )
