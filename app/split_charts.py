@@ -76,13 +76,12 @@ def curve_drawn(q: SplitQuote, carried: float) -> Curve:
 def line_drawn(pair: Pair, months: int, currency: Currency) -> Line:
     totals = [month_of(s, months) for s in pair.splits]
     top, most = max(totals) * 1.05, max(1, len(totals) - 1)
-    rule_units = -(-pair.rule_gpus // pair.base.offer.gpus_per_unit)
 
     def x(units: int) -> float:
         return LEFT + units / most * (WIDTH - LEFT - RIGHT)
 
     dots = tuple(
-        (round(x(s.units), 1), round(_y(t, top), 1), s.units, s.units == pair.best.units, s.units == rule_units)
+        (round(x(s.units), 1), round(_y(t, top), 1), s.units, s.units == pair.best.units, s.units == pair.rule_units)
         for s, t in zip(pair.splits, totals, strict=True)
     )
     step = max(1, most // 8)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.catalog.snapshot import OfferRecord
-from app.costing.hybrid import Split
+from app.costing.hybrid import Split, busy_share
 from app.costing.money import Currency
 from app.costing.quote import PricedOffer
-from app.costing.terms import HOURS_PER_MONTH, Billing
+from app.costing.terms import Billing
 from app.quoting.build import QuoteResult
 from app.quoting.owning import OwnedRecord
 from app.quoting.split import Alone, Pair, SplitQuote
@@ -69,7 +69,6 @@ def split_figures(result: QuoteResult) -> SplitFigures | None:
     best, base_p, burst_p = answer.split, answer.base, answer.burst
     base_record = result.record_of(base_p.offer) if base_p else None
     burst_record = result.record_of(burst_p.offer) if burst_p else None
-    gpus = base_p.offer.gpus_per_unit if base_p else 1
     carried = best.base_gpus * (1 - result.params.assumptions().tax(base_p.offer.tenancy)) if base_p else 0.0
     return SplitFigures(
         quote=q,
@@ -84,10 +83,10 @@ def split_figures(result: QuoteResult) -> SplitFigures | None:
         curve=curve_drawn(q, carried),
         line=line_drawn(pair, months, cur) if pair else None,
         flat=_flat(pair, months) if pair else (best.base_gpus, best.base_gpus),
-        rule_units=-(-pair.rule_gpus // gpus) if pair else 0,
+        rule_units=pair.rule_units if pair else 0,
         why_not_rule=_why_not_rule(pair, months) if pair else (),
-        busiest=f"{_busy(q, best.base_gpus + 1):.0%}",
-        threshold=_threshold(pair),
+        busiest=f"{busy_share(q.profile, best.base_gpus + 1):.0%}",
+        threshold=f"{pair.rule_share:.0%}" if pair else None,
     )
 
 
@@ -140,8 +139,7 @@ def _flat(pair: Pair, months: int) -> tuple[int, int]:
 
 
 def _why_not_rule(pair: Pair, months: int) -> tuple[str, ...]:
-    rule_units = -(-pair.rule_gpus // pair.base.offer.gpus_per_unit)
-    if rule_units == pair.best.units:
+    if pair.rule_units == pair.best.units:
         return ()
     o, why = pair.base.offer, []
     if o.gpus_per_unit > 1:
@@ -155,15 +153,3 @@ def _why_not_rule(pair: Pair, months: int) -> tuple[str, ...]:
     if pair.base.fixed.usd != pair.burst.fixed.usd:
         why.append("egress and storage are priced with the base's provider where there is a base")
     return tuple(why)
-
-
-def _busy(q: SplitQuote, k: int) -> float:
-    return sum(at for gpus, at in q.profile if gpus >= k) / HOURS_PER_MONTH
-
-
-def _threshold(pair: Pair | None) -> str | None:
-    if pair is None:
-        return None
-    base, burst = pair.base.offer, pair.burst.offer
-    share = (base.usd_per_unit_month / base.gpus_per_unit) / (HOURS_PER_MONTH * burst.usd_per_gpu_hour)
-    return f"{share:.0%}"

@@ -163,10 +163,13 @@ def best_split(profile: Profile, base: Capacity, burst: Burst, months: int = 1) 
     return cheapest(splits(profile, base, burst, months))
 
 
+def rule_threshold(base: Capacity, burst: Burst) -> float:
+    """The share of the month a GPU must be busy for the simple rule to reserve it: the base's price per
+    useful GPU-month over the burst's for a month (730 hours), whatever the units it comes in."""
+    return (base.unit_month / base.gpus_per_unit / base.useful) / (HOURS_PER_MONTH * burst.per_gpu_hour / burst.useful)
+
+
 def rule_of_thumb(profile: Profile, base: Capacity, burst: Burst) -> int:
-    """GPUs of base by the simple rule: the k-th is reserved when it is busy at least the base's price
-    per useful GPU-month over the burst's for a month (730 hours), whatever the units it comes in."""
-    threshold = (base.unit_month / base.gpus_per_unit / base.useful) / (
-        HOURS_PER_MONTH * burst.per_gpu_hour / burst.useful
-    )
+    """GPUs of base by the simple rule: the k-th is reserved when it is busy at least `rule_threshold`."""
+    threshold = rule_threshold(base, burst)
     return sum(1 for k in range(1, peak(profile) + 1) if busy_share(profile, k) >= threshold)

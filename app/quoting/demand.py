@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 HOURS_MIN = 672
 """A month or more: February's 28 days."""
@@ -19,9 +20,11 @@ _CELLS = re.compile(r"[,;\t]")
 _WHOLE = re.compile(r"\d{1,9}")
 
 
+@lru_cache(maxsize=8)
 def read_hourly(text: str, least: int = HOURS_MIN, most: int = HOURS_MAX) -> tuple[int, ...] | str:
     """GPUs in use hour by hour, or why not: the line and the reason. A first line that holds no
-    number is a header; blank lines are skipped; other columns (a timestamp) are left unread."""
+    number is a header; blank lines are skipped; other columns (a timestamp) are left unread. Kept for
+    the last few texts: one request reads its hours in the inputs' check, the profile and the page."""
     if len(text.encode()) > BYTES_MAX:
         return TOO_LARGE
     hours: list[int] = []

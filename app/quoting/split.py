@@ -15,6 +15,7 @@ from app.costing.hybrid import (
     hourly_profile,
     peak,
     rule_of_thumb,
+    rule_threshold,
     simple_profile,
     units_for_peak,
 )
@@ -74,6 +75,13 @@ class Pair:
     best: Split
     rule_gpus: int
     """GPUs of base by the simple rule (`rule_of_thumb`)."""
+    rule_share: float
+    """How busy a GPU must be for the rule to reserve it (`rule_threshold`)."""
+
+    @property
+    def rule_units(self) -> int:
+        """The rule's GPUs in whole units of the base offer."""
+        return -(-self.rule_gpus // self.base.offer.gpus_per_unit)
 
     @property
     def complete(self) -> bool:
@@ -154,7 +162,8 @@ def split_quote(
         if rank(alone[0], alone[1].complete) < rank(best, fully_priced(best, b, r)):
             best, r = alone[0], alone[1]
         base, burst = _capacity(b, assumptions), _burst(r, assumptions)
-        pair = Pair(b, r, search.every(base, burst), best, rule_of_thumb(profile, base, burst))
+        every, rule = search.every(base, burst), rule_of_thumb(profile, base, burst)
+        pair = Pair(b, r, every, best, rule, rule_threshold(base, burst))
     return SplitQuote(
         profile, months, pair,
         Alone(alone[1], alone[0]) if alone else None,
