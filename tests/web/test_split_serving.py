@@ -75,3 +75,18 @@ def test_a_served_day_that_cannot_be_split_says_why_under_its_input(client, serv
     assert response.status_code == 200
     error = soup(response).select_one(f"#{field}-error")
     assert error is not None and words(error).startswith(message), words(error) if error else None
+
+
+def test_a_saved_served_day_opens_with_the_same_split(client, serving_catalog):
+    """The scenario keeps the model, the tokens and the day: its JSON export splits at 5 for 13,322.50."""
+    params = dict(pair.split("=") for pair in SERVE_8B[2:].split("&")) | {
+        "daily": QUIET_NIGHTS_BUSY_DAYS.replace("+", " ")
+    }
+    saved = client.post("/api/scenarios", json={"params": params})
+    assert saved.status_code == 201
+    exported = client.get(f"/s/{saved.json()['slug']}.json").json()
+    assert exported["params"]["daily"] == params["daily"]
+    assert (exported["quote"]["split"]["best"]["base_gpus"], exported["quote"]["split"]["best"]["total"]) == (
+        5,
+        13322.5,
+    )
