@@ -10,13 +10,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from sqlalchemy import ColumnElement
 from sqlmodel import Session, col, select
 
 from app.catalog.history_tables import PricePointRow
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, Provider
 from app.costing.history import DateBasis, PriceBasis, PricePoint
 
-CENT_FRACTION = Decimal("0.00000001")
+EIGHT_PLACES = Decimal("0.00000001")
 """Prices per GPU-hour are kept to 8 decimal places, as the offers' prices are."""
 GPU_HOURS_PER_PERIOD = {"second": Decimal(1) / 3600, "hour": Decimal(1), "month": Decimal(730), "year": Decimal(8760)}
 """As costing/terms.PERIOD_HOURS counts them (730 hours a month), in decimals."""
@@ -30,19 +31,24 @@ class HistoryFilters:
     billing: Sequence[str] = ()
     provider: str | None = None
 
+    def conditions(self, tenancy: str, billing: str, provider: str) -> list[ColumnElement[bool]]:
+        """What these filters ask of the columns that hold each."""
+        return [
+            *([col(tenancy).in_(self.tenancy)] if self.tenancy else []),
+            *([col(billing).in_(self.billing)] if self.billing else []),
+            *([col(provider) == self.provider] if self.provider else []),
+        ]
+
 
 def per_gpu_hour(price: Decimal, period: str, gpus_per_unit: int) -> Decimal:
-    return (price / GPU_HOURS_PER_PERIOD[period] / gpus_per_unit).quantize(CENT_FRACTION)
+    return (price / GPU_HOURS_PER_PERIOD[period] / gpus_per_unit).quantize(EIGHT_PLACES)
 
 
 def _shipped_points(session: Session, gpu: GpuModel, filters: HistoryFilters) -> Iterable[PricePoint]:
-    query = select(PricePointRow).where(PricePointRow.gpu_model_id == gpu.id)
-    if filters.tenancy:
-        query = query.where(col(PricePointRow.tenancy).in_(filters.tenancy))
-    if filters.billing:
-        query = query.where(col(PricePointRow.billing).in_(filters.billing))
-    if filters.provider:
-        query = query.where(PricePointRow.provider == filters.provider)
+    query = select(PricePointRow).where(
+        PricePointRow.gpu_model_id == gpu.id,
+        *filters.conditions(PricePointRow.tenancy, PricePointRow.billing, PricePointRow.provider),
+    )
     for row in session.exec(query.order_by(col(PricePointRow.id))):
         yield PricePoint(
             gpu=gpu.name, provider=row.provider, product=row.product, region=row.region, tenancy=row.tenancy,
@@ -86,14 +92,11 @@ def _catalog_points(session: Session, gpu: GpuModel, filters: HistoryFilters) ->
         select(OfferVersion, CatalogVersion, Provider.slug)
         .join(CatalogVersion, col(CatalogVersion.id) == OfferVersion.valid_from)
         .join(Provider, col(Provider.id) == OfferVersion.provider_id)
-        .where(OfferVersion.gpu_model_id == gpu.id)
+        .where(
+            OfferVersion.gpu_model_id == gpu.id,
+            *filters.conditions(OfferVersion.tenancy, OfferVersion.billing, Provider.slug),
+        )
     )
-    if filters.tenancy:
-        query = query.where(col(OfferVersion.tenancy).in_(filters.tenancy))
-    if filters.billing:
-        query = query.where(col(OfferVersion.billing).in_(filters.billing))
-    if filters.provider:
-        query = query.where(Provider.slug == filters.provider)
     by_offer: dict[str, list[PricePoint]] = {}
     for row, version, provider in session.exec(query.order_by(col(OfferVersion.valid_from), col(OfferVersion.id))):
         by_offer.setdefault(row.key, []).append(_offer_point(gpu.name, provider, row, version))

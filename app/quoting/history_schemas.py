@@ -6,40 +6,21 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
 from app.catalog.history import HistoryFilters
-from app.catalog.rows import provider_slug
+from app.catalog.rows import GPU_NAME, PROVIDER_SLUG
 from app.costing.history import DateBasis, PriceBasis, PricePoint, Series, series_of
-from app.costing.terms import RENTAL_BILLINGS, RENTED, Billing, Tenancy
+from app.costing.terms import Billing, Tenancy
 
 
 class HistoryParams(BaseModel):
     """Which points of which GPU model: each filter left out takes all."""
 
-    gpu: str = Field(description="the catalog's GPU model, e.g. H100")
-    tenancy: list[Tenancy] = Field([], description="rented tenancies to keep (repeat for several)")
-    billing: list[Billing] = Field([], description="rental billing kinds to keep (repeat for several)")
-    provider: str | None = Field(None, description="one provider's slug, e.g. aws")
-
-    @field_validator("tenancy")
-    @classmethod
-    def _rented(cls, tenancies: list[Tenancy]) -> list[Tenancy]:
-        if any(t not in RENTED for t in tenancies):
-            raise ValueError(f"a price history is of rentals: {', '.join(RENTED)}")
-        return tenancies
-
-    @field_validator("billing")
-    @classmethod
-    def _rental(cls, billings: list[Billing]) -> list[Billing]:
-        if any(b not in RENTAL_BILLINGS for b in billings):
-            raise ValueError(f"a price history is of rentals: {', '.join(RENTAL_BILLINGS)}")
-        return billings
-
-    @field_validator("provider")
-    @classmethod
-    def _slug(cls, provider: str | None) -> str | None:
-        return provider if provider is None else provider_slug(provider)
+    gpu: str = Field(description="the catalog's GPU model, e.g. H100", pattern=f"^{GPU_NAME.pattern}$")
+    tenancy: list[Tenancy] = Field([], description="tenancies to keep (repeat for several)")
+    billing: list[Billing] = Field([], description="billing kinds to keep (repeat for several)")
+    provider: str | None = Field(None, description="a provider's slug, e.g. aws", pattern=f"^{PROVIDER_SLUG.pattern}$")
 
     @property
     def filters(self) -> HistoryFilters:
