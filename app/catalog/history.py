@@ -7,7 +7,7 @@ copied. costing/history.py makes the points into series.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from sqlalchemy import ColumnElement
@@ -88,6 +88,8 @@ def in_force(points: list[PricePoint]) -> list[PricePoint]:
 
 
 def _catalog_points(session: Session, gpu: GpuModel, filters: HistoryFilters) -> Iterable[PricePoint]:
+    """Each offer's rows in force, its last withdrawn on the day of the version that retired the offer,
+    if one did (its last row closed with no row after it)."""
     query = (
         select(OfferVersion, CatalogVersion, Provider.slug)
         .join(CatalogVersion, col(CatalogVersion.id) == OfferVersion.valid_from)
@@ -98,10 +100,18 @@ def _catalog_points(session: Session, gpu: GpuModel, filters: HistoryFilters) ->
         )
     )
     by_offer: dict[str, list[PricePoint]] = {}
+    closed_by: dict[str, int | None] = {}
     for row, version, provider in session.exec(query.order_by(col(OfferVersion.valid_from), col(OfferVersion.id))):
         by_offer.setdefault(row.key, []).append(_offer_point(gpu.name, provider, row, version))
-    for points in by_offer.values():
-        yield from in_force(points)
+        closed_by[row.key] = row.valid_to
+    retired = {v for v in closed_by.values() if v is not None}
+    made = select(CatalogVersion.id, CatalogVersion.created_at).where(col(CatalogVersion.id).in_(retired))
+    retired_on = {number: at.date() for number, at in session.exec(made)} if retired else {}
+    for key, points in by_offer.items():
+        kept = in_force(points)
+        if (closing := closed_by[key]) is not None:
+            kept[-1] = replace(kept[-1], withdrawn=retired_on[closing])
+        yield from kept
 
 
 def price_points(session: Session, gpu: str, filters: HistoryFilters = HistoryFilters()) -> list[PricePoint] | None:

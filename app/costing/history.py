@@ -8,7 +8,7 @@ price.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
@@ -66,6 +66,8 @@ class PricePoint:
     source_kind: str = ""
     catalog_version: int | None = None
     """The catalog version that added the point: a shipped update, or the change that set the price."""
+    withdrawn: date | None = None
+    """On a product's last point, the day the catalog retired it: its price holds until then."""
 
     @property
     def series_key(self) -> SeriesKey:
@@ -91,11 +93,12 @@ class SeriesKey:
 @dataclass(frozen=True)
 class Step:
     """From `day` until the next step: the cheapest and the median of the providers' prices per
-    GPU-hour (each provider's cheapest product that day), and how many providers are behind them."""
+    GPU-hour (each provider's cheapest product that day), and how many providers are behind them;
+    None and 0 once every product was withdrawn."""
 
     day: date
-    cheapest: Decimal
-    median: Decimal
+    cheapest: Decimal | None
+    median: Decimal | None
     providers: int
 
 
@@ -117,15 +120,20 @@ def median(values: list[Decimal]) -> Decimal:
 
 
 def _provider_prices(points: list[PricePoint]) -> Iterable[tuple[date, dict[str, Decimal]]]:
-    """Each day a point of `points` (one series) is dated, and every provider's price from then on: its
-    cheapest product, each product at its latest point so far. Points of one product on one day: the
-    last given wins."""
+    """Each day a point of `points` (one series) is dated or a product withdrawn, and every provider's
+    price from then on: its cheapest product, each product at its latest point so far. Points of one
+    product on one day: the last given wins."""
     by_day: dict[date, list[PricePoint]] = {}
+    withdrawn: dict[date, list[tuple[str, str, str]]] = {}
     for point in points:
         by_day.setdefault(point.day, []).append(point)
+        if point.withdrawn is not None:
+            withdrawn.setdefault(point.withdrawn, []).append(point.line)
     current: dict[tuple[str, str, str], Decimal] = {}
-    for day in sorted(by_day):
-        current.update((p.line, p.per_gpu_hour) for p in by_day[day])
+    for day in sorted(by_day.keys() | withdrawn.keys()):
+        current.update((p.line, p.per_gpu_hour) for p in by_day.get(day, []))
+        for line in withdrawn.get(day, []):
+            current.pop(line, None)
         prices: dict[str, Decimal] = {}
         for (provider, _, _), price in current.items():
             prices[provider] = min(price, prices.get(provider, price))
@@ -142,21 +150,20 @@ def series_of(points: Iterable[PricePoint]) -> list[Series]:
     for key in sorted(by_key):
         steps: list[Step] = []
         for day, prices in _provider_prices(by_key[key]):
-            step = Step(day, min(prices.values()), median(list(prices.values())), len(prices))
-            if not steps or (steps[-1].cheapest, steps[-1].median, steps[-1].providers) != (
-                step.cheapest, step.median, step.providers
-            ):  # fmt: skip
+            values = list(prices.values())
+            step = Step(day, min(values, default=None), median(values) if values else None, len(values))
+            if not steps or replace(steps[-1], day=day) != step:
                 steps.append(step)
         made.append(Series(key, tuple(steps)))
     return made
 
 
-def provider_line(points: Iterable[PricePoint], key: SeriesKey, provider: str) -> list[tuple[date, Decimal]]:
+def provider_line(points: Iterable[PricePoint], key: SeriesKey, provider: str) -> list[tuple[date, Decimal | None]]:
     """A provider's own step line in one series: its cheapest product's price per GPU-hour from each
-    day it changes."""
+    day it changes; None from the day its last product was withdrawn."""
     own = [p for p in points if p.series_key == key and p.provider == provider]
-    line: list[tuple[date, Decimal]] = []
+    line: list[tuple[date, Decimal | None]] = []
     for day, prices in _provider_prices(own):
-        if not line or line[-1][1] != prices[provider]:
-            line.append((day, prices[provider]))
+        if not line or line[-1][1] != prices.get(provider):
+            line.append((day, prices.get(provider)))
     return line

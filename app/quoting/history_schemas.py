@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from decimal import Decimal
 
 from pydantic import BaseModel, Field
 
@@ -57,6 +58,9 @@ class PricePointOut(BaseModel):
     source_kind: str
     quote: str = Field(description="the source's own words, as read; empty for catalog offers")
     catalog_version: int | None = Field(description="the catalog version that added the point")
+    withdrawn: datetime.date | None = Field(
+        description="on a product's last point, the day the catalog retired it: the price holds until then"
+    )
 
     @classmethod
     def of(cls, p: PricePoint) -> PricePointOut:
@@ -66,16 +70,22 @@ class PricePointOut(BaseModel):
             per_gpu_hour=float(p.per_gpu_hour), price=float(p.price), price_period=p.price_period,
             gpus_per_unit=p.gpus_per_unit, currency=p.currency, price_basis=p.price_basis,
             basis_as_published=p.basis_as_published, derivation=p.derivation, source=p.source,
-            source_kind=p.source_kind, quote=p.quote, catalog_version=p.catalog_version,
+            source_kind=p.source_kind, quote=p.quote, catalog_version=p.catalog_version, withdrawn=p.withdrawn,
         )  # fmt: skip
+
+
+def _number(amount: Decimal | None) -> float | None:
+    return None if amount is None else float(amount)
 
 
 class StepOut(BaseModel):
     """From `date` until the next step."""
 
     date: datetime.date
-    cheapest: float = Field(description="the lowest provider's price per GPU-hour")
-    median: float = Field(description="the median of the providers' prices per GPU-hour (each its cheapest product)")
+    cheapest: float | None = Field(description="the lowest provider's price per GPU-hour; null: none left")
+    median: float | None = Field(
+        description="the median of the providers' prices per GPU-hour (each its cheapest product); null: none left"
+    )
     providers: int = Field(description="how many providers have a price on that day")
 
 
@@ -94,7 +104,7 @@ class SeriesOut(BaseModel):
         return cls(
             tenancy=Tenancy(s.key.tenancy), billing=Billing(s.key.billing), price_basis=PriceBasis(s.key.price_basis),
             currency=s.key.currency, tracking_since=s.tracking_since,
-            steps=[StepOut(date=t.day, cheapest=float(t.cheapest), median=float(t.median), providers=t.providers)
+            steps=[StepOut(date=t.day, cheapest=_number(t.cheapest), median=_number(t.median), providers=t.providers)
                    for t in s.steps],
         )  # fmt: skip
 

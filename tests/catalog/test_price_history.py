@@ -3,16 +3,19 @@ as the docstring of shipped_history.py says, and every price the catalog set sin
 rows, dated by the offer's as-of date or else by its version's."""
 
 import csv
+import io
 from collections import Counter
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
 from sqlmodel import Session, select
 
-from app.catalog.changes import change_offer_price
+from app.catalog.changes import change_offer_price, retire_offer
+from app.catalog.exports import export_offers_csv
 from app.catalog.history import HistoryFilters, gpu_with_most_points, in_force, price_points
 from app.catalog.history_tables import PricePointRow
+from app.catalog.imports import apply_import, plan_import
 from app.catalog.seed import SEED_DIR
 from app.catalog.shipped_history import HISTORY_FILE, as_published, point_fields
 from app.catalog.tables import CatalogVersion
@@ -115,6 +118,37 @@ def test_an_admin_price_change_today_adds_a_point_dated_today(session):
         (date.today(), Decimal("2.75000000"), DateBasis.AS_OF, new.valid_from),
     ]
     assert points[-1].source == "https://example.test/new"
+
+
+def test_a_retired_offer_is_withdrawn_on_the_day_of_the_version_that_retired_it(session):
+    """Retired today, the 2.50 offer leaves the on-demand series today: no provider is left."""
+    ids = hand_checked_catalog(session)
+    retire_offer(session, ids["on_demand"], "no longer offered")
+    points = price_points(session, "H100", HistoryFilters(billing=["on_demand"]))
+    today = datetime.now(UTC).date()
+    assert [(p.day, p.withdrawn) for p in points] == [(date(2026, 11, 1), today)]
+    (series,) = series_of(points)
+    assert [(s.day, s.cheapest, s.providers) for s in series.steps] == [
+        (date(2026, 11, 1), Decimal("2.5"), 1),
+        (today, None, 0),
+    ]
+
+
+def test_an_imported_price_is_a_point_dated_by_its_as_of_date(session):
+    """The on-demand offer exported, repriced to 2.40 as of 2026-11-20 and imported: a point of 2.40 on the
+    20th after 2.50 on the 1st, set by the import's version, as a refresh's would be."""
+    hand_checked_catalog(session)
+    row = next(csv.DictReader(io.StringIO(export_offers_csv(session, 1))))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(row))
+    writer.writeheader()
+    writer.writerow(row | {"price": "2.40", "as_of": "2026-11-20"})
+    version = apply_import(session, plan_import(session, out.getvalue(), 1), "new list", "alice")
+    points = price_points(session, "H100", HistoryFilters(billing=["on_demand"]))
+    assert [(p.day, p.per_gpu_hour, p.catalog_version) for p in points] == [
+        (date(2026, 11, 1), Decimal("2.5"), 1),
+        (date(2026, 11, 20), Decimal("2.4"), version),
+    ]
 
 
 def test_an_offer_without_an_as_of_date_is_dated_by_its_catalog_version_and_says_so(session):

@@ -104,6 +104,21 @@ def test_prices_in_another_currency_are_a_series_of_their_own():
     assert [s.key.currency for s in series_of([point("a", "2025-01-01", "4.00"), eur])] == ["EUR", "USD"]
 
 
+def test_a_withdrawn_product_leaves_the_series_on_the_day_it_was_retired():
+    """a 4 from Jan; b 3 from Feb, retired Mar 1: Feb cheapest 3, median 3.5, 2 providers; from Mar a
+    alone at 4 again; a retired Apr 1: no provider left, no price."""
+    a = PricePoint(**{**point("a", "2025-01-01", "4").__dict__, "withdrawn": date(2025, 4, 1)})
+    b = PricePoint(**{**point("b", "2025-02-01", "3").__dict__, "withdrawn": date(2025, 3, 1)})
+    (series,) = series_of([a, b])
+    assert [(str(s.day), s.cheapest, s.median, s.providers) for s in series.steps] == [
+        ("2025-01-01", 4, 4, 1),
+        ("2025-02-01", 3, Decimal("3.5"), 2),
+        ("2025-03-01", 4, 4, 1),
+        ("2025-04-01", None, None, 0),
+    ]
+    assert provider_line([a, b], ON_DEMAND_LIST, "b") == [(date(2025, 2, 1), 3), (date(2025, 3, 1), None)]
+
+
 def test_the_median_of_an_even_count_is_the_mean_of_the_middle_two():
     assert median([Decimal(5), Decimal(1), Decimal(3)]) == 3
     assert median([Decimal(5), Decimal(1), Decimal(3), Decimal(4)]) == Decimal("3.5")
