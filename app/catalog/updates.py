@@ -22,6 +22,7 @@ from app.catalog.seed import rows_of, seed_if_empty
 from app.catalog.server_rows import SERVER_CHECKS, power_refused, server_key
 from app.catalog.server_tables import OwnedServerVersion
 from app.catalog.shipped_facts import provenance, replace_provider_facts
+from app.catalog.shipped_history import price_history_2026_12
 from app.catalog.tables import (
     ExchangeRate,
     GpuModel,
@@ -156,6 +157,13 @@ SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
         "H100 and H200 whose host is not stated; an MI300X board; Thinkmate's quote) "
         "(seed_data/owned_servers_2026_12.csv)",
         owned_servers_2026_12,
+    ),
+    (
+        "price-history-2026-12",
+        "Price history: 736 dated points per GPU-hour of H100, A100, A100-80GB and H200 from before the catalog "
+        "kept prices (AWS p5 12.29 -> 6.88 on 2025-06-05, GCP monthly since 2022-02, RunPod, Lambda, Nebius, "
+        "Prime Intellect's minima apart) with their sources and quotes (seed_data/price_history_2026_12.csv)",
+        price_history_2026_12,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""

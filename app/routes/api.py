@@ -8,12 +8,14 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
 
 from app.catalog.files import csv_text
+from app.catalog.history import price_points
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
-from app.deps import CatalogsDep
+from app.deps import CatalogsDep, Database
 from app.errors import NOT_READY, core_refusal, refusals
 from app.health import DatabaseProbe
 from app.pages import CSVResponse
 from app.quoting.build import build_quote
+from app.quoting.history_schemas import HistoryOut, HistoryParams
 from app.quoting.job_params import Job
 from app.quoting.job_schemas import SizedJobOut, sized_job_out
 from app.quoting.offer_schemas import OFFER_OUT_COLUMNS, OfferFilters, OfferOut, offers_matching
@@ -132,6 +134,22 @@ def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> S
     if params.measured_tps is not None and params.job is Job.SERVE:
         _answered({"measured_tps": "is measured on one GPU model: quote it with /api/quote and that gpu"})
     return sized_job_out(_answered(size(catalogs, params)))
+
+
+@router.get(
+    "/history",
+    response_model=HistoryOut,
+    summary="How a GPU model's prices moved: dated points with their sources, and step series",
+)
+def api_history(params: Annotated[HistoryParams, Query()], db: Database) -> HistoryOut:
+    """Every dated price of a GPU model (the shipped history, and each price the catalog has set since),
+    with its source and quote, filtered; and the step series made of them, one per tenancy, billing kind,
+    price basis and currency: the cheapest and the median over providers on each day, and how many."""
+    with db() as session:
+        points = price_points(session, params.gpu, params.filters)
+    if points is None:
+        raise core_refusal(["query"], {"gpu": f"the catalog has no GPU model {params.gpu!r}"})
+    return HistoryOut.of(params.gpu, points)
 
 
 @router.get("/health", responses=NOT_READY, summary="Is the service ready: does its database answer")

@@ -11,7 +11,7 @@ from tests.factories import hand_checked_catalog
 
 EXAMPLES_PER_OPERATION = 25
 """Enough to meet each parameter's edges on every run; `schemathesis run` goes further by hand."""
-CHECKED_AGAINST_THE_CATALOG = ("/api/quote", "/api/split", "/api/size", "/api/scenarios")
+CHECKED_AGAINST_THE_CATALOG = ("/api/quote", "/api/split", "/api/size", "/api/scenarios", "/api/history")
 """A GPU model, preset or offer key is any string to the schema; which exist is the catalog's to
 say, as whether a model's fields go together (parameters and architecture) is the sizing's, and
 whether a week or an hourly profile reads whole (168 numbers, one hour a line) the demand's. These

@@ -1,0 +1,130 @@
+"""The price points of a GPU model: the shipped history (history_tables.py) and every price the catalog
+has set since, read off its offer rows. The catalog keeps every version of every offer row, so each
+admin edit, new offer, import, refresh and shipped update that sets a price is a point already; none is
+copied. costing/history.py makes the points into series.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from sqlalchemy import ColumnElement
+from sqlmodel import Session, col, select
+
+from app.catalog.history_tables import PricePointRow
+from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, Provider
+from app.costing.history import DateBasis, PriceBasis, PricePoint
+
+EIGHT_PLACES = Decimal("0.00000001")
+"""Prices per GPU-hour are kept to 8 decimal places, as the offers' prices are."""
+GPU_HOURS_PER_PERIOD = {"second": Decimal(1) / 3600, "hour": Decimal(1), "month": Decimal(730), "year": Decimal(8760)}
+"""As costing/terms.PERIOD_HOURS counts them (730 hours a month), in decimals."""
+
+
+@dataclass(frozen=True)
+class HistoryFilters:
+    """Which points to read of one GPU model: none of a filter is all of it."""
+
+    tenancy: Sequence[str] = ()
+    billing: Sequence[str] = ()
+    provider: str | None = None
+
+    def conditions(self, tenancy: str, billing: str, provider: str) -> list[ColumnElement[bool]]:
+        """What these filters ask of the columns that hold each."""
+        return [
+            *([col(tenancy).in_(self.tenancy)] if self.tenancy else []),
+            *([col(billing).in_(self.billing)] if self.billing else []),
+            *([col(provider) == self.provider] if self.provider else []),
+        ]
+
+
+def per_gpu_hour(price: Decimal, period: str, gpus_per_unit: int) -> Decimal:
+    return (price / GPU_HOURS_PER_PERIOD[period] / gpus_per_unit).quantize(EIGHT_PLACES)
+
+
+def _shipped_points(session: Session, gpu: GpuModel, filters: HistoryFilters) -> Iterable[PricePoint]:
+    query = select(PricePointRow).where(
+        PricePointRow.gpu_model_id == gpu.id,
+        *filters.conditions(PricePointRow.tenancy, PricePointRow.billing, PricePointRow.provider),
+    )
+    for row in session.exec(query.order_by(col(PricePointRow.id))):
+        yield PricePoint(
+            gpu=gpu.name, provider=row.provider, product=row.product, region=row.region, tenancy=row.tenancy,
+            billing=row.billing, day=row.day, per_gpu_hour=row.per_gpu_hour, price=row.price,
+            price_period=row.price_period, gpus_per_unit=row.gpus_per_unit, currency=row.currency,
+            price_basis=PriceBasis(row.price_basis), source=row.source, date_basis=DateBasis.SOURCE,
+            date_stated=row.date_basis, basis_as_published=row.basis_as_published, derivation=row.derivation,
+            quote=row.quote, source_kind=row.source_kind, catalog_version=row.catalog_version,
+        )  # fmt: skip
+
+
+def _offer_point(gpu: str, provider: str, row: OfferVersion, version: CatalogVersion) -> PricePoint:
+    """An offer row as the point of its price: dated by its as-of date, else by its version's date."""
+    dated = row.as_of is not None
+    return PricePoint(
+        gpu=gpu, provider=provider, product=row.product, region=row.region, tenancy=row.tenancy, billing=row.billing,
+        day=row.as_of if row.as_of is not None else version.created_at.date(),
+        per_gpu_hour=per_gpu_hour(row.price, row.price_period, row.gpus_per_unit), price=row.price,
+        price_period=row.price_period, gpus_per_unit=row.gpus_per_unit, currency=row.currency,
+        price_basis=PriceBasis.LIST, source=row.source_url,
+        date_basis=DateBasis.AS_OF if dated else DateBasis.CATALOG_VERSION,
+        date_stated=f"as of {row.as_of}" if dated else f"catalog version {version.id} of {version.created_at:%Y-%m-%d}",
+        catalog_version=version.id,
+    )  # fmt: skip
+
+
+def in_force(points: list[PricePoint]) -> list[PricePoint]:
+    """The points of one offer's rows, oldest version first, less those a later version dates as early
+    or earlier: a later version is the catalog's newer word. An undated price the shipped catalog set
+    today, dated today, and a dated copy of that offer shipped the same day as of July: July's price is
+    the offer's from July on, and the undated one, of an unknown earlier day, no point after it."""
+    kept: list[PricePoint] = []
+    for point in reversed(points):
+        if not kept or point.day < kept[-1].day:
+            kept.append(point)
+    return kept[::-1]
+
+
+def _catalog_points(session: Session, gpu: GpuModel, filters: HistoryFilters) -> Iterable[PricePoint]:
+    """Each offer's rows in force, its last withdrawn on the day of the version that retired the offer,
+    if one did (its last row closed with no row after it)."""
+    query = (
+        select(OfferVersion, CatalogVersion, Provider.slug)
+        .join(CatalogVersion, col(CatalogVersion.id) == OfferVersion.valid_from)
+        .join(Provider, col(Provider.id) == OfferVersion.provider_id)
+        .where(
+            OfferVersion.gpu_model_id == gpu.id,
+            *filters.conditions(OfferVersion.tenancy, OfferVersion.billing, Provider.slug),
+        )
+    )
+    by_offer: dict[str, list[PricePoint]] = {}
+    closed_by: dict[str, int | None] = {}
+    for row, version, provider in session.exec(query.order_by(col(OfferVersion.valid_from), col(OfferVersion.id))):
+        by_offer.setdefault(row.key, []).append(_offer_point(gpu.name, provider, row, version))
+        closed_by[row.key] = row.valid_to
+    retired = {v for v in closed_by.values() if v is not None}
+    made = select(CatalogVersion.id, CatalogVersion.created_at).where(col(CatalogVersion.id).in_(retired))
+    retired_on = {number: at.date() for number, at in session.exec(made)} if retired else {}
+    for key, points in by_offer.items():
+        kept = in_force(points)
+        if (closing := closed_by[key]) is not None:
+            kept[-1] = replace(kept[-1], withdrawn=retired_on[closing])
+        yield from kept
+
+
+def price_points(session: Session, gpu: str, filters: HistoryFilters = HistoryFilters()) -> list[PricePoint] | None:
+    """Every point of a GPU model that the filters let through, oldest first (shipped before catalog on
+    one day); None if the catalog has no such GPU model."""
+    model = session.exec(select(GpuModel).where(GpuModel.name == gpu)).first()
+    if model is None:
+        return None
+    points = [*_shipped_points(session, model, filters), *_catalog_points(session, model, filters)]
+    return sorted(points, key=lambda p: p.day)
+
+
+def gpu_with_most_points(session: Session) -> str | None:
+    """The GPU model whose history is longest: what a benchmark of the history page renders."""
+    counts = {name: len(price_points(session, name) or []) for name in session.exec(select(GpuModel.name))}
+    return max(counts, key=lambda name: (counts[name], name), default=None)

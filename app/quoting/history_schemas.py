@@ -1,0 +1,126 @@
+"""A GPU model's price history as JSON: every dated point with its source, and the step series made of
+them (costing/history.py), as `GET /api/history` answers."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from decimal import Decimal
+
+from pydantic import BaseModel, Field
+
+from app.catalog.history import HistoryFilters
+from app.catalog.rows import GPU_NAME, PROVIDER_SLUG
+from app.costing.history import DateBasis, PriceBasis, PricePoint, Series, series_of
+from app.costing.terms import Billing, Tenancy
+
+
+class HistoryParams(BaseModel):
+    """Which points of which GPU model: each filter left out takes all."""
+
+    gpu: str = Field(description="the catalog's GPU model, e.g. H100", pattern=f"^{GPU_NAME.pattern}$")
+    tenancy: list[Tenancy] = Field([], description="tenancies to keep (repeat for several)")
+    billing: list[Billing] = Field([], description="billing kinds to keep (repeat for several)")
+    provider: str | None = Field(None, description="a provider's slug, e.g. aws", pattern=f"^{PROVIDER_SLUG.pattern}$")
+
+    @property
+    def filters(self) -> HistoryFilters:
+        return HistoryFilters(tuple(self.tenancy), tuple(self.billing), self.provider)
+
+
+class PricePointOut(BaseModel):
+    """One dated price of one product, per GPU-hour and as published, with where it was read."""
+
+    gpu: str
+    provider: str
+    product: str = Field(description="the instance type or plan")
+    region: str
+    tenancy: Tenancy
+    billing: Billing
+    date: datetime.date = Field(description="from this day the price holds until the product's next point")
+    date_basis: DateBasis = Field(
+        description="`source`: the date the source states; `as_of`: the offer's as-of date; `catalog_version`: "
+        "the offer states none, so the day the catalog version that set the price was made"
+    )
+    date_stated: str = Field(description="how the source states the date, or which catalog version set the price")
+    per_gpu_hour: float = Field(description="in `currency` per GPU-hour")
+    price: float = Field(description="as published: in `currency` per `gpus_per_unit` GPUs and `price_period`")
+    price_period: str
+    gpus_per_unit: int
+    currency: str
+    price_basis: PriceBasis = Field(
+        description="`list`, `announced` (to take effect on `date`), `aggregator_minimum` (an aggregator's lowest "
+        "price of the provider's configurations; may include spot) or `marketplace_median`"
+    )
+    basis_as_published: str = Field(description="the source's words for what the price is; empty for catalog offers")
+    derivation: str = Field(description="how the price per GPU-hour was worked out from the published one, if stated")
+    source: str
+    source_kind: str
+    quote: str = Field(description="the source's own words, as read; empty for catalog offers")
+    catalog_version: int | None = Field(description="the catalog version that added the point")
+    withdrawn: datetime.date | None = Field(
+        description="on a product's last point, the day the catalog retired it: the price holds until then"
+    )
+
+    @classmethod
+    def of(cls, p: PricePoint) -> PricePointOut:
+        return cls(
+            gpu=p.gpu, provider=p.provider, product=p.product, region=p.region, tenancy=Tenancy(p.tenancy),
+            billing=Billing(p.billing), date=p.day, date_basis=p.date_basis, date_stated=p.date_stated,
+            per_gpu_hour=float(p.per_gpu_hour), price=float(p.price), price_period=p.price_period,
+            gpus_per_unit=p.gpus_per_unit, currency=p.currency, price_basis=p.price_basis,
+            basis_as_published=p.basis_as_published, derivation=p.derivation, source=p.source,
+            source_kind=p.source_kind, quote=p.quote, catalog_version=p.catalog_version, withdrawn=p.withdrawn,
+        )  # fmt: skip
+
+
+def _number(amount: Decimal | None) -> float | None:
+    return None if amount is None else float(amount)
+
+
+class StepOut(BaseModel):
+    """From `date` until the next step."""
+
+    date: datetime.date
+    cheapest: float | None = Field(description="the lowest provider's price per GPU-hour; null: none left")
+    median: float | None = Field(
+        description="the median of the providers' prices per GPU-hour (each its cheapest product); null: none left"
+    )
+    providers: int = Field(description="how many providers have a price on that day")
+
+
+class SeriesOut(BaseModel):
+    """One step line: one tenancy, billing kind, price basis and currency, never mixed."""
+
+    tenancy: Tenancy
+    billing: Billing
+    price_basis: PriceBasis
+    currency: str
+    tracking_since: datetime.date
+    steps: list[StepOut]
+
+    @classmethod
+    def of(cls, s: Series) -> SeriesOut:
+        return cls(
+            tenancy=Tenancy(s.key.tenancy), billing=Billing(s.key.billing), price_basis=PriceBasis(s.key.price_basis),
+            currency=s.key.currency, tracking_since=s.tracking_since,
+            steps=[StepOut(date=t.day, cheapest=_number(t.cheapest), median=_number(t.median), providers=t.providers)
+                   for t in s.steps],
+        )  # fmt: skip
+
+
+class HistoryOut(BaseModel):
+    gpu: str
+    tracking_since: datetime.date | None = Field(description="the first day of any point; null: no points")
+    series: list[SeriesOut]
+    points: list[PricePointOut] = Field(description="oldest first")
+
+    @classmethod
+    def of(cls, gpu: str, points: Sequence[PricePoint]) -> HistoryOut:
+        series = series_of(points)
+        return cls(
+            gpu=gpu,
+            tracking_since=min((s.tracking_since for s in series), default=None),
+            series=[SeriesOut.of(s) for s in series],
+            points=[PricePointOut.of(p) for p in points],
+        )

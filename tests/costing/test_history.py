@@ -1,0 +1,124 @@
+"""How prices moved, worked by hand: step series of dated points per tenancy, billing kind and basis."""
+
+from datetime import date
+from decimal import Decimal
+
+from app.costing.history import DateBasis, PriceBasis, PricePoint, SeriesKey, median, provider_line, series_of
+
+ON_DEMAND_LIST = SeriesKey("H100", "virtualized", "on_demand", PriceBasis.LIST, "USD")
+
+
+def point(
+    provider: str, day: str, price: str, billing: str = "on_demand", basis: PriceBasis = PriceBasis.LIST,
+    product: str = "8x H100", tenancy: str = "virtualized",
+) -> PricePoint:  # fmt: skip
+    return PricePoint(
+        gpu="H100", provider=provider, product=product, region="us-east-1", tenancy=tenancy, billing=billing,
+        day=date.fromisoformat(day), per_gpu_hour=Decimal(price), price=Decimal(price), price_period="hour",
+        gpus_per_unit=1, currency="USD", price_basis=basis, source=f"https://example.test/{provider}",
+        date_basis=DateBasis.SOURCE,
+    )  # fmt: skip
+
+
+def steps(series) -> list[tuple[str, str, str, int]]:
+    return [(str(s.day), str(s.cheapest), str(s.median), s.providers) for s in series.steps]
+
+
+THREE_PROVIDERS = [
+    point("a", "2025-01-01", "4.00"),
+    point("b", "2025-02-01", "5.00", product="b1"),
+    point("b", "2025-02-01", "6.00", product="b2"),
+    point("a", "2025-03-01", "3.00"),
+    point("c", "2025-03-01", "2.00"),
+    point("c", "2025-04-01", "2.00"),
+]
+
+
+def test_three_providers_cheapest_median_and_count_at_each_step():
+    """Jan: a alone at 4. Feb: a 4, b 5 (its cheaper product; b2's 6 is not b's price): cheapest 4,
+    median (4 + 5) / 2 = 4.5, 2 providers. Mar: a drops to 3, c comes in at 2: {3, 5, 2}, cheapest 2,
+    median 3, 3 providers. Apr: c confirms 2, nothing moves, so no step; tracking since Jan 1."""
+    (series,) = series_of(THREE_PROVIDERS)
+    assert series.key == ON_DEMAND_LIST
+    assert steps(series) == [
+        ("2025-01-01", "4.00", "4.00", 1),
+        ("2025-02-01", "4.00", "4.50", 2),
+        ("2025-03-01", "2.00", "3.00", 3),
+    ]
+    assert series.tracking_since == date(2025, 1, 1)
+
+
+def test_a_price_holds_until_its_products_next_point_without_interpolation():
+    """a: 4 on Jan 1, 2 on Mar 1; b's point on Feb 1 finds a still at 4 (not 3, halfway)."""
+    (series,) = series_of([point("a", "2025-01-01", "4"), point("b", "2025-02-01", "9"), point("a", "2025-03-01", "2")])
+    assert steps(series) == [("2025-01-01", "4", "4", 1), ("2025-02-01", "4", "6.5", 2), ("2025-03-01", "2", "5.5", 2)]
+
+
+def test_a_providers_own_line_is_its_cheapest_product_from_each_day_it_changes():
+    """b1 5 and b2 6 from Feb 1: b is at 5; b1 rises to 7 on May 1: b is at b2's 6."""
+    points = [*THREE_PROVIDERS, point("b", "2025-05-01", "7.00", product="b1")]
+    assert provider_line(points, ON_DEMAND_LIST, "b") == [
+        (date(2025, 2, 1), Decimal("5.00")),
+        (date(2025, 5, 1), Decimal("6.00")),
+    ]
+
+
+def test_spot_on_demand_and_committed_are_never_in_one_series():
+    """Spot at 1 and committed at 2 are both below on demand's 4, and on demand's series never sees them."""
+    points = [
+        point("a", "2025-01-01", "4.00"),
+        point("a", "2025-01-01", "1.00", billing="spot"),
+        point("b", "2025-02-01", "2.00", billing="committed"),
+        point("b", "2025-02-01", "5.00"),
+    ]
+    series = {s.key.billing: steps(s) for s in series_of(points)}
+    assert series == {
+        "committed": [("2025-02-01", "2.00", "2.00", 1)],
+        "on_demand": [("2025-01-01", "4.00", "4.00", 1), ("2025-02-01", "4.00", "4.50", 2)],
+        "spot": [("2025-01-01", "1.00", "1.00", 1)],
+    }
+
+
+def test_monthly_bare_metal_is_a_series_apart_from_hourly_virtualized():
+    points = [point("a", "2025-01-01", "4.00"), point("m", "2025-01-01", "1.50", "monthly", tenancy="bare_metal")]
+    assert [(s.key.tenancy, s.key.billing) for s in series_of(points)] == [
+        ("bare_metal", "monthly"),
+        ("virtualized", "on_demand"),
+    ]
+
+
+def test_an_aggregator_minimum_is_never_joined_to_a_list_price():
+    """a lists 4; an aggregator finds a's configurations from 2 a week later. The list series and a's
+    list line stay at 4; the minimum is a series of its own."""
+    points = [point("a", "2025-01-01", "4.00"), point("a", "2025-01-08", "2.00", basis=PriceBasis.AGGREGATOR_MINIMUM)]
+    by_basis = {s.key.price_basis: steps(s) for s in series_of(points)}
+    assert by_basis == {
+        PriceBasis.LIST: [("2025-01-01", "4.00", "4.00", 1)],
+        PriceBasis.AGGREGATOR_MINIMUM: [("2025-01-08", "2.00", "2.00", 1)],
+    }
+    assert provider_line(points, ON_DEMAND_LIST, "a") == [(date(2025, 1, 1), Decimal("4.00"))]
+
+
+def test_prices_in_another_currency_are_a_series_of_their_own():
+    eur = PricePoint(**{**point("e", "2025-01-01", "3.00").__dict__, "currency": "EUR"})
+    assert [s.key.currency for s in series_of([point("a", "2025-01-01", "4.00"), eur])] == ["EUR", "USD"]
+
+
+def test_a_withdrawn_product_leaves_the_series_on_the_day_it_was_retired():
+    """a 4 from Jan; b 3 from Feb, retired Mar 1: Feb cheapest 3, median 3.5, 2 providers; from Mar a
+    alone at 4 again; a retired Apr 1: no provider left, no price."""
+    a = PricePoint(**{**point("a", "2025-01-01", "4").__dict__, "withdrawn": date(2025, 4, 1)})
+    b = PricePoint(**{**point("b", "2025-02-01", "3").__dict__, "withdrawn": date(2025, 3, 1)})
+    (series,) = series_of([a, b])
+    assert [(str(s.day), s.cheapest, s.median, s.providers) for s in series.steps] == [
+        ("2025-01-01", 4, 4, 1),
+        ("2025-02-01", 3, Decimal("3.5"), 2),
+        ("2025-03-01", 4, 4, 1),
+        ("2025-04-01", None, None, 0),
+    ]
+    assert provider_line([a, b], ON_DEMAND_LIST, "b") == [(date(2025, 2, 1), 3), (date(2025, 3, 1), None)]
+
+
+def test_the_median_of_an_even_count_is_the_mean_of_the_middle_two():
+    assert median([Decimal(5), Decimal(1), Decimal(3)]) == 3
+    assert median([Decimal(5), Decimal(1), Decimal(3), Decimal(4)]) == Decimal("3.5")
