@@ -21,7 +21,7 @@ from app.errors import busy, http_error, server_error, validation_error
 from app.health import DatabaseProbe, probe_engine
 from app.hosts import AllowedHosts
 from app.paths import FinalNewline
-from app.routes import api, calculator, compare, docs, explorer, scenarios, uploads
+from app.routes import api, calculator, compare, docs, explorer, history, scenarios, uploads
 from app.routes.admin import (
     audit,
     auth,
@@ -99,6 +99,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         scenarios,
         compare,
         explorer,
+        history,
         docs,
         auth,
         offers,

@@ -167,3 +167,19 @@ def provider_line(points: Iterable[PricePoint], key: SeriesKey, provider: str) -
         if not line or line[-1][1] != prices.get(provider):
             line.append((day, prices.get(provider)))
     return line
+
+
+def cheapest_points(points: Iterable[PricePoint], series: Series) -> list[PricePoint | None]:
+    """For each step of `series`, made of `points` (its own), the point whose price is its cheapest:
+    the product that sets it, with its source; None where no provider is left."""
+    own = sorted(points, key=lambda p: p.day)
+    current: dict[tuple[str, str, str], PricePoint] = {}
+    found: list[PricePoint | None] = []
+    at = 0
+    for step in series.steps:
+        while at < len(own) and own[at].day <= step.day:
+            current[own[at].line] = own[at]
+            at += 1
+        live = [p for p in current.values() if p.withdrawn is None or p.withdrawn > step.day]
+        found.append(min(live, key=lambda p: (p.per_gpu_hour, p.provider, p.line), default=None))
+    return found

@@ -1,0 +1,92 @@
+"""The price history page (issue 25): a GPU model's prices over time, per tenancy, billing, basis and
+currency, never mixed, each point with its source; the filters in the URL; its points as CSV."""
+
+import csv
+import io
+from datetime import date
+
+import pytest
+
+from tests.web.helpers import soup
+from tests.web.test_admin_edits import offer_form
+
+
+def words(tag) -> str:
+    return " ".join(tag.get_text().split())
+
+
+def sections(page) -> dict[str, object]:
+    return {words(s.h2): s for s in page.select("section.history-series")}
+
+
+def test_aws_p5_drops_from_12_29_to_6_88_on_2025_06_05_each_point_with_its_source(shipped_client):
+    page = soup(shipped_client.get("/history/H100?provider=aws&tenancy=virtualized&billing=on_demand"))
+    on_demand = sections(page)["Virtualized, on demand list prices, in USD"]
+    rows = {
+        (words(tr.th), words(tr.select_one('td[data-label="Provider and product"]'))): tr
+        for tr in on_demand.select("details.history-points tbody tr")
+    }
+    before = rows[("2025-06-04", "aws p5.48xlarge us-east-1")]
+    after = rows[("2025-06-05", "aws p5.48xlarge us-east-1")]
+    assert words(before.select_one('td[data-label="Per GPU-hour"]')) == "$12.29"
+    assert words(after.select_one('td[data-label="Per GPU-hour"]')) == "$6.88"
+    assert words(after.select_one('td[data-label="As published"]')) == "55.04 USD an hour for 8 GPUs"
+    source = words(after.select_one('td[data-label="Source"]'))
+    assert "amorton45/aws-gpu-price-tracker:gpu_prices.csv@b81b52d" in source
+    assert all(words(tr.select_one('td[data-label="Source"]')) for tr in rows.values()), "no point without a source"
+    assert {tr.th.get_text() for tr in rows.values()} >= {"2025-06-04", "2025-06-05"}
+    assert all(key[1].startswith("aws ") for key in rows), "the provider asked for: its own points alone"
+    for chart in on_demand.select("svg"):
+        assert chart.select_one("path.provider")["d"].count("M") == 1, "aws's own line, unbroken"
+
+
+def test_spot_on_demand_and_committed_are_sections_apart_and_an_aggregators_minimum_is_drawn_apart(shipped_client):
+    page = soup(shipped_client.get("/history/H100"))
+    found = sections(page)
+    assert len(found) == len(page.select("section.history-series")), "one section per series"
+    assert {"Virtualized, on demand list prices, in USD", "Virtualized, spot list prices, in USD"} <= found.keys()
+    assert any(title.startswith("Bare metal, committed") for title in found)
+    aggregated = [s for title, s in found.items() if "not a list price" in title]
+    assert aggregated and all("aggregated" in s["class"] for s in aggregated)
+    listed = [s for title, s in found.items() if "not a list price" not in title]
+    assert not any("aggregated" in s["class"] for s in listed)
+
+
+def test_an_admin_price_change_today_is_the_newest_step_on_the_page(signed_in):
+    """The hand-checked on-demand offer, 2.50 as of 2026-11-01, repriced at 2.75 with today's as-of date."""
+    today = date.today().isoformat()
+    form = offer_form(signed_in, 1) | {"price": "2.75", "as_of": today, "note": "new list price"}
+    assert signed_in.post("/admin/offers/1", data=form, follow_redirects=False).status_code == 303
+    page = soup(signed_in.get("/history/H100?billing=on_demand"))
+    steps = [[words(c) for c in tr.select("th, td")] for tr in page.select("table.history-steps tbody tr")]
+    assert steps == [[today, "$2.75", "$2.75", "1"], ["2026-11-01", "$2.50", "$2.50", "1"]]
+    assert words(page.select_one("p.headline")).startswith(
+        f"Virtualized, on demand, list prices: the cheapest H100 is $2.75 per GPU-hour since {today}"
+    )
+
+
+def test_the_form_sends_its_choices_on_to_the_gpu_models_own_address(shipped_client):
+    response = shipped_client.get("/history?gpu=A100&tenancy=&billing=spot&provider=", follow_redirects=False)
+    assert (response.status_code, response.headers["location"]) == (303, "/history/A100?billing=spot")
+    page = soup(shipped_client.get("/history/A100?billing=spot"))
+    assert page.select_one("select[name=billing] option[selected]")["value"] == "spot"
+    assert all(title.split(" list")[0].endswith("spot") for title in sections(page))
+
+
+@pytest.mark.parametrize(
+    ("query", "says"), [("tenancy=cloud", "tenancy: Input should be"), ("provider=AWS;", "provider")]
+)
+def test_a_bad_filter_is_named_on_the_page_and_an_unknown_gpu_is_not_found(shipped_client, query, says):
+    response = shipped_client.get(f"/history/H100?{query}")
+    assert response.status_code == 200
+    assert words(soup(response).select_one("form.history-filters .problem")).startswith(says)
+    assert shipped_client.get("/history/H999").status_code == 404
+
+
+def test_the_csv_holds_the_points_the_filters_keep_with_their_sources(shipped_client):
+    response = shipped_client.get("/history/H100.csv?provider=aws&billing=on_demand")
+    assert response.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.text)))
+    assert {r["provider"] for r in rows} == {"aws"} and {r["billing"] for r in rows} == {"on_demand"}
+    drop = next(r for r in rows if r["date"] == "2025-06-05" and r["product"] == "p5.48xlarge")
+    assert (drop["per_gpu_hour"], drop["source"]) == ("6.88", "amorton45/aws-gpu-price-tracker:gpu_prices.csv@b81b52d")
