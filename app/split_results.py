@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from app.catalog.snapshot import OfferRecord
 from app.costing.hybrid import Split, busy_share
+from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency
 from app.costing.quote import PricedOffer
 from app.costing.terms import Billing
@@ -14,7 +15,7 @@ from app.quoting.build import QuoteResult
 from app.quoting.owning import OwnedRecord
 from app.quoting.split import Alone, Pair, SplitQuote
 from app.split_charts import FRAME, Curve, Frame, Line, curve_drawn, line_drawn, month_of
-from app.templating import money, quantity
+from app.templating import money, money_rate, quantity
 
 FLAT = 0.01
 """Bases within this share of the best month are "about as cheap": how flat the optimum is."""
@@ -57,6 +58,8 @@ class SplitFigures:
     """The share of the month the (best base + 1)-th GPU is busy."""
     threshold: str | None
     """How busy a GPU must be for the base to pay by the simple rule: its GPU-month over 730 burst hours."""
+    per_million: str | None = None
+    """A serving job's split, per million output tokens."""
     frame: Frame = FRAME
 
 
@@ -87,6 +90,9 @@ def split_figures(result: QuoteResult) -> SplitFigures | None:
         why_not_rule=_why_not_rule(pair, months) if pair else (),
         busiest=f"{busy_share(q.profile, best.base_gpus + 1):.0%}",
         threshold=f"{pair.rule_share:.0%}" if pair else None,
+        per_million=money_rate(per_million_tokens(best.total, result.params.output_tokens), cur)
+        if result.job and result.job.serving
+        else None,
     )
 
 

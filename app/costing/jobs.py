@@ -4,6 +4,7 @@ GPU-hours, GPUs at once and months that the monthly cost model prices."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.costing.terms import HOURS_PER_MONTH
@@ -70,6 +71,8 @@ class ServingPlan:
     """replicas x replica_gpus."""
     gpu_hours: float
     """A month's: max(work_hours, hours_up x replicas) x replica_gpus."""
+    by_hour: tuple[int, ...] = ()
+    """Replicas in each hour of a day, where the tokens follow a daily shape (`daily_plan`)."""
 
 
 def serving_plan(job: ServingJob) -> ServingPlan:
@@ -87,6 +90,26 @@ def serving_plan(job: ServingJob) -> ServingPlan:
         gpus_at_once=replicas * job.replica_gpus,
         gpu_hours=max(work, job.hours_up * replicas) * job.replica_gpus,
     )
+
+
+HOURS_A_DAY = 24
+DAYS_A_MONTH = HOURS_PER_MONTH / HOURS_A_DAY
+"""A month of 730 hours is 30.42 days."""
+
+
+def daily_plan(job: ServingJob, shape: Sequence[float]) -> ServingPlan:
+    """A service up all month whose tokens follow the same daily shape every day: each hour of the day
+    runs the replicas its share of a day's work needs, at least one. `shape` holds each hour's traffic
+    in any unit, since only its proportions count; the peak is `replicas`, the hours vary."""
+    _require(len(shape) == HOURS_A_DAY, f"a day has {HOURS_A_DAY} hours, not {len(shape)}")
+    _require(min(shape) >= 0 and sum(shape) > 0, "a daily shape needs traffic in some hour and none below 0")
+    plan = serving_plan(job)
+    day = plan.work_hours / DAYS_A_MONTH
+    by_hour = tuple(_whole(day * share / sum(shape)) for share in shape)
+    return ServingPlan(
+        plan.work_hours, max(by_hour), max(by_hour) * job.replica_gpus,
+        sum(by_hour) * job.replica_gpus * DAYS_A_MONTH, by_hour,
+    )  # fmt: skip
 
 
 def per_million_tokens(total: float, output_tokens: float) -> float:

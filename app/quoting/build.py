@@ -24,7 +24,7 @@ from app.quoting.moves import move_memo
 from app.quoting.owning import OwnedRecord, misfit, owned_for
 from app.quoting.params import ANY_GPU, FieldErrors, Job, QuoteParams
 from app.quoting.sizing import Sizing, size
-from app.quoting.split import SplitQuote, profiled, split_of
+from app.quoting.split import SplitQuote, profiled, served, split_of
 
 CHECKPOINT_GB_MAX = 1_000_000
 """The most a checkpoint may weigh, as typed or as sized: the checkpoint field's own limit."""
@@ -127,10 +127,13 @@ def _offered(
     if isinstance(shown_in, dict):
         return shown_in
     currency, rate = shown_in
-    if params.sized and params.job is Job.SPLIT:
-        return {"preset": "a demand profile counts GPUs: leave the model out (none) to split it"}
+    serving_split = params.job is Job.SPLIT and params.demand == "serving"
+    if params.sized and params.job is Job.SPLIT and not serving_split:
+        return {"preset": "a demand profile counts GPUs: leave the model out (none), or state it as a serving job"}
+    if serving_split and params.gpu == ANY_GPU:
+        return {"gpu": "the split prices one GPU model's offers: choose one"}
     if not params.sized:
-        if params.job not in (Job.HOURS, Job.SPLIT):
+        if params.job not in (Job.HOURS, Job.SPLIT) or serving_split:
             return {"preset": "a job needs its model: choose a preset or give a parameter count"}
         return Contenders(currency, rate, None, (fitted_for(catalog, params, params.peak_gpus, {}, 1, owned=owned),))
     if params.measured_tps is not None and params.job is Job.SERVE and params.gpu == ANY_GPU:
@@ -224,9 +227,13 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     best_fit, best = min(choices, key=lambda choice: rank_of(choice[1]))
     listed = tuple(sorted((choice for _, choice in choices), key=rank_of)) if params.gpu == ANY_GPU else ()
     best_params = params.model_copy(update=best_fit.fit)
+    split, job = None, best_fit.job
+    if params.job is Job.SPLIT and job is not None:
+        split = memo.part("split", lambda: split_of(best_fit, best_params, served(job)))
     return QuoteResult(
         best_params, catalog, best.quote, currency, rate, sizing, listed, memo=memo, job=best.job,
         unmatched=found.unmatched, fitted=best_fit, owned=next((f.owned for f in found.fitted if f.owned), None),
+        split=split,
     )  # fmt: skip
 
 

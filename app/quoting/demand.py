@@ -60,7 +60,9 @@ def uploaded(text: str) -> Uploaded | None:
 
 
 WEEK_HOURS = 168
+DAY_HOURS = 24
 _SEPARATORS = re.compile(r"[\s,;]+")
+_AMOUNT = re.compile(r"\d{1,12}(\.\d{1,6})?")
 
 
 def read_weekly(text: str) -> tuple[int, ...] | str:
@@ -74,3 +76,18 @@ def read_weekly(text: str) -> tuple[int, ...] | str:
     if len(values) != WEEK_HOURS:
         return f"holds {len(values)} hours: a week has {WEEK_HOURS} (7 lines of 24)"
     return tuple(int(v) for v in values)
+
+
+def read_daily(text: str) -> tuple[float, ...] | str:
+    """A day's traffic, 00:00 first, in any unit (requests, tokens, shares), or why not; empty: even."""
+    values = [v for v in _SEPARATORS.split(text.strip()) if v]
+    if not values:
+        return (1.0,) * DAY_HOURS
+    for number, value in enumerate(values, start=1):
+        if not _AMOUNT.fullmatch(value):
+            return f"hour {number}: {value[:40]!r} is not an amount of traffic (a number, 0 or more)"
+    if len(values) != DAY_HOURS:
+        return f"holds {len(values)} hours: a day has {DAY_HOURS}"
+    if not any(float(v) for v in values):
+        return "has no traffic in any hour"
+    return tuple(float(v) for v in values)

@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from app.quoting.form import FormField, default_values, form_of, form_values, parse_params
-from app.quoting.inputs import Fieldset
+from app.quoting.inputs import Fieldset, Input
 from app.quoting.job_params import Job
 from app.quoting.params import FieldErrors, QuoteParams
 
@@ -40,14 +40,19 @@ def folds(params: QuoteParams, errors: FieldErrors) -> dict[str, Fold]:
             tuple(
                 (f, values[f.name])
                 for f in fields
-                if f.input.fieldset == fieldset
-                and values[f.name] != defaults[f.name]
-                and f.input.job in ("", params.job)
-                and f.input.demand in ("", params.demand)
+                if f.input.fieldset == fieldset and values[f.name] != defaults[f.name] and _stated(f.input, params)
             ),
         )
         for fieldset in FOLDED
     }
+
+
+def _stated(input: Input, params: QuoteParams) -> bool:
+    """Whether an input means something for the job as stated (a split's: for its demand); the page's
+    stylesheet shows the same inputs."""
+    if params.job is Job.SPLIT and input.demand:
+        return input.demand == params.demand
+    return input.job in ("", params.job)
 
 
 def folded_alike(query: dict[str, Any], other: dict[str, Any], model: type[QuoteParams]) -> bool:

@@ -116,7 +116,8 @@ class Input:
     """The way of stating the job it belongs to (a `Job` value), where it means nothing for the others:
     the page shows it for that job alone."""
     demand: str = ""
-    """Likewise the way of stating the split's demand it belongs to (simple, weekly, hourly)."""
+    """Likewise the way of stating the split's demand it belongs to (simple, weekly, hourly, serving);
+    a serving job's input marked `serving` also states a split's demand from a serving job."""
 
     def __post_init__(self) -> None:
         if (self.fieldset is None) != (self.widget in (Widget.HIDDEN, Widget.STORED)):

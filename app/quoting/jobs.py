@@ -12,10 +12,12 @@ from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.throughput import PeakRecord, ThroughputRecord
 from app.catalog.throughput_rows import BenchmarkKind, Scenario
 from app.costing.jobs import (
+    DAYS_A_MONTH,
     SECONDS_PER_HOUR,
     RunPlan,
     ServingJob,
     ServingPlan,
+    daily_plan,
     gpu_hours_at_peak,
     gpu_hours_at_rate,
     run_plan,
@@ -24,9 +26,11 @@ from app.costing.jobs import (
 )
 from app.costing.memory import Fit, Mode
 from app.costing.terms import HOURS_PER_MONTH
+from app.quoting.demand import read_daily
 from app.quoting.job_params import Job, Latency
 from app.quoting.params import QuoteParams, SizeParams
 from app.quoting.sizing import Sizing
+from app.quoting.split_params import SPLIT_GPUS_MAX
 
 
 def _most(name: str) -> int:
@@ -153,10 +157,17 @@ def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) 
         benchmark, rate, replica = found, found.tokens_per_s, found.gpus
     if fit.largest_unit is None or fit.largest_unit < replica:
         return NoNumber(fit.gpu, "gpu", f"no offered instance or node holds a replica of {replica} x {fit.gpu}")
-    replica_hours = p.hours_up or HOURS_PER_MONTH
-    if p.output_tokens / (rate * SECONDS_PER_HOUR) / replica_hours * replica > GPUS_AT_ONCE_MAX:
+    job = ServingJob(p.output_tokens, rate, replica, p.hours_up)
+    if p.job is Job.SPLIT:
+        day = cast(tuple[float, ...], read_daily(p.daily))
+        if p.output_tokens / (rate * SECONDS_PER_HOUR) / DAYS_A_MONTH * max(day) / sum(day) * replica > SPLIT_GPUS_MAX:
+            return NoNumber(fit.gpu, "output_tokens_m", f"need more than {SPLIT_GPUS_MAX:,} x {fit.gpu} at the "
+                            "busiest hour, the most the split prices")  # fmt: skip
+        plan = daily_plan(job, day)
+    elif p.output_tokens / (rate * SECONDS_PER_HOUR) / (p.hours_up or HOURS_PER_MONTH) * replica > GPUS_AT_ONCE_MAX:
         return NoNumber(fit.gpu, "output_tokens_m", f"need more than {GPUS_AT_ONCE_MAX:,} x {fit.gpu} at once")
-    plan = serving_plan(ServingJob(p.output_tokens, rate, replica, p.hours_up))
+    else:
+        plan = serving_plan(job)
     return JobFit(
         fit.gpu, plan.gpu_hours, plan.gpus_at_once, replica, None, serving=plan, benchmark=benchmark,
         measured_tps=p.measured_tps,
@@ -207,8 +218,8 @@ def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit)
 
 
 def job_fit(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
-    """What the job takes on the fit's GPU model."""
-    if p.job is Job.SERVE:
+    """What the job takes on the fit's GPU model (a split's: a serving job's, over its day)."""
+    if p.job in (Job.SERVE, Job.SPLIT):
         return _serving(catalog, p, sizing, fit)
     return _training(catalog, p, sizing, fit)
 

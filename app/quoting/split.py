@@ -23,6 +23,7 @@ from app.costing.quote import PricedOffer
 from app.costing.terms import Assumptions, Billing, Tenancy
 from app.quoting.demand import read_hourly, read_weekly
 from app.quoting.fitted import Fitted
+from app.quoting.jobs import JobFit
 from app.quoting.params import FieldErrors, QuoteParams
 from app.quoting.split_params import SPLIT_GPUS_MAX, SplitParams
 from app.quoting.split_search import PricedSplits, cheapest_with_base, rank
@@ -31,11 +32,14 @@ BASE_BILLINGS = (Billing.MONTHLY, Billing.COMMITTED, Billing.PURCHASED)
 BURST_BILLINGS = (Billing.ON_DEMAND, Billing.SPOT, Billing.PER_SECOND)
 
 
-def profiled(params: QuoteParams) -> tuple[QuoteParams, Profile] | FieldErrors:
+def profiled(params: QuoteParams) -> tuple[QuoteParams, Profile | None] | FieldErrors:
     """The demand profile, and the inputs with its GPU-hours and GPUs at once: what quoting every
-    option alone, beside the split, reads."""
+    option alone, beside the split, reads. None for a serving job's: its model's fit on each GPU sets
+    them (`served`)."""
     if params.split_base == "purchased" and not params.own_server:
         return {"split_base": "is servers you own: choose one under Owning the hardware"}
+    if params.demand == "serving":
+        return params, None
     profile = demand_profile(params)
     if isinstance(profile, dict):
         return profile
@@ -46,6 +50,12 @@ def profiled(params: QuoteParams) -> tuple[QuoteParams, Profile] | FieldErrors:
         return {field: f"reaches {peak(profile):,} GPUs at once: the split prices up to {SPLIT_GPUS_MAX:,}"}
     hours = sum(gpus * at for gpus, at in profile)
     return params.model_copy(update={"gpu_hours": round(hours, 6), "peak_gpus": max(1, peak(profile))}), profile
+
+
+def served(job: JobFit) -> Profile:
+    """A serving job's day as GPUs in use: each hour's replicas of the replica's GPUs."""
+    assert job.serving is not None and job.serving.by_hour, "a split serving job is planned over its day"
+    return hourly_profile([replicas * job.unit_gpus for replicas in job.serving.by_hour])
 
 
 def demand_profile(params: SplitParams) -> Profile | FieldErrors:
@@ -129,29 +139,37 @@ class Answer:
     complete: bool
 
 
-def _capacity(p: PricedOffer, assumptions: Assumptions) -> Capacity:
+def _packed(gpus_per_unit: int, replica_gpus: int) -> float:
+    """The share of a unit's GPUs whole replicas fill: a replica never spans two units."""
+    return gpus_per_unit // replica_gpus * replica_gpus / gpus_per_unit
+
+
+def _capacity(p: PricedOffer, assumptions: Assumptions, replica_gpus: int = 1) -> Capacity:
     o = p.offer
+    useful = (1 - assumptions.tax(o.tenancy)) * _packed(o.gpus_per_unit, replica_gpus)
     return Capacity(
-        o.usd_per_unit_month, o.gpus_per_unit, 1 - assumptions.tax(o.tenancy),
-        o.min_commitment_months or 1, o.setup_fee_usd, p.fixed.usd,
-    )  # fmt: skip
+        o.usd_per_unit_month, o.gpus_per_unit, useful, o.min_commitment_months or 1, o.setup_fee_usd, p.fixed.usd
+    )
 
 
-def _burst(p: PricedOffer, assumptions: Assumptions) -> Burst:
+def _burst(p: PricedOffer, assumptions: Assumptions, replica_gpus: int = 1) -> Burst:
     o = p.offer
     serverless = o.tenancy is Tenancy.SERVERLESS
     starts = assumptions.invocations * assumptions.cold_start_s / 3600 * o.usd_per_gpu_hour if serverless else 0.0
-    units = 1 if serverless else o.gpus_per_unit
-    return Burst(o.usd_per_gpu_hour, units, 1 - assumptions.tax(o.tenancy), starts, p.fixed.usd)
+    units = replica_gpus if serverless else o.gpus_per_unit
+    useful = (1 - assumptions.tax(o.tenancy)) * _packed(units, replica_gpus)
+    return Burst(o.usd_per_gpu_hour, units, useful, starts, p.fixed.usd)
 
 
 def split_quote(
-    priced: list[PricedOffer], profile: Profile, months: int, assumptions: Assumptions, base_kind: str, burst_kind: str
-) -> SplitQuote:
+    priced: list[PricedOffer], profile: Profile, months: int, assumptions: Assumptions, base_kind: str, burst_kind: str,
+    replica_gpus: int = 1,
+) -> SplitQuote:  # fmt: skip
     """Every base option against every burst option the filters and pins leave, each at every base;
-    the cheapest pair, and bursting all or reserving the peak, each on its cheapest offer."""
-    bases = [(p, _capacity(p, assumptions)) for p in priced if _kind(p, BASE_BILLINGS, base_kind)]
-    bursts = [(p, _burst(p, assumptions)) for p in priced if _kind(p, BURST_BILLINGS, burst_kind)]
+    the cheapest pair, and bursting all or reserving the peak, each on its cheapest offer. A serving
+    job's replicas of `replica_gpus` each fill units and instances whole."""
+    bases = [(p, _capacity(p, assumptions, replica_gpus)) for p in priced if _kind(p, BASE_BILLINGS, base_kind)]
+    bursts = [(p, _burst(p, assumptions, replica_gpus)) for p in priced if _kind(p, BURST_BILLINGS, burst_kind)]
     search = PricedSplits(profile, months)
     alone = _least((search.at(0, NO_BASE, flow), p, p) for p, flow in bursts)
     reserved = _least((search.at(units_for_peak(profile, c), c, NO_BURST), p, p) for p, c in bases)
@@ -161,7 +179,7 @@ def split_quote(
         best, b, r = with_base
         if rank(alone[0], alone[1].complete) < rank(best, fully_priced(best, b, r)):
             best, r = alone[0], alone[1]
-        base, burst = _capacity(b, assumptions), _burst(r, assumptions)
+        base, burst = _capacity(b, assumptions, replica_gpus), _burst(r, assumptions, replica_gpus)
         every, rule = search.every(base, burst), rule_of_thumb(profile, base, burst)
         pair = Pair(b, r, every, best, rule, rule_threshold(base, burst))
     return SplitQuote(
@@ -192,5 +210,6 @@ def fully_priced(split: Split, base: PricedOffer, burst: PricedOffer) -> bool:
 
 def split_of(fitted: Fitted, params: QuoteParams, profile: Profile) -> SplitQuote:
     return split_quote(
-        fitted.priced, profile, params.months, params.assumptions(), params.split_base, params.split_burst
-    )
+        fitted.priced, profile, params.months, params.assumptions(), params.split_base, params.split_burst,
+        fitted.workload.replica_gpus,
+    )  # fmt: skip

@@ -31,7 +31,9 @@ from app.scenarios.service import (
 )
 from app.scenarios.store import TooManySaves, scenario_at, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
+from app.scenarios.versions import cost_by_version
 from app.security import EXPIRED, client_key, csrf_ok
+from app.templating import templates
 
 router = APIRouter(tags=["scenarios"])
 api_router = APIRouter(prefix="/api/scenarios", tags=["api"])
@@ -132,6 +134,16 @@ def export_csv(slug: str, request: Request, db: Database, catalogs: CatalogsDep)
     body = csv_text(csv_header(quote), csv_rows(quote))
     disposition = f'attachment; filename="scenario-{slug}.csv"'
     return CSVResponse(body, headers={"Content-Disposition": disposition})
+
+
+@router.get("/s/{slug}/versions", response_class=HTMLResponse, summary="A saved scenario at each price list since")
+def scenario_versions(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
+    """The same inputs quoted at each catalog version since the scenario was saved."""
+    scenario = _scenario_at(db, slug)
+    if scenario is None:
+        return not_found_page(request)
+    context = {"scenario": scenario, "by_version": cost_by_version(catalogs, scenario)}
+    return templates.TemplateResponse(request, "scenario_versions.html", context)
 
 
 @router.get("/s/{slug}", response_class=HTMLResponse, summary="A saved scenario's page")

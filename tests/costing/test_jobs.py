@@ -4,6 +4,7 @@ from hypothesis import strategies as st
 
 from app.costing.jobs import (
     ServingJob,
+    daily_plan,
     gpu_hours_at_peak,
     gpu_hours_at_rate,
     gpus_at_once,
@@ -50,6 +51,40 @@ def test_work_of_exactly_two_replica_months_takes_two_replicas():
     floating point makes it 1,460.0000000000002 hours; 2 replicas, not 3."""
     plan = serving_plan(ServingJob(output_tokens=5_939_280, tokens_per_s=1.13, replica_gpus=1))
     assert (plan.replicas, plan.gpu_hours) == (2, pytest.approx(1460))
+
+
+QUIET_NIGHTS_BUSY_DAYS = [1] * 12 + [3] * 12
+"""A day whose second half carries three times the first's traffic: 3 / 48 and 1 / 48 of it an hour."""
+TEN_REPLICA_MONTHS = 730 * 3600 * 1000 * 10
+"""2.628e10 tokens at 1,000 tokens/s: 7,300 hours of work, 10 replicas all month on average."""
+
+
+def test_a_day_of_quiet_and_busy_halves_needs_5_replicas_at_night_and_15_by_day():
+    """7,300 hours of work / 30.42 days = 240 hours a day; a quiet hour holds 240 x 1 / 48 = 5 replica-
+    hours of it, a busy one 240 x 3 / 48 = 15: 5 replicas, then 15; (12 x 5 + 12 x 15) x 30.42 =
+    7,300 GPU-hours on 1-GPU replicas, 15 at the peak."""
+    plan = daily_plan(ServingJob(TEN_REPLICA_MONTHS, 1000, 1), QUIET_NIGHTS_BUSY_DAYS)
+    assert plan.by_hour == (5,) * 12 + (15,) * 12
+    assert (plan.replicas, plan.gpus_at_once, plan.gpu_hours) == (15, 15, pytest.approx(7300))
+
+
+def test_replicas_of_2_gpus_double_the_gpus_not_the_replicas():
+    plan = daily_plan(ServingJob(TEN_REPLICA_MONTHS, 1000, 2), QUIET_NIGHTS_BUSY_DAYS)
+    assert (plan.replicas, plan.gpus_at_once, plan.gpu_hours) == (15, 30, pytest.approx(14_600))
+
+
+def test_an_hour_without_traffic_still_runs_one_replica_and_a_part_replica_rounds_up():
+    """A service answering users is up: the silent hours keep 1 replica. 7,300 / 30.42 = 240 hours a
+    day over 23 equal hours: 10.43 an hour, so 11 replicas."""
+    plan = daily_plan(ServingJob(TEN_REPLICA_MONTHS, 1000, 1), [0] + [1] * 23)
+    assert plan.by_hour == (1,) + (11,) * 23
+
+
+def test_a_shape_of_other_than_24_hours_or_no_traffic_is_refused():
+    with pytest.raises(ValueError, match="a day has 24 hours, not 23"):
+        daily_plan(ServingJob(1e9, 1000, 1), [1] * 23)
+    with pytest.raises(ValueError, match="needs traffic in some hour"):
+        daily_plan(ServingJob(1e9, 1000, 1), [0] * 24)
 
 
 def test_a_2000_dollar_month_for_a_billion_tokens_is_2_dollars_a_million():

@@ -66,3 +66,25 @@ def test_the_split_works_without_javascript(browser: Browser, base_url: str) -> 
         check_the_split(page)
     finally:
         context.close()
+
+
+def test_a_served_day_shows_the_serving_inputs_and_splits_per_million_tokens(page: Page) -> None:
+    """Llama 3.1 8B at 3,765 tokens/s a replica of 1 x H100 (the shipped benchmark's rate), 30,000 million
+    tokens a month, three times the night's traffic by day: 2 to 5 replicas, a base of dedicated GPUs."""
+    open_page(page)
+    unfold(page, "job")
+    htmx_response(page, lambda: page.select_option("#job", "split"))
+    htmx_response(page, lambda: page.select_option("#demand", "serving"))
+    expect(page.locator("#base_gpus")).to_be_hidden()
+    expect(page.locator("#hours_up")).to_be_hidden()
+    expect(page.locator("#output_tokens_m")).to_be_visible()
+    expect(page.locator("#preset-error")).to_contain_text("a job needs its model")
+    htmx_response(page, lambda: page.select_option("#preset", "llama-3.1-8b"))
+    page.locator("#fold-job details.for-job > summary").click()
+    htmx_response(page, lambda: page.fill("#measured_tps", "3765"))
+    htmx_response(page, lambda: page.fill("#output_tokens_m", "30000"))
+    htmx_response(page, lambda: page.fill("#daily", " ".join(["1"] * 8 + ["3"] * 10 + ["2"] * 6)))
+    htmx_response(page, lambda: page.select_option("#split_burst", "on_demand"))
+    check_the_split(page)
+    expect(page.locator("#results p.split-answer")).to_contain_text("per million output tokens")
+    expect(page.locator(".job-basis")).to_contain_text("from 2 in the quietest hour to 5 in the busiest")

@@ -1,7 +1,7 @@
 """Hourly demand read whole or refused with its line (issue 24: "a clear message for a bad line,
 nothing half-read")."""
 
-from app.quoting.demand import read_hourly
+from app.quoting.demand import read_daily, read_hourly
 
 MONTH = ["2026-11-01T00:00,2"] * 640 + ["2026-11-27T16:00,10"] * 104
 
@@ -36,3 +36,14 @@ def test_less_than_a_month_or_more_than_a_year_is_refused_with_the_count():
     assert read_hourly(csv(MONTH[:168])) == "holds 168 hours: 672 to 8,784 are needed (a month or more, a year at most)"
     assert read_hourly(csv(MONTH[:168]), least=168, most=168) == (2,) * 168
     assert read_hourly("1\n" * 100_001).startswith("is larger than 200 KB")
+
+
+def test_a_day_reads_24_amounts_in_any_unit_and_empty_is_even():
+    assert read_daily("0 0.5, 1;2\n" + " ".join(["10"] * 20)) == (0.0, 0.5, 1.0, 2.0) + (10.0,) * 20
+    assert read_daily("  ") == (1.0,) * 24
+
+
+def test_a_bad_hour_of_a_day_is_named_and_a_day_needs_24_hours_with_some_traffic():
+    assert read_daily("1 2 -3") == "hour 3: '-3' is not an amount of traffic (a number, 0 or more)"
+    assert read_daily("1 " * 23) == "holds 23 hours: a day has 24"
+    assert read_daily("0 " * 24) == "has no traffic in any hour"

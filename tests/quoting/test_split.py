@@ -251,3 +251,20 @@ def _every_pair(
         for split in [split_at(profile, units, c, f, months)]
     ]
     return min(ranks) if bases and bursts else None
+
+
+def test_replicas_of_2_gpus_fill_a_3_gpu_server_with_one_and_leave_a_gpu_idle():
+    """2 GPUs all month, 6 for 100 hours, in replicas of 2; a 3-GPU server at 2,000 a month holds one
+    replica (2 GPUs), 2-GPU instances burst at 3.80 (1.90 a GPU-hour). Bases of 0 to 3 servers carry
+    0, 2, 4, 6 GPUs: 2 x 730 x 1.90 + 4 x 100 x 1.90 = 3,534; 2,000 + 760 = 2,760; 4,000 + 380 =
+    4,380; 6,000. Were a replica split over two servers, 2 servers would carry 6 GPUs, for 4,000."""
+    server = offer(1, Billing.MONTHLY, 2000.0, gpus=3, period=PricePeriod.MONTH)
+    pair = offer(2, Billing.ON_DEMAND, 3.80, gpus=2)
+    profile: Profile = ((6, 100.0), (2, 630.0))
+    priced = price_offers([server, pair], CHECKPOINT_OUT, NO_TAX)
+    found = split_quote(priced, profile, 1, NO_TAX, "", "", replica_gpus=2)
+    assert found.pair is not None
+    assert [round(s.total, 2) for s in found.pair.splits] == [3534.0, 2760.0, 4380.0, 6000.0]
+    assert (found.pair.best.units, found.pair.best.base_gpus) == (1, 3)
+    alone = split_quote(priced, profile, 1, NO_TAX, "", "")
+    assert alone.pair is not None and [round(s.total, 2) for s in alone.pair.splits][:3] == [3534.0, 2760.0, 4000.0]

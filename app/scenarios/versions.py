@@ -1,0 +1,89 @@
+"""A saved scenario at each catalog version since it was saved: the same inputs quoted at each price
+list, as the saved page quotes them at today's, so a buyer sees when and by how much its answer moved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from app.catalog.snapshot import Catalogs
+from app.costing.money import USD, Currency, cents
+from app.costing.quote import OfferCost
+from app.quoting.build import build_quote
+from app.quoting.split import Answer
+from app.scenarios.store import scenario_params
+from app.scenarios.tables import Scenario
+
+VERSIONS_MOST = 12
+"""Price lists quoted after the saved one, the newest kept: each is a whole quote at a catalog read
+whole, so a catalog edited daily would make the page slow; the page says how many it leaves out."""
+
+
+@dataclass(frozen=True)
+class AtVersion:
+    """The scenario's answer at one price list: the cheapest option, or for a split the split."""
+
+    version: int
+    listed: datetime
+    currency: Currency
+    best: OfferCost | None = None
+    split: Answer | None = None
+    problem: str = ""
+    """Why this price list cannot quote the inputs (an offer pinned was retired, say)."""
+
+    @property
+    def month(self) -> Decimal | None:
+        """A month of the answer, to the cent, in the display currency at this version's rate."""
+        usd = self.split.split.total if self.split else self.best.total if self.best else None
+        return None if usd is None else cents(self.currency.of(usd))
+
+    @property
+    def figure(self) -> tuple[object, ...]:
+        """What the row shows: a version giving the same is no change."""
+        offers = (self.split.base, self.split.burst) if self.split else (self.best,)
+        return self.month, self.problem, tuple(o.offer.offer_id if o else None for o in offers)
+
+    def change(self, saved: AtVersion) -> Decimal | None:
+        if self.month is None or saved.month is None or self.currency.code != saved.currency.code:
+            return None
+        return self.month - saved.month
+
+
+@dataclass(frozen=True)
+class CostByVersion:
+    rows: tuple[AtVersion, ...]
+    """The saved price list's, then each later one that changed the answer, oldest first."""
+    quoted: int
+    """Later price lists quoted: the newest, up to VERSIONS_MOST."""
+    left_out: int
+    """Later price lists older than those, not quoted."""
+    newest: AtVersion
+    most: int
+    """How many later price lists the page quotes at most."""
+
+
+def cost_by_version(catalogs: Catalogs, scenario: Scenario) -> CostByVersion:
+    since = range(scenario.catalog_version + 1, catalogs.newest() + 1)
+    quoted = since[-VERSIONS_MOST:]
+    rows = [_at(catalogs, scenario, scenario.catalog_version)]
+    newest = rows[0]
+    for version in quoted:
+        newest = _at(catalogs, scenario, version)
+        if newest.figure != rows[-1].figure:
+            rows.append(newest)
+    return CostByVersion(tuple(rows), len(quoted), len(since) - len(quoted), newest, VERSIONS_MOST)
+
+
+def _at(catalogs: Catalogs, scenario: Scenario, version: int) -> AtVersion:
+    result = build_quote(catalogs, scenario_params(scenario).model_copy(update={"catalog_version": version}))
+    if isinstance(result, dict):
+        catalog = catalogs.at(version)
+        assert catalog is not None, "a version between the saved one and the newest exists"
+        problems = "; ".join(f"{field} {message}" for field, message in result.items())
+        return AtVersion(version, catalog.created_at, USD, problem=problems)
+    options = result.quote.options
+    return AtVersion(
+        version, result.catalog.created_at, result.currency, options[0] if options else None,
+        result.split.answer if result.split else None,
+    )  # fmt: skip
