@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from app.catalog.history import HistoryFilters
 from app.costing.history import (
     PriceBasis,
     PricePoint,
@@ -45,6 +46,8 @@ class SeriesView:
     """Newest first, each with the point that sets its cheapest (its product and source)."""
     points: tuple[PricePoint, ...]
     """The asked provider's points in it, newest first; none where no provider was asked for."""
+    own_line: tuple[tuple[date, Decimal | None], ...]
+    """The asked provider's (or offer's) own line: its price from each day it changes."""
 
     @property
     def key(self) -> SeriesKey:
@@ -63,19 +66,21 @@ class SeriesView:
         return f"{self.symbol}{text}" if self.symbol else f"{text} (currency not stated)"
 
 
-def series_views(points: Sequence[PricePoint], provider: str | None, today: date) -> list[SeriesView]:
-    """List prices first, the series with the most providers first among them."""
+def series_views(points: Sequence[PricePoint], wanted: HistoryFilters, today: date) -> list[SeriesView]:
+    """List prices first, the series with the most providers first among them; where a provider (or
+    one offer's product) is asked for, only the series it is in, its own line drawn over each."""
+    provider = wanted.provider
     views = []
     by_key: dict[SeriesKey, list[PricePoint]] = {}
     for point in points:
         by_key.setdefault(point.series_key, []).append(point)
     for series in series_of(points):
         key, points_of = series.key, by_key[series.key]
-        own = [p for p in points_of if provider is None or p.provider == provider]
+        own = [p for p in points_of if wanted.owns(p)]
         if not own:
             continue
         steps = tuple(zip(series.steps, cheapest_points(points_of, series), strict=True))[::-1]
-        line = provider_line(points_of, key, provider) if provider else []
+        line = provider_line(own, key, provider) if provider else []
         until = max(today, series.steps[-1].day)
         charts = tuple(
             step_chart([(s.day, s.cheapest) for s in series.steps], [(s.day, s.median) for s in series.steps],
@@ -91,6 +96,7 @@ def series_views(points: Sequence[PricePoint], provider: str | None, today: date
                 charts,
                 steps,
                 tuple(sorted(own, key=lambda p: p.day, reverse=True)) if provider else (),
+                tuple(line),
             )  # fmt: skip
         )
     return sorted(views, key=lambda v: (v.aggregated, -max(s.providers for s in v.series.steps), v.key))

@@ -30,14 +30,31 @@ class HistoryFilters:
     tenancy: Sequence[str] = ()
     billing: Sequence[str] = ()
     provider: str | None = None
+    product: str | None = None
+    """With `region`, one offer's own product: its line alone."""
+    region: str | None = None
 
-    def conditions(self, tenancy: str, billing: str, provider: str) -> list[ColumnElement[bool]]:
+    def conditions(
+        self, tenancy: str, billing: str, provider: str, product: str, region: str
+    ) -> list[ColumnElement[bool]]:
         """What these filters ask of the columns that hold each."""
         return [
             *([col(tenancy).in_(self.tenancy)] if self.tenancy else []),
             *([col(billing).in_(self.billing)] if self.billing else []),
             *([col(provider) == self.provider] if self.provider else []),
+            *([col(product) == self.product] if self.product else []),
+            *([col(region) == self.region] if self.region else []),
         ]
+
+    @property
+    def market(self) -> HistoryFilters:
+        """The same, over every provider and product: what a provider's or an offer's line is drawn over."""
+        return replace(self, provider=None, product=None, region=None)
+
+    def owns(self, point: PricePoint) -> bool:
+        """Whether a point is of the provider, product and region asked for (all of them where none is)."""
+        asked = ((self.provider, point.provider), (self.product, point.product), (self.region, point.region))
+        return all(want is None or want == have for want, have in asked)
 
 
 def per_gpu_hour(price: Decimal, period: str, gpus_per_unit: int) -> Decimal:
@@ -47,7 +64,13 @@ def per_gpu_hour(price: Decimal, period: str, gpus_per_unit: int) -> Decimal:
 def _shipped_points(session: Session, gpu: GpuModel, filters: HistoryFilters) -> Iterable[PricePoint]:
     query = select(PricePointRow).where(
         PricePointRow.gpu_model_id == gpu.id,
-        *filters.conditions(PricePointRow.tenancy, PricePointRow.billing, PricePointRow.provider),
+        *filters.conditions(
+            PricePointRow.tenancy,
+            PricePointRow.billing,
+            PricePointRow.provider,
+            PricePointRow.product,
+            PricePointRow.region,
+        ),  # fmt: skip
     )
     for row in session.exec(query.order_by(col(PricePointRow.id))):
         yield PricePoint(
@@ -96,7 +119,9 @@ def _catalog_points(session: Session, gpu: GpuModel, filters: HistoryFilters) ->
         .join(Provider, col(Provider.id) == OfferVersion.provider_id)
         .where(
             OfferVersion.gpu_model_id == gpu.id,
-            *filters.conditions(OfferVersion.tenancy, OfferVersion.billing, Provider.slug),
+            *filters.conditions(
+                OfferVersion.tenancy, OfferVersion.billing, Provider.slug, OfferVersion.product, OfferVersion.region
+            ),
         )
     )
     by_offer: dict[str, list[PricePoint]] = {}

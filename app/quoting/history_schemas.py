@@ -22,10 +22,12 @@ class HistoryParams(BaseModel):
     tenancy: list[Tenancy] = Field([], description="tenancies to keep (repeat for several)")
     billing: list[Billing] = Field([], description="billing kinds to keep (repeat for several)")
     provider: str | None = Field(None, description="a provider's slug, e.g. aws", pattern=f"^{PROVIDER_SLUG.pattern}$")
+    product: str | None = Field(None, description="an instance type or plan, e.g. p5.48xlarge", max_length=200)
+    region: str | None = Field(None, description="a region, e.g. us-east-1", max_length=200)
 
     @property
     def filters(self) -> HistoryFilters:
-        return HistoryFilters(tuple(self.tenancy), tuple(self.billing), self.provider)
+        return HistoryFilters(tuple(self.tenancy), tuple(self.billing), self.provider, self.product, self.region)
 
 
 class PricePointOut(BaseModel):

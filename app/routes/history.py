@@ -3,7 +3,7 @@ its points as CSV; the same filters as `GET /api/history`, kept in the URL."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from typing import Annotated
@@ -31,7 +31,9 @@ def _params(gpu: str, request: Request) -> HistoryParams | dict[str, str]:
     query = request.query_params
     asked = {"gpu": gpu} | {name: [v for v in query.getlist(name) if v] for name in ("tenancy", "billing")}
     try:
-        return HistoryParams.model_validate(asked | ({"provider": query["provider"]} if query.get("provider") else {}))
+        return HistoryParams.model_validate(
+            asked | {k: query[k] for k in ("provider", "product", "region") if query.get(k)}
+        )
     except ValidationError as e:
         return {str(error["loc"][0]): error["msg"] for error in e.errors()}
 
@@ -68,11 +70,11 @@ def _found(db: sessionmaker[Session], version: int, gpu: str, wanted: HistoryFil
     """What the page shows, kept for each newest catalog `version`: every price change makes a version,
     so a page asked again before the next one is this one; None for no such GPU model."""
     with db() as session:
-        points = price_points(session, gpu, replace(wanted, provider=None))
+        points = price_points(session, gpu, wanted.market)
         gpus = list(session.exec(select(GpuModel.name).order_by(GpuModel.name)))
     if points is None:
         return None
-    return _Found(series_views(points, wanted.provider, today), gpus, sorted({p.provider for p in points}))
+    return _Found(series_views(points, wanted, today), gpus, sorted({p.provider for p in points}))
 
 
 @router.get("/history/{gpu}", response_class=HTMLResponse, summary="How a GPU model's prices moved")

@@ -1,9 +1,19 @@
 """How prices moved, worked by hand: step series of dated points per tenancy, billing kind and basis."""
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
-from app.costing.history import DateBasis, PriceBasis, PricePoint, SeriesKey, median, provider_line, series_of
+from app.costing.history import (
+    DateBasis,
+    PriceBasis,
+    PricePoint,
+    SeriesKey,
+    cheapest_points,
+    median,
+    provider_line,
+    series_of,
+)
 
 ON_DEMAND_LIST = SeriesKey("H100", "virtualized", "on_demand", PriceBasis.LIST, "USD")
 
@@ -122,3 +132,23 @@ def test_a_withdrawn_product_leaves_the_series_on_the_day_it_was_retired():
 def test_the_median_of_an_even_count_is_the_mean_of_the_middle_two():
     assert median([Decimal(5), Decimal(1), Decimal(3)]) == 3
     assert median([Decimal(5), Decimal(1), Decimal(3), Decimal(4)]) == Decimal("3.5")
+
+
+def test_each_step_names_the_product_that_sets_its_cheapest():
+    """Jan and Feb: a's 4 (b's 5 is dearer); Mar: c's 2. With c withdrawn on May 1, the cheapest is a's 3
+    again from then on, set by a's point of Mar 1."""
+    (series,) = series_of(THREE_PROVIDERS)
+    assert [(p.provider, str(p.day)) for p in cheapest_points(THREE_PROVIDERS, series)] == [
+        ("a", "2025-01-01"),
+        ("a", "2025-01-01"),
+        ("c", "2025-03-01"),
+    ]
+    withdrawn = [*THREE_PROVIDERS[:-1], replace(THREE_PROVIDERS[-1], withdrawn=date(2025, 5, 1))]
+    (series,) = series_of(withdrawn)
+    assert [str(s.day) for s in series.steps][-1] == "2025-05-01"
+    last = cheapest_points(withdrawn, series)[-1]
+    assert last is not None and (last.provider, str(last.day), last.per_gpu_hour) == (
+        "a",
+        "2025-03-01",
+        Decimal("3.00"),
+    )

@@ -61,3 +61,9 @@ def test_an_unknown_gpu_model_or_a_bad_filter_is_refused_naming_it(signed_in, qu
     (refused,) = response.json()["detail"]
     assert refused["loc"][-1] == field or refused["loc"][-2] == field
     assert refused["msg"].startswith(says)
+
+
+def test_one_offers_product_and_region_keep_its_own_points_alone(shipped_client):
+    query = {"gpu": "H100", "provider": "aws", "product": "p5.4xlarge", "region": "us-west-2"}
+    body = shipped_client.get("/api/history", params=query).json()
+    assert body["points"] and {(p["product"], p["region"]) for p in body["points"]} == {("p5.4xlarge", "us-west-2")}

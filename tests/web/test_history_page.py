@@ -23,7 +23,7 @@ def test_aws_p5_drops_from_12_29_to_6_88_on_2025_06_05_each_point_with_its_sourc
     page = soup(shipped_client.get("/history/H100?provider=aws&tenancy=virtualized&billing=on_demand"))
     on_demand = sections(page)["Virtualized, on demand list prices, in USD"]
     rows = {
-        (words(tr.th), words(tr.select_one('td[data-label="Provider and product"]'))): tr
+        (words(tr.th), words(tr.select_one('td[data-label="Product"]'))): tr
         for tr in on_demand.select("details.history-points tbody tr")
     }
     before = rows[("2025-06-04", "aws p5.48xlarge us-east-1")]
@@ -59,7 +59,11 @@ def test_an_admin_price_change_today_is_the_newest_step_on_the_page(signed_in):
     assert signed_in.post("/admin/offers/1", data=form, follow_redirects=False).status_code == 303
     page = soup(signed_in.get("/history/H100?billing=on_demand"))
     steps = [[words(c) for c in tr.select("th, td")] for tr in page.select("table.history-steps tbody tr")]
-    assert steps == [[today, "$2.75", "$2.75", "1"], ["2026-11-01", "$2.50", "$2.50", "1"]]
+    assert [[step[0], step[1].split()[0], *step[2:]] for step in steps] == [
+        [today, "$2.75", "$2.75", "1"],
+        ["2026-11-01", "$2.50", "$2.50", "1"],
+    ]
+    assert steps[0][1] == f"$2.75 cloud virtualized on_demand 2.50, us-east-1 (as of {today})"
     assert words(page.select_one("p.headline")).startswith(
         f"Virtualized, on demand, list prices: the cheapest H100 is $2.75 per GPU-hour since {today}"
     )
@@ -90,3 +94,25 @@ def test_the_csv_holds_the_points_the_filters_keep_with_their_sources(shipped_cl
     assert {r["provider"] for r in rows} == {"aws"} and {r["billing"] for r in rows} == {"on_demand"}
     drop = next(r for r in rows if r["date"] == "2025-06-05" and r["product"] == "p5.48xlarge")
     assert (drop["per_gpu_hour"], drop["source"]) == ("6.88", "amorton45/aws-gpu-price-tracker:gpu_prices.csv@b81b52d")
+
+
+def test_an_offers_own_history_opens_from_its_explorer_row_with_its_steps_and_sources(shipped_client):
+    """The explorer's AWS p5.48xlarge in us-east-1 row links to its own line: 12.29 from 2025-04-23,
+    6.88 from 2025-06-05 (AWS's price cut), over the market's cheapest, whose step that day it sets."""
+    explorer = soup(shipped_client.get("/offers?gpu=H100&provider=aws&q=p5.48xlarge"))
+    link = next(
+        a["href"] for a in explorer.select("a.history-link") if "p5.48xlarge" in a["href"] and "us-east-1" in a["href"]
+    )
+    page = soup(shipped_client.get(link))
+    assert words(page.h1) == "How H100 prices moved: aws p5.48xlarge in us-east-1"
+    assert "aws p5.48xlarge in us-east-1: $6.88 since 2025-06-05, from $12.29 on 2025-04-23" in words(
+        page.select_one("p.headline")
+    )
+    points = page.select("details.history-points tbody tr")
+    assert points and all(
+        words(tr.select_one('td[data-label="Product"]')) == "aws p5.48xlarge us-east-1" for tr in points
+    )
+    step = next(tr for tr in page.select("table.history-steps tbody tr") if words(tr.th) == "2025-06-05")
+    assert words(step.select_one('td[data-label="The cheapest"]')) == (
+        "$6.88 aws p5.48xlarge, us-east-1 (amorton45/aws-gpu-price-tracker:gpu_prices.csv@b81b52d, row timestamp)"
+    )
