@@ -10,7 +10,7 @@ from typing import Annotated
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from pydantic import ValidationError
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session, select
@@ -49,8 +49,10 @@ def history_asked(request: Request, gpu: Annotated[str, Query()] = "H100") -> Re
 @router.get("/history/{gpu}.csv", response_class=CSVResponse, summary="A GPU model's dated prices as CSV")
 def history_csv(gpu: str, request: Request, db: Database) -> Response:
     params = _params(gpu, request)
+    if isinstance(params, dict):
+        return PlainTextResponse("; ".join(f"{field}: {why}" for field, why in params.items()), status_code=422)
     with db() as session:
-        points = None if isinstance(params, dict) else price_points(session, params.gpu, params.filters)
+        points = price_points(session, params.gpu, params.filters)
     if points is None:
         return not_found_page(request)
     rows = [PricePointOut.of(p).model_dump(mode="json") for p in points]

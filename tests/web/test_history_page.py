@@ -116,3 +116,8 @@ def test_an_offers_own_history_opens_from_its_explorer_row_with_its_steps_and_so
     assert words(step.select_one('td[data-label="The cheapest"]')) == (
         "$6.88 aws p5.48xlarge, us-east-1 (amorton45/aws-gpu-price-tracker:gpu_prices.csv@b81b52d, row timestamp)"
     )
+
+
+def test_a_bad_filter_on_the_csv_is_refused_naming_it(shipped_client):
+    response = shipped_client.get("/history/H100.csv?billing=hourly")
+    assert response.status_code == 422 and response.text.startswith("billing: Input should be")
