@@ -12,7 +12,9 @@ one), `--calls` calls of:
 - a plain H100 quote (`job=hours`) at the profile's GPU-hours and 64 GPUs at once, and the same at the
   form's defaults (500 GPU-hours, 1 GPU);
 - the split of the month (`job=split`, `demand=hourly`): the plain quote above and the split beside it;
-- the split search alone (`split_quote` on the H100 offers as the split's quote priced them).
+- the split search alone (`split_quote` on the H100 offers as the split's quote priced them);
+- a serving job (Llama 3.1 8B on H100, the shipped benchmark) all month, and the split of the same
+  tokens spread over a day (`demand=serving`), each through `build_quote`.
 
 Every `build_quote` call is priced afresh: each has an `hourly_key` of its own, an input in the memo's key
 (app/quoting/moves.py) that quoting does not read (the key an upload is stored under), so each call
@@ -49,6 +51,13 @@ DAYS = 31
 TRAINING_RUNS = ((100, 30), (330, 40), (560, 24))
 """(first hour, hours) of each training run at the peak."""
 PEAK = 64
+SERVED = {
+    "preset": "llama-3.1-8b", "input_length": 467, "output_length": 256, "latency": "interactive",
+    "output_tokens_m": 30_000,
+}  # fmt: skip
+"""A serving job the shipped catalog has a benchmark for (3,765 tokens/s a replica of 1 x H100)."""
+SERVED_DAY = " ".join(["1"] * 8 + ["3"] * 10 + ["2"] * 6)
+"""The night's traffic, three times it by day, twice it in the evening: no one's data."""
 
 
 def month_of_demand(seed: int = 24) -> list[int]:
@@ -109,6 +118,9 @@ def main() -> None:
     split = lambda: fresh(job="split", demand="hourly", hourly=text)  # noqa: E731
     plain = lambda: fresh(gpu_hours=gpu_hours, peak_gpus=PEAK)  # noqa: E731
     default = lambda: fresh()  # noqa: E731
+    serve = dict(SERVED, job="serve")
+    served = lambda: fresh(**serve)  # noqa: E731
+    served_day = lambda: fresh(**SERVED, job="split", demand="serving", daily=SERVED_DAY)  # noqa: E731
 
     # Refuse to time what is not priced afresh, or not the split asked for.
     one, other = quoted(catalogs, split()), quoted(catalogs, split())
@@ -133,6 +145,8 @@ def main() -> None:
         ("plain H100, the profile's GPU-hours, 64 at once", lambda p: quoted(catalogs, p), plain),
         ("plain H100, the form's defaults", lambda p: quoted(catalogs, p), default),
         ("split, 744 hours to 64 GPUs (build_quote)", lambda p: quoted(catalogs, p), split),
+        ("serving Llama 3.1 8B on H100, all month", lambda p: quoted(catalogs, p), served),
+        ("split of the same served over a day", lambda p: quoted(catalogs, p), served_day),
         (
             "split search alone (split_quote)",
             lambda _: split_quote(priced, profile, months, assumptions, "", ""),
@@ -151,7 +165,8 @@ def main() -> None:
     ratios = [
         ("split / plain at the profile's inputs", names[2], names[0], 5.0),
         ("split / plain at the form's defaults", names[2], names[1], None),
-        ("split search alone / plain at the profile's inputs", names[3], names[0], None),
+        ("split search alone / plain at the profile's inputs", names[5], names[0], None),
+        ("served day's split / serving all month", names[4], names[3], None),
     ]
     print(f"\nmedian of {args.runs} runs (min-max), {args.calls} calls each:")
     for name in names:
