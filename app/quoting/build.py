@@ -127,7 +127,7 @@ def _offered(
     if isinstance(shown_in, dict):
         return shown_in
     currency, rate = shown_in
-    serving_split = params.job is Job.SPLIT and params.demand == "serving"
+    serving_split = params.job is Job.SPLIT and params.serves
     if params.sized and params.job is Job.SPLIT and not serving_split:
         return {"preset": "a demand profile counts GPUs: leave the model out (none), or state it as a serving job"}
     if serving_split and params.gpu == ANY_GPU:
@@ -136,7 +136,7 @@ def _offered(
         if params.job not in (Job.HOURS, Job.SPLIT) or serving_split:
             return {"preset": "a job needs its model: choose a preset or give a parameter count"}
         return Contenders(currency, rate, None, (fitted_for(catalog, params, params.peak_gpus, {}, 1, owned=owned),))
-    if params.measured_tps is not None and params.job is Job.SERVE and params.gpu == ANY_GPU:
+    if params.measured_tps is not None and params.serves and params.gpu == ANY_GPU:
         return {"measured_tps": "is measured on one GPU model: choose it rather than any GPU"}
     sizing = size(catalogs, params)
     if isinstance(sizing, dict):

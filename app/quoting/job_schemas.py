@@ -60,15 +60,16 @@ class FitJobOut(BaseModel):
 
 class SizedJobOut(SizeOut):
     jobs: list[FitJobOut] = Field(
-        description="a stated job (job=serve or train): what it takes on each offered GPU model, from its "
-        "benchmark or dense peak, or why there is no number; [] for GPU-hours"
+        description="a stated job (job=serve or train, or split with demand=serving): what it takes on each "
+        "offered GPU model, from its benchmark or dense peak, or why there is no number; [] for GPU-hours and "
+        "other splits"
     )
 
 
 def sized_job_out(s: Sizing) -> SizedJobOut:
     """The sizing with what the job takes on each GPU model offered in the catalog."""
     jobs = []
-    if s.params.job is not Job.HOURS:
+    if s.params.serves or s.params.job is Job.TRAIN:
         for fit in s.fits:
             if fit.largest_unit is None:
                 continue

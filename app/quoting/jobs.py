@@ -160,10 +160,11 @@ def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) 
     job = ServingJob(p.output_tokens, rate, replica, p.hours_up)
     if p.job is Job.SPLIT:
         day = cast(tuple[float, ...], read_daily(p.daily))
-        if p.output_tokens / (rate * SECONDS_PER_HOUR) / DAYS_A_MONTH * max(day) / sum(day) * replica > SPLIT_GPUS_MAX:
+        busiest = p.output_tokens / (rate * SECONDS_PER_HOUR) / DAYS_A_MONTH * max(day) / sum(day) * replica
+        plan = daily_plan(job, day) if busiest <= SPLIT_GPUS_MAX else None  # no plan of an unbounded day
+        if plan is None or plan.gpus_at_once > SPLIT_GPUS_MAX:
             return NoNumber(fit.gpu, "output_tokens_m", f"need more than {SPLIT_GPUS_MAX:,} x {fit.gpu} at the "
                             "busiest hour, the most the split prices")  # fmt: skip
-        plan = daily_plan(job, day)
     elif p.output_tokens / (rate * SECONDS_PER_HOUR) / (p.hours_up or HOURS_PER_MONTH) * replica > GPUS_AT_ONCE_MAX:
         return NoNumber(fit.gpu, "output_tokens_m", f"need more than {GPUS_AT_ONCE_MAX:,} x {fit.gpu} at once")
     else:
@@ -219,7 +220,7 @@ def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit)
 
 def job_fit(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
     """What the job takes on the fit's GPU model (a split's: a serving job's, over its day)."""
-    if p.job in (Job.SERVE, Job.SPLIT):
+    if p.serves:
         return _serving(catalog, p, sizing, fit)
     return _training(catalog, p, sizing, fit)
 

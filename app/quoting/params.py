@@ -107,8 +107,11 @@ class SizeParams(SplitParams):
 
     @property
     def run_mode(self) -> Mode:
-        """What the model runs for: a job says it (serving is inference); GPU-hours take `mode`."""
-        return {Job.SERVE: Mode.INFERENCE, Job.TRAIN: self.train_mode}.get(self.job, self.mode)
+        """What the model runs for: a job says it (serving, a served day's split too, is inference);
+        GPU-hours take `mode`."""
+        if self.serves:
+            return Mode.INFERENCE
+        return self.train_mode if self.job is Job.TRAIN else self.mode
 
     def sizing_assumptions(self) -> SizingAssumptions:
         return SizingAssumptions(

@@ -85,6 +85,11 @@ class SplitParams(JobParams):
         help="the kind of option for the hours above the base (default: the cheapest of them)",
     ).field("")  # fmt: skip
 
+    @property
+    def serves(self) -> bool:
+        """A serving job: stated as one, or a split whose demand comes from one."""
+        return self.job is Job.SERVE or (self.job is Job.SPLIT and self.demand == "serving")
+
     @field_validator("weekly")
     @classmethod
     def _a_week(cls, text: str) -> str:

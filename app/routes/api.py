@@ -16,7 +16,6 @@ from app.health import DatabaseProbe
 from app.pages import CSVResponse
 from app.quoting.build import build_quote
 from app.quoting.history_schemas import HistoryOut, HistoryParams
-from app.quoting.job_params import Job
 from app.quoting.job_schemas import SizedJobOut, sized_job_out
 from app.quoting.offer_schemas import OFFER_OUT_COLUMNS, OfferFilters, OfferOut, offers_matching
 from app.quoting.params import VERSION_MAX, FieldErrors, QuoteParams, SizeParams
@@ -131,7 +130,7 @@ def api_throughput(
 def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> SizedJobOut:
     """A model's memory need, term by term with its formula, how many GPUs of each model hold it and,
     for a stated job, what it takes on each GPU model offered."""
-    if params.measured_tps is not None and params.job is Job.SERVE:
+    if params.measured_tps is not None and params.serves:
         _answered({"measured_tps": "is measured on one GPU model: quote it with /api/quote and that gpu"})
     return sized_job_out(_answered(size(catalogs, params)))
 

@@ -90,3 +90,19 @@ def test_a_saved_served_day_opens_with_the_same_split(client, serving_catalog):
         5,
         13322.5,
     )
+
+
+def test_a_served_day_sizes_its_model_for_inference_whatever_the_hidden_run_for_says(client, serving_catalog):
+    """ "Run for: full training" left over from the GPU-hours job would size 3-GPU replicas; serving
+    is inference: the same 5 and 15 replicas of 1 GPU, 13,322.50."""
+    body = client.get(f"/api/quote{SERVE_8B[1:]}&mode=full").json()
+    assert (body["split"]["best"]["base_gpus"], body["split"]["best"]["total"]) == (5, 13322.5)
+    assert body["split"]["peak_gpus"] == 15
+
+
+def test_sizing_a_split_treats_a_served_day_as_serving_and_a_split_of_gpus_as_no_job(client, serving_catalog):
+    """/api/size: a measured throughput is one GPU model's, as for serving; a split of GPUs states no job."""
+    served = client.get(f"/api/size{SERVE_8B[1:]}")
+    assert served.status_code == 422 and served.json()["detail"][0]["loc"][-1] == "measured_tps"
+    simple = client.get(f"/api/size{SERVE_8B[1:]}&demand=simple").json()
+    assert simple["jobs"] == []
