@@ -5,9 +5,11 @@ from datetime import date
 from decimal import Decimal
 
 from app.catalog.changes import change_offer_price, retire_offer
+from app.catalog.rate_changes import change_rate
+from app.catalog.tables import Provenance
 from app.scenarios import versions
 from tests.factories import hand_checked_catalog
-from tests.web.helpers import soup
+from tests.web.helpers import QUERY, soup
 from tests.web.test_scenarios import save_via_page
 
 SOURCE = "https://example.test/new"
@@ -70,3 +72,18 @@ def test_a_scenario_with_no_later_price_list_says_so_and_an_unknown_link_is_not_
     assert words(page.select_one("p.headline")).endswith("No price list has been published since.")
     assert page.select_one("table.versions") is None
     assert client.get("/s/AAAAAAAAAAAAAAAA/versions").status_code == 404
+
+
+def test_in_euros_each_price_list_converts_once_at_its_own_rate(client, session):
+    """Saved in EUR at 1.25 USD a euro: 1,003.60 / 1.25 = €802.88. Then on demand rises to 3.00
+    (1,203.60 / 1.25 = €962.88, +€160.00), then the euro to 1.50: €802.40, −€0.48 since saved."""
+    ecb = Provenance(
+        source="https://www.ecb.europa.eu/stats/eurofxref/", as_of=date(2026, 11, 27), source_kind="official"
+    )
+    ids = hand_checked_catalog(session)
+    change_rate(session, "EUR", Decimal("1.25"), ecb, "test rate", "test")
+    slug = save_via_page(client, query=f"{QUERY}&currency=EUR").headers["location"]
+    change_offer_price(session, ids["on_demand"], Decimal("3.00"), SOURCE, date(2026, 11, 28), "up")
+    change_rate(session, "EUR", Decimal("1.50"), ecb, "euro up", "test")
+    rows = rows_of(soup(client.get(f"{slug}/versions")))
+    assert [row[2:] for row in rows] == [["€802.88", ""], ["€962.88", "+€160.00"], ["€802.40", "−€0.48"]]
