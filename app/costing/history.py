@@ -119,24 +119,30 @@ def median(values: list[Decimal]) -> Decimal:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def _provider_prices(points: list[PricePoint]) -> Iterable[tuple[date, dict[str, Decimal]]]:
-    """Each day a point of `points` (one series) is dated or a product withdrawn, and every provider's
-    price from then on: its cheapest product, each product at its latest point so far. Points of one
-    product on one day: the last given wins."""
+def _replay(points: Iterable[PricePoint]) -> Iterable[tuple[date, dict[tuple[str, str, str], PricePoint]]]:
+    """Each day a point of `points` (one series) is dated or a product withdrawn, and each product's
+    latest point so far, less those withdrawn (until a later point of theirs). Points of one product
+    on one day: the last given wins."""
     by_day: dict[date, list[PricePoint]] = {}
     withdrawn: dict[date, list[tuple[str, str, str]]] = {}
     for point in points:
         by_day.setdefault(point.day, []).append(point)
         if point.withdrawn is not None:
             withdrawn.setdefault(point.withdrawn, []).append(point.line)
-    current: dict[tuple[str, str, str], Decimal] = {}
+    current: dict[tuple[str, str, str], PricePoint] = {}
     for day in sorted(by_day.keys() | withdrawn.keys()):
-        current.update((p.line, p.per_gpu_hour) for p in by_day.get(day, []))
+        current.update((p.line, p) for p in by_day.get(day, []))
         for line in withdrawn.get(day, []):
             current.pop(line, None)
+        yield day, current
+
+
+def _provider_prices(points: Iterable[PricePoint]) -> Iterable[tuple[date, dict[str, Decimal]]]:
+    """Each day of `_replay`, and every provider's price from then on: its cheapest product."""
+    for day, current in _replay(points):
         prices: dict[str, Decimal] = {}
-        for (provider, _, _), price in current.items():
-            prices[provider] = min(price, prices.get(provider, price))
+        for point in current.values():
+            prices[point.provider] = min(point.per_gpu_hour, prices.get(point.provider, point.per_gpu_hour))
         yield day, prices
 
 
@@ -171,15 +177,10 @@ def provider_line(points: Iterable[PricePoint], key: SeriesKey, provider: str) -
 
 def cheapest_points(points: Iterable[PricePoint], series: Series) -> list[PricePoint | None]:
     """For each step of `series`, made of `points` (its own), the point whose price is its cheapest:
-    the product that sets it, with its source; None where no provider is left."""
-    own = sorted(points, key=lambda p: p.day)
-    current: dict[tuple[str, str, str], PricePoint] = {}
-    found: list[PricePoint | None] = []
-    at = 0
-    for step in series.steps:
-        while at < len(own) and own[at].day <= step.day:
-            current[own[at].line] = own[at]
-            at += 1
-        live = [p for p in current.values() if p.withdrawn is None or p.withdrawn > step.day]
-        found.append(min(live, key=lambda p: (p.per_gpu_hour, p.provider, p.line), default=None))
-    return found
+    the product that sets it, with its source; None where no provider is left. The same replay as the
+    series', so that the two never disagree."""
+    setters = {
+        day: min(current.values(), key=lambda p: (p.per_gpu_hour, p.provider, p.line), default=None)
+        for day, current in _replay(points)
+    }
+    return [setters[step.day] for step in series.steps]

@@ -152,3 +152,16 @@ def test_each_step_names_the_product_that_sets_its_cheapest():
         "2025-03-01",
         Decimal("3.00"),
     )
+
+
+def test_a_retired_product_with_a_later_shipped_point_no_longer_sets_the_cheapest():
+    """a's product: the catalog's 5 from Jan 1, retired on Mar 1, and a shipped point of 5 on Feb 1 (its
+    latest point, with no retirement of its own); b at 7. From Mar 1 the cheapest is b's 7, set by b."""
+    points = [
+        replace(point("a", "2025-01-01", "5"), withdrawn=date(2025, 3, 1)),
+        point("a", "2025-02-01", "5"),
+        point("b", "2025-01-01", "7"),
+    ]
+    (series,) = series_of(points)
+    assert steps(series)[-1] == ("2025-03-01", "7", "7", 1)
+    assert [p.provider if p else None for p in cheapest_points(points, series)] == ["a", "b"]
