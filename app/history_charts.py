@@ -45,7 +45,7 @@ class StepChart:
     provider: str
     """The provider's own line, where one was asked for."""
     dots: tuple[tuple[float, float], ...]
-    """Where the cheapest changes: each a step the table lists with its sources."""
+    """The cheapest at each step: each a row of the table, with the offer that sets it and its source."""
     y_ticks: tuple[tuple[float, str], ...]
     x_ticks: tuple[tuple[float, str], ...]
     frame: Frame

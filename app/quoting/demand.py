@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.costing.jobs import HOURS_A_DAY
+
 HOURS_MIN = 672
 """A month or more: February's 28 days."""
 HOURS_MAX = 8_784
@@ -60,7 +62,6 @@ def uploaded(text: str) -> Uploaded | None:
 
 
 WEEK_HOURS = 168
-DAY_HOURS = 24
 _SEPARATORS = re.compile(r"[\s,;]+")
 _AMOUNT = re.compile(r"\d{1,12}(\.\d{1,6})?")
 
@@ -82,12 +83,12 @@ def read_daily(text: str) -> tuple[float, ...] | str:
     """A day's traffic, 00:00 first, in any unit (requests, tokens, shares), or why not; empty: even."""
     values = [v for v in _SEPARATORS.split(text.strip()) if v]
     if not values:
-        return (1.0,) * DAY_HOURS
+        return (1.0,) * HOURS_A_DAY
     for number, value in enumerate(values, start=1):
         if not _AMOUNT.fullmatch(value):
             return f"hour {number}: {value[:40]!r} is not an amount of traffic (a number, 0 or more)"
-    if len(values) != DAY_HOURS:
-        return f"holds {len(values)} hours: a day has {DAY_HOURS}"
+    if len(values) != HOURS_A_DAY:
+        return f"holds {len(values)} hours: a day has {HOURS_A_DAY}"
     if not any(float(v) for v in values):
         return "has no traffic in any hour"
     return tuple(float(v) for v in values)

@@ -143,7 +143,9 @@ def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> S
 def api_history(params: Annotated[HistoryParams, Query()], db: Database) -> HistoryOut:
     """Every dated price of a GPU model (the shipped history, and each price the catalog has set since),
     with its source and quote, filtered; and the step series made of them, one per tenancy, billing kind,
-    price basis and currency: the cheapest and the median over providers on each day, and how many."""
+    price basis and currency: the cheapest and the median over providers on each day, and how many.
+    With `provider` (or an offer's `product` and `region`) the series are of those points alone, that
+    provider's own line; the page `/history/{gpu}` draws that line over the whole market's."""
     with db() as session:
         points = price_points(session, params.gpu, params.filters)
     if points is None:

@@ -3,16 +3,18 @@ list, as the saved page quotes them at today's, so a buyer sees when and by how 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from functools import lru_cache
 
 from app.catalog.snapshot import Catalogs
 from app.costing.money import USD, Currency, cents
 from app.costing.quote import OfferCost
 from app.quoting.build import build_quote
+from app.quoting.params import QuoteParams
 from app.quoting.split import Answer
-from app.scenarios.store import scenario_params
 from app.scenarios.tables import Scenario
 
 VERSIONS_MOST = 12
@@ -64,19 +66,27 @@ class CostByVersion:
 
 
 def cost_by_version(catalogs: Catalogs, scenario: Scenario) -> CostByVersion:
-    since = range(scenario.catalog_version + 1, catalogs.newest() + 1)
-    quoted = since[-VERSIONS_MOST:]
-    rows = [_at(catalogs, scenario, scenario.catalog_version)]
-    newest = rows[0]
+    return _kept(catalogs, scenario.params, scenario.catalog_version, catalogs.newest(), VERSIONS_MOST)
+
+
+@lru_cache(maxsize=64)
+def _kept(catalogs: Catalogs, params: str, saved: int, newest: int, most: int) -> CostByVersion:
+    """Kept for each scenario's inputs and the newest version: each row is a whole quote, and a page
+    asked again before the next price list is this one."""
+    inputs = QuoteParams.model_validate(json.loads(params))
+    since = range(saved + 1, newest + 1)
+    quoted = since[-most:]
+    rows = [_at(catalogs, inputs, saved)]
+    newest_row = rows[0]
     for version in quoted:
-        newest = _at(catalogs, scenario, version)
-        if newest.figure != rows[-1].figure:
-            rows.append(newest)
-    return CostByVersion(tuple(rows), len(quoted), len(since) - len(quoted), newest, VERSIONS_MOST)
+        newest_row = _at(catalogs, inputs, version)
+        if newest_row.figure != rows[-1].figure:
+            rows.append(newest_row)
+    return CostByVersion(tuple(rows), len(quoted), len(since) - len(quoted), newest_row, most)
 
 
-def _at(catalogs: Catalogs, scenario: Scenario, version: int) -> AtVersion:
-    result = build_quote(catalogs, scenario_params(scenario).model_copy(update={"catalog_version": version}))
+def _at(catalogs: Catalogs, inputs: QuoteParams, version: int) -> AtVersion:
+    result = build_quote(catalogs, inputs.model_copy(update={"catalog_version": version}))
     if isinstance(result, dict):
         catalog = catalogs.at(version)
         assert catalog is not None, "a version between the saved one and the newest exists"

@@ -55,6 +55,8 @@ def test_spot_on_demand_and_committed_are_sections_apart_and_an_aggregators_mini
 def test_an_admin_price_change_today_is_the_newest_step_on_the_page(signed_in):
     """The hand-checked on-demand offer, 2.50 as of 2026-11-01, repriced at 2.75 with today's as-of date."""
     today = date.today().isoformat()
+    before = soup(signed_in.get("/history/H100?billing=on_demand"))
+    assert words(before.select_one("table.history-steps tbody tr th")) == "2026-11-01", "kept for this version"
     form = offer_form(signed_in, 1) | {"price": "2.75", "as_of": today, "note": "new list price"}
     assert signed_in.post("/admin/offers/1", data=form, follow_redirects=False).status_code == 303
     page = soup(signed_in.get("/history/H100?billing=on_demand"))
