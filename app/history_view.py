@@ -20,10 +20,10 @@ from app.costing.history import (
     provider_line,
     series_of,
 )
+from app.costing.money import SYMBOLS
 from app.costing.terms import Billing, Tenancy
 from app.history_charts import FRAMES, StepChart, step_chart
 
-SYMBOLS = {"USD": "$", "EUR": "€"}
 BASES = {
     PriceBasis.LIST: "list prices",
     PriceBasis.ANNOUNCED: "prices announced for their date",
@@ -81,10 +81,11 @@ def series_views(points: Sequence[PricePoint], wanted: HistoryFilters, today: da
             continue
         steps = tuple(zip(series.steps, cheapest_points(points_of, series), strict=True))[::-1]
         line = provider_line(own, key, provider) if provider else []
+        symbol = SYMBOLS.get(key.currency, "")
         until = max(today, series.steps[-1].day)
         charts = tuple(
             step_chart([(s.day, s.cheapest) for s in series.steps], [(s.day, s.median) for s in series.steps],
-                       until, SYMBOLS.get(key.currency, ""), frame, line, series.tracking_since)
+                       until, symbol, frame, line, series.tracking_since)
             for frame in FRAMES
         )  # fmt: skip
         views.append(
@@ -92,7 +93,7 @@ def series_views(points: Sequence[PricePoint], wanted: HistoryFilters, today: da
                 series,
                 (Tenancy(key.tenancy), Billing(key.billing)),
                 BASES[PriceBasis(key.price_basis)],
-                SYMBOLS.get(key.currency, ""),
+                symbol,
                 charts,
                 steps,
                 tuple(sorted(own, key=lambda p: p.day, reverse=True)) if provider else (),

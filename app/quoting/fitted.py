@@ -16,7 +16,7 @@ from app.costing.quote import PricedOffer, price_offers
 from app.costing.terms import Workload
 from app.quoting.jobs import JobFit, NoNumber
 from app.quoting.owning import OwnedRecord
-from app.quoting.params import QuoteParams
+from app.quoting.params import Job, QuoteParams
 from app.quoting.sizing import Sizing
 
 
@@ -71,7 +71,7 @@ def fitted_for(
         min_gpus_per_unit=unit_gpus,
         key=at_fit.offer,
     )
-    batch = job is not None and job.serving is not None and not job.serving.by_hour and params.hours_up == 0
+    batch = params.job is Job.SERVE and params.hours_up == 0
     workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch)
     rented = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
     if owned is None or not owned.holds(at_fit.gpu, unit_gpus):
