@@ -95,6 +95,8 @@ class Figures:
     """Each provider's cheapest offer, in the view's order, where the view is shown."""
     owned: OwnedFigures | None = None
     """The server owned, part by part, where it is one of the options (the options' offers are in `shape`)."""
+    term_horizon: str | None = None
+    """The calculator's query at a horizon as long as the longest term billed past the horizon, where one is."""
 
 
 def shown(result: QuoteResult, today: date) -> Shown:
@@ -134,7 +136,7 @@ def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:
         RowFigures(
             money(o.compute, cur),
             money(o.total, cur),
-            amount(o.horizon_in(cur), cur) if p.months > 1 else None,
+            amount(o.horizon_in(cur), cur) if p.months > 1 or o.term_past_horizon else None,
             money_rate(o.effective_per_gpu_hour, cur),
             per_output(result, o),
         )
@@ -164,7 +166,13 @@ def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:
         workload,
         provider_rows(result, _memo(result), view, workload) if view is not None and view.shown else (),
         owned_figures(result),
+        _term_horizon(result),
     )
+
+
+def _term_horizon(result: QuoteResult) -> str | None:
+    longest = max((o.term_past_horizon or 0 for o in result.quote.options), default=0)
+    return query_string(result.params.model_copy(update={"months": longest}), changed_only=True) if longest else None
 
 
 def _memo(result: QuoteResult) -> MemoEntry:

@@ -7,12 +7,19 @@ from app.costing.curves import CostCurve, LinearCost, MeteredCost, units_curve
 from app.costing.terms import HOURS_PER_MONTH, Assumptions, Billing, Offer, Tenancy, Workload
 
 
+def term_share(offer: Offer, months: int) -> float:
+    """Months of compute billed per month of the horizon: a 12-month term over a 1-month horizon is
+    billed whole, 12 months of it in that one month; 1 where the term fits the horizon."""
+    return max(months, offer.min_commitment_months or 0) / months
+
+
 def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed: float) -> CostCurve:
-    """Monthly total against GPU-hours, with `fixed` USD of egress and storage on top."""
-    tax = assumptions.tax(offer.tenancy)
+    """Total per month of the horizon against GPU-hours (a term longer than the horizon billed
+    whole), with `fixed` USD of egress and storage on top."""
+    tax, term = assumptions.tax(offer.tenancy), term_share(offer, workload.months)
     if offer.billing in (Billing.COMMITTED, Billing.MONTHLY, Billing.PURCHASED):
-        return units_curve(fixed, offer.usd_per_unit_month, offer.gpus_per_unit, workload.peak_gpus, tax)
-    per_hour = offer.usd_per_gpu_hour
+        return units_curve(fixed, offer.usd_per_unit_month * term, offer.gpus_per_unit, workload.peak_gpus, tax)
+    per_hour = offer.usd_per_gpu_hour * term
     if offer.tenancy is Tenancy.SERVERLESS:
         cold_hours = assumptions.invocations * assumptions.cold_start_s / 3600
         return LinearCost(fixed + cold_hours * per_hour, per_hour / (1 - tax))

@@ -21,8 +21,9 @@ OptionKey = tuple[Tenancy, Billing]
 
 @dataclass(frozen=True)
 class OfferCost:
-    """USD for one month of the workload on one offer, its setup fee apart (paid once over the
-    horizon); egress or storage None where not published."""
+    """USD per month of the horizon for the workload on one offer, its setup fee apart (paid once
+    over the horizon); egress or storage None where not published. A term longer than the horizon is
+    billed whole: `compute` and `total` carry all of it, `month_compute` is a month as billed."""
 
     offer: Offer
     compute: float
@@ -39,6 +40,8 @@ class OfferCost:
     compute_months: int = 1
     """Months of compute billed over the horizon: all of a minimum commitment, however short the horizon."""
     months: int = 1
+    month_compute: float | None = None
+    """Compute of one month as the offer bills it; None where that is `compute` (no term past the horizon)."""
 
     @cached_property
     def option(self) -> OptionKey:
@@ -53,8 +56,18 @@ class OfferCost:
         storage, each rounded to the cent in `currency`, times the months each is billed, and the
         setup fee, rounded to the cent, once."""
         fixed = (self.egress or 0.0) + (self.storage or 0.0)
-        monthly = cents(currency.of(self.compute)) * self.compute_months + cents(currency.of(fixed)) * self.months
-        return monthly + cents(currency.of(self.offer.setup_fee_usd))
+        compute = cents(currency.of(self.billed_month)) * self.compute_months
+        return compute + cents(currency.of(fixed)) * self.months + cents(currency.of(self.offer.setup_fee_usd))
+
+    @property
+    def billed_month(self) -> float:
+        """USD of compute a month as the offer bills it, a term's month at its monthly share."""
+        return self.compute if self.month_compute is None else self.month_compute
+
+    @property
+    def term_past_horizon(self) -> int | None:
+        """The months of a minimum term longer than the horizon, billed whole; None where it fits."""
+        return self.compute_months if self.compute_months > self.months else None
 
     @property
     def horizon_total(self) -> float:
@@ -62,7 +75,8 @@ class OfferCost:
 
     @property
     def horizon_month(self) -> float:
-        """The month and the setup fee spread over the horizon's months: what options are ranked by."""
+        """A month of the horizon, a term past it billed whole and the setup fee spread over its months:
+        what options are ranked by."""
         return self.total + self.offer.setup_fee_usd / self.months
 
     @cached_property
@@ -171,6 +185,8 @@ def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     total = priced.curve.at(workload.gpu_hours) - priced.setup_share
     compute = total - priced.fixed.usd
     per_hour = total / workload.gpu_hours if workload.gpu_hours > 0 else math.inf  # past every float: no rate
+    compute_months = max(workload.months, priced.offer.min_commitment_months or 0)
+    month_compute = compute * workload.months / compute_months if compute_months > workload.months else None
     return OfferCost(
         offer=priced.offer,
         compute=compute,
@@ -182,8 +198,9 @@ def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
         gpus_used=used,
         gpus_billed=billed,
         assumed=priced.fixed.assumed,
-        compute_months=max(workload.months, priced.offer.min_commitment_months or 0),
+        compute_months=compute_months,
         months=workload.months,
+        month_compute=month_compute,
     )
 
 

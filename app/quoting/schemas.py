@@ -41,10 +41,17 @@ class CostOut(BaseModel):
     provider: str
     tenancy: Tenancy
     billing: Billing
-    compute: float
+    compute: float = Field(description="a month of the horizon: a minimum term longer than the horizon billed whole")
     egress: float | None = Field(description="null: the provider publishes no price for it, and none is assumed")
     storage: float | None = Field(description="null: the provider publishes no price for it, and none is assumed")
-    total: float = Field(description="one month, without the setup fee; without egress or storage where null")
+    total: float = Field(
+        description="a month of the horizon (what options are ranked by), a minimum term longer than the horizon "
+        "billed whole, without the setup fee; without egress or storage where null"
+    )
+    term_months: int | None = Field(
+        description="the months of a minimum term longer than the horizon, billed whole; null where it fits"
+    )
+    month_as_billed: float = Field(description="a month of compute as the offer bills it: the term's monthly share")
     setup_fee: float = Field(description="charged once: in horizon_total, not in the month's total")
     horizon_total: float = Field(
         description="the months of the horizon (all of a minimum commitment's compute) plus the setup fee once"
@@ -65,6 +72,8 @@ class CostOut(BaseModel):
             "egress": _money(o.egress, currency),
             "storage": _money(o.storage, currency),
             "total": float(cents(currency.of(o.total))),
+            "term_months": o.term_past_horizon,
+            "month_as_billed": float(cents(currency.of(o.billed_month))),
             "setup_fee": float(cents(currency.of(o.offer.setup_fee_usd))),
             "horizon_total": float(o.horizon_in(currency)),
             "effective_per_gpu_hour": _money_rate(o.effective_per_gpu_hour, currency),

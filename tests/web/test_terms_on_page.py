@@ -1,0 +1,64 @@
+"""A term longer than the horizon on the page and in the API: billed whole, ranked, headlined and
+drawn at what the horizon costs, and named as a term ("a 12-month term, $10,332.00 over your
+1-month horizon")."""
+
+import pytest
+
+from tests.factories import make_offer, make_provider
+from tests.web.helpers import soup
+
+QUERY = "gpu=H100&virt_tax=0&invocations=0"
+"""No tax, no cold starts: the hand calculations below."""
+
+
+@pytest.fixture
+def year_term_and_spot(session):
+    """Latitude.sh's 1 x H100 at 10,332 USD a year for a 12-month term (861.00 a month of it), and
+    spot at 1.25 a GPU-hour; neither provider charges for egress."""
+    metal = make_provider(session, "latitude", "US", tiers=[(0, None, "0")])
+    cloud = make_provider(session, "nebius", "NL", tiers=[(0, None, "0")])
+    make_offer(session, metal, "10332", "bare_metal", "committed", "year", min_commitment_months=12)
+    make_offer(session, cloud, "1.25", billing="spot")
+
+
+def headline(page):
+    return " ".join(page.select_one(".headline").get_text().split())
+
+
+def test_over_one_month_the_year_is_billed_whole_and_ranked_second(client, year_term_and_spot):
+    """At 700 GPU-hours spot costs 1.25 x 700 = 875.00; the term 10,332.00 over a 1-month horizon, 9,457.00
+    more (at its 861.00 share it would have ranked first). Spot stays cheapest at every hours one GPU runs."""
+    page = soup(client.get(f"/?{QUERY}&gpu_hours=700"))
+    said = headline(page)
+    assert "the cheapest is Virtualized, spot: $875.00 a month" in said
+    assert "next is Bare metal, committed: a 12-month term, $10,332.00 over your 1-month horizon" in said
+    assert "$9,457.00 more over your 1-month horizon" in said
+    term = page.select_one('tr[data-option="bare_metal-committed"] td.total')
+    assert term.select_one(".term").extract().get_text() == "a 12-month term billed whole ($861.00 a month)"
+    assert term.get_text(strip=True) == "$10,332.00"
+    assert "months=12" in page.select_one(".term-note a")["href"].split("&")
+
+
+def test_over_six_months_the_term_is_1_722_a_month_of_the_horizon(client, year_term_and_spot):
+    """Over 6 months the year still bills 10,332.00: 1,722.00 a month of the horizon, above spot's
+    1.25 x 700 = 875.00 (the term's own 861.00 would be below it)."""
+    page = soup(client.get(f"/?{QUERY}&gpu_hours=700&months=6"))
+    assert "a 12-month term, $10,332.00 over your 6-month horizon ($1,722.00 a month of it)" in headline(page)
+
+
+def test_over_twelve_months_the_term_is_its_monthly_share_and_cheapest(client, year_term_and_spot):
+    """Over 12 months the term fits: 861.00 a month, below spot's 875.00 at 700 GPU-hours."""
+    page = soup(client.get(f"/?{QUERY}&gpu_hours=700&months=12"))
+    assert "the cheapest is Bare metal, committed: $861.00 a month" in headline(page)
+    assert page.select_one(".term-note") is None
+
+
+def test_the_api_ranks_the_term_at_the_horizon_and_says_its_term(client, year_term_and_spot):
+    """/api/quote: spot first; the term's total 10,332.00 for the 1-month horizon, month as billed 861.00."""
+    body = client.get(f"/api/quote?{QUERY}&gpu_hours=700").json()
+    assert [o["option"] for o in body["options"]] == ["virtualized/spot", "bare_metal/committed"]
+    term = body["options"][1]
+    assert (term["total"], term["horizon_total"], term["month_as_billed"], term["term_months"]) == (
+        10332.0, 10332.0, 861.0, 12,
+    )  # fmt: skip
+    assert body["break_evens"][0]["crossings"] == []
