@@ -27,10 +27,22 @@ def nice_ceiling(value: float, steps: tuple[float, ...] = (1, 1.5, 2, 2.5, 3, 4,
         scale *= 10
 
 
-def hours_searched(gpu_hours: float) -> float:
+def hours_searched(gpu_hours: float, reach: float = 0.0) -> float:
     """How far up break-evens are searched: 1,000, 2,000, 5,000, ... past twice H, so that the range
-    (and the chart's axis, which reads it) stays put while the slider moves within a band."""
-    return nice_ceiling(max(2 * gpu_hours, 1000.0), steps=(1, 2, 5))
+    (and the chart's axis, which reads it) stays put while the slider moves within a band; and at
+    least `reach`, the GPU-hours the workload's own capacity runs (all its GPUs at once, an owned
+    server busy all month), which moving the slider leaves alone."""
+    return max(nice_ceiling(max(2 * gpu_hours, 1000.0), steps=(1, 2, 5)), nice_ceiling(reach))
+
+
+TURN_SEARCHED = 10
+"""Where the cheapest option does not change above H within the band, its next change is searched
+up to this many bands further, so that the headline's break-even is on the chart."""
+
+
+def hours_to_show(turn_hours: float) -> float:
+    """A band that shows a turn of the cheapest line with room beyond it."""
+    return nice_ceiling(1.2 * turn_hours, steps=(1, 2, 5))
 
 
 def _sign(x: float) -> int:

@@ -88,13 +88,17 @@ def cheapest_turns(
 
 def stretch_at(quote: Quote, hours: float) -> Stretch | None:
     """The stretch of the quote's cheapest line that holds `hours`: what the headline says of the
-    break-evens (None with no option)."""
+    break-evens (None with no option). A turn exactly at `hours` is behind it only where the option
+    ranked cheapest there is the one after it: curves step just above a unit's capacity, so at a
+    step the option before the turn is still the cheapest."""
     if not quote.options:
         return None
-    since = next((t for t in reversed(quote.turns) if t.hours <= hours), None)
-    above = [t for t in quote.turns if t.hours > hours]
-    until, then = (above + [None, None])[:2]
-    option = since.after if since else until.before if until else quote.options[0].option
+    cheapest = quote.options[0].option
+    behind = [t for t in quote.turns if t.hours < hours or (t.hours == hours and t.after == cheapest)]
+    ahead = list(quote.turns[len(behind) :])
+    since = behind[-1] if behind else None
+    until, then = (ahead + [None, None])[:2]
+    option = since.after if since else until.before if until else cheapest
     return Stretch(option, since, until, then)
 
 

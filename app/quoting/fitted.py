@@ -10,10 +10,12 @@ from app.catalog.rates import RateRecord
 from app.catalog.selection import select_offers
 from app.catalog.snapshot import CatalogSnapshot
 from app.costing.contenders import contenders
+from app.costing.curves import SteppedCost
 from app.costing.money import Currency
+from app.costing.owning import OWNED_OFFER_ID
 from app.costing.providers import provider_contenders
 from app.costing.quote import PricedOffer, price_offers
-from app.costing.terms import Workload
+from app.costing.terms import HOURS_PER_MONTH, Workload
 from app.quoting.jobs import JobFit, NoNumber
 from app.quoting.owning import OwnedRecord
 from app.quoting.params import Job, QuoteParams
@@ -38,6 +40,14 @@ class Fitted:
     """The server the buyer would own, where it is of this GPU model and holds the workload's replica."""
     priced: list[PricedOffer] = field(default_factory=list)
     """Every offer the filters leave, priced: the hybrid split pairs any of them, whatever the peak."""
+
+    @property
+    def reach(self) -> float:
+        """GPU-hours a month the workload's own capacity runs: all its GPUs at once, 730 hours each,
+        and the servers owned busy all month. The chart reaches them, break-evens are searched there."""
+        owned = [p.curve for p in self.contenders if p.offer.offer_id == OWNED_OFFER_ID]
+        full_use = [c.min_units * c.hours_per_unit for c in owned if isinstance(c, SteppedCost)]
+        return max([self.workload.peak_gpus * HOURS_PER_MONTH, *full_use])
 
 
 @dataclass(frozen=True)

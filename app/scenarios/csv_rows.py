@@ -13,8 +13,8 @@ from app.templating import option_label
 
 CSV_COLUMNS = [
     "option", "provider", "product", "region", "compute_{cur}", "egress_{cur}", "storage_{cur}", "total_{cur}",
-    "horizon_total_{cur}", "term_months_billed_whole", "{cur}_per_useful_gpu_hour", "{cur}_per_million_output_tokens", "job_gpu_hours",
-    "job_gpus_at_once", "benchmark", "source_url", "as_of", "catalog_version",
+    "horizon_total_{cur}", "term_months_billed_whole", "{cur}_per_useful_gpu_hour", "{cur}_per_million_output_tokens",
+    "job_gpu_hours", "job_gpus_at_once", "benchmark", "source_url", "as_of", "catalog_version",
     "usd_per_unit_of_currency", "rate_as_of", "rate_source",
 ]  # fmt: skip
 """Money columns name their currency, totals a month of the horizon (a minimum term longer than it
@@ -36,8 +36,8 @@ def csv_rows(quote: QuoteOut) -> Iterator[Row]:
     for o in quote.options:
         provider, product, region, source, as_of = _offer_of(o, quote.owned)
         yield [option_label((o.tenancy, o.billing)), provider, product, region, o.compute, o.egress, o.storage,
-               o.total, o.horizon_total, o.term_months or "", o.effective_per_gpu_hour, o.per_million_output_tokens, *done, source,
-               as_of, quote.catalog_version, *rate]  # fmt: skip
+               o.total, o.horizon_total, o.term_months or "", o.effective_per_gpu_hour, o.per_million_output_tokens,
+               *done, source, as_of, quote.catalog_version, *rate]  # fmt: skip
     for label, offer, money in [] if quote.split is None else _split_rows(quote.split):
         provider, product, region, source, as_of = _offer_of(offer, quote.owned) if offer else ("", "", "", "", None)
         yield [label, provider, product, region, *money, "", "", "", "", "", "", source, as_of, quote.catalog_version,

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from app.costing.breakeven import crossings
+from app.costing.breakeven import crossings, hours_searched
 from app.costing.curves import LinearCost, SteppedCost, units_curve
 from app.costing.quote import quote
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
@@ -139,3 +139,10 @@ def test_a_sawtooth_of_crossings_is_listed_up_to_a_limit_and_flagged():
     pair = quote(offers, Workload(400), Assumptions(virt_tax={}), hours_max=20_000).break_evens[0]
     assert len(pair.crossings) == 12 and pair.more
     assert [c.hours for c in pair.crossings[:5]] == pytest.approx([720, 730, 1440, 1460, 2160])
+
+
+def test_the_range_reaches_eight_gpus_busy_all_month_at_500_hours():
+    """At 500 GPU-hours the band is 1,000 (past twice H); 8 GPUs at once run 8 x 730 = 5,840, so the
+    range reaches the least nice figure at or above it, 6,000."""
+    assert hours_searched(500) == 1000
+    assert hours_searched(500, reach=8 * 730) == 6000

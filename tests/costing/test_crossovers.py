@@ -77,3 +77,16 @@ def test_every_turn_counts_past_the_twelve_crossings_listed():
     stretch = stretch_at(q, 4500)
     assert stretch is not None and stretch.option == ON_DEMAND
     assert (stretch.since.hours, stretch.until.hours) == pytest.approx((4380, 4666.67), abs=0.01)
+
+
+def test_at_a_step_the_stretch_is_the_option_still_cheapest_there():
+    """A 1-GPU node at 1,000 a month against 2.50 on demand: the node wins above 400 h; at exactly
+    730 h it still runs on one node (1,000 against 1,825), just above it needs two (2,000), so on
+    demand wins from 730 until 2.50 H = 2,000 at 800 h. At 730 h the headline's stretch is the node's,
+    ending at 730, never "the node beats on demand above 800" about the node already cheapest."""
+    q = _quote(730, _offer(1, ON_DEMAND, 2.50, PricePeriod.HOUR), _offer(2, NODE, 1000, PricePeriod.MONTH))
+    assert q.options[0].option == NODE
+    stretch = stretch_at(q, 730)
+    assert stretch is not None and stretch.option == NODE
+    assert (stretch.since.hours, stretch.until.hours, stretch.then.hours) == pytest.approx((400, 730, 800))
+    assert stretch.until.after == ON_DEMAND

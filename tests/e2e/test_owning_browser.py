@@ -57,3 +57,23 @@ def test_the_owning_inputs_work_without_javascript(browser: Browser, base_url: s
         expect(page.locator("#owning")).to_contain_text("capex $4,944.07, power $693.17, colocation $1,877.41")
     finally:
         context.close()
+
+
+def test_the_chart_reaches_a_server_owned_busy_all_month_at_few_gpu_hours(page: Page) -> None:
+    """8 GPUs at once and NVIDIA's DGX H100 (270,000 USD: 4,500.00 + 693.17 + 1,877.41 = 7,070.58 a
+    month) at 500 GPU-hours: the server runs 8 x 730 = 5,840 GPU-hours, so the axis reaches them, the
+    owned line is drawn on the chart, and owning's break-even against on demand (7,070.58 over on
+    demand's rate per GPU-hour of work) is listed rather than above the chart and unsearched."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_page(page, "/?gpu=H100&gpu_hours=500&peak_gpus=8&own_server=dgx-h100/semianalysis-2023-05")
+    expect(page.locator('tr[data-option="owned-purchased"] td.total')).to_have_text("$7,070.58")
+    chart = page.locator("figure.chart svg:visible").first
+    last_tick = chart.locator("g.grid text:not(.axis-title)").last.text_content() or ""
+    assert float(last_tick.replace(",", "").rstrip("k")) * (1000 if last_tick.endswith("k") else 1) >= 5840
+    expect(chart.locator("path.series.s-owned-purchased")).to_have_count(1)
+    expect(page.locator(".legend", has_text="Owned servers")).not_to_contain_text("above the chart")
+    rate = page.locator('tr[data-option="virtualized-on_demand"] td[data-label="Per GPU-hour of work"]').inner_text()
+    beats = page.locator("ul.owning-beats li", has_text="Virtualized, on demand")
+    found = re.search(r"from ([\d,]+) GPU-hours", beats.inner_text())
+    assert found is not None and abs(int(found.group(1).replace(",", "")) - 7070.58 / float(rate.lstrip("$"))) <= 1
+    expect(page.locator("ol.break-evens li", has_text="Owned servers").first).to_be_visible()

@@ -267,7 +267,7 @@ def test_headline_names_the_runner_up_and_how_much_more_it_costs(client, session
     """On demand 1,003.60 is cheapest; the node, 1,250.00, is next: 246.40 more."""
     hand_checked_catalog(session)
     headline = " ".join(soup(client.get(f"/?{QUERY}")).select_one(".headline").get_text().split())
-    assert "next is Bare metal, monthly node at $1,250.00 (Metal), $246.40 more." in headline
+    assert "next is Bare metal, monthly node: $1,250.00 a month (Metal), $246.40 more." in headline
 
 
 def test_headline_says_where_the_node_beats_on_demand_between_499_and_730_hours(client, session):

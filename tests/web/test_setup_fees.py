@@ -112,7 +112,10 @@ def test_the_headline_ranks_by_a_month_of_the_horizon_and_names_the_fee(client, 
     1,083.25: the server first, on demand 166.75 more."""
     headline = " ".join(soup(client.get(f"/?{QUERY}")).select_one(".headline").get_text().split())
     assert "Virtualized, on demand: $1,250.00 a month" in headline
-    assert "at $1,000.00 + $999.00 once (Metal), $83.00 more a month with setup fees spread over 3 months" in headline
+    assert (
+        ": $1,000.00 a month + $999.00 once (Metal), $83.00 more a month with setup fees spread over 3 months"
+        in headline
+    )
     headline = " ".join(soup(client.get(f"/?{QUERY}&months=12")).select_one(".headline").get_text().split())
     assert "Bare metal, monthly node: $1,000.00 a month + $999.00 once" in headline
     assert "$166.75 more a month with setup fees spread over 12 months" in headline
