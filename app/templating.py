@@ -16,6 +16,7 @@ from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import SYMBOLS, USD, Currency, cents, rate
 from app.costing.owning import OWNED_OFFER_ID
 from app.costing.terms import RENTAL_BILLINGS, RENTED, Billing, Tenancy
+from app.option_styles import option_class
 from app.quoting.explorer import explorer_url
 from app.quoting.form import query_string
 from app.quoting.params import MODES, QuoteParams
@@ -152,6 +153,7 @@ templates.env.filters.update(
     money_change=money_change,
     published=published,
     option_label=option_label,
+    option_class=option_class,
     web_link=web_link,
     quantity=quantity,
     age_days=age_days,

@@ -175,3 +175,33 @@ def test_the_hours_slider_ends_at_730_for_each_gpu_used_at_once(page: Page) -> N
     )
     htmx_response(page, lambda: page.locator("#peak_gpus").fill("3"))
     expect(beyond).to_be_empty()
+
+
+def test_every_option_is_drawn_in_its_own_colour_and_dashes(page: Page) -> None:
+    """An H100 at 500 GPU-hours draws bare metal committed and virtualized monthly among eight options,
+    two that once had no colour: a stroke of `none` (no line, the break-even markers on nothing) and a
+    legend key in the text's black. Each line has a stroke; in each frame no two options share a colour
+    or a dash pattern, so that they are told apart without colour too; each legend key and table swatch
+    is its option's colour, not the text's."""
+    open_page(page, "/?gpu=H100&gpu_hours=500")
+    frames = page.locator("#results figure.cost-chart > svg").evaluate_all(
+        """svgs => svgs.map(svg => [...svg.querySelectorAll("path.series")].map(p => {
+            const style = getComputedStyle(p);
+            return [p.classList[1], style.stroke, style.strokeDasharray];
+        }))"""
+    )
+    assert len(frames) == 2, "the chart comes in a wide and a narrow frame"
+    for lines in frames:
+        options = {option for option, _, _ in lines}
+        assert {"s-bare_metal-committed", "s-virtualized-monthly"} <= options
+        assert [option for option, stroke, _ in lines if stroke == "none"] == [], "a line with no stroke"
+        assert len({stroke for _, stroke, _ in lines}) == len(options), f"colours shared: {lines}"
+        assert len({dashes for _, _, dashes in lines}) == len(options), f"dash patterns shared: {lines}"
+
+    keys = page.locator("#results :is(svg.line-sample, .swatch)").evaluate_all(
+        """els => els.map(e => [
+            e.getAttribute("class"), getComputedStyle(e).color, getComputedStyle(e.parentElement).color,
+        ])"""
+    )
+    assert len(keys) >= 16, "the legend's eight keys and the table's swatches"
+    assert [key for key, own, text in keys if own == text] == [], "a key in the text's colour"

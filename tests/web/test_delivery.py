@@ -28,7 +28,7 @@ def test_static_files_linked_by_digest_or_version_are_kept_for_a_year(client, se
     hand_checked_catalog(session)
     page = soup(client.get("/"))
     linked = [tag.get("href") or tag.get("src") for tag in page.select("link[href^='/static/'], script[src]")]
-    assert len(linked) == 4 and all("?v=" in url or "htmx-2.0.11" in url for url in linked)
+    assert len(linked) == 5 and all("?v=" in url or "htmx-2.0.11" in url for url in linked)
     for url in linked:
         response = client.get(url)
         assert (response.status_code, response.headers["cache-control"]) == (200, FOR_A_YEAR), url
