@@ -11,6 +11,7 @@ from app.catalog.selection import select_offers
 from app.catalog.snapshot import CatalogSnapshot
 from app.costing.contenders import contenders
 from app.costing.money import Currency
+from app.costing.owning import OWNED_OFFER_ID
 from app.costing.providers import provider_contenders
 from app.costing.quote import PricedOffer, price_offers
 from app.costing.terms import Workload
@@ -39,6 +40,11 @@ class Fitted:
     priced: list[PricedOffer] = field(default_factory=list)
     """Every offer the filters leave, priced: the hybrid split pairs any of them, whatever the peak."""
 
+    @property
+    def offers(self) -> int:
+        """How many offers the filters leave: the server owned is none."""
+        return sum(p.offer.offer_id != OWNED_OFFER_ID for p in self.priced)
+
 
 @dataclass(frozen=True)
 class Contenders:
@@ -50,6 +56,10 @@ class Contenders:
     sizing: Sizing | None
     fitted: tuple[Fitted, ...]
     unmatched: tuple[NoNumber, ...] = ()
+
+    @property
+    def offers(self) -> int:
+        return sum(f.offers for f in self.fitted)
 
 
 def fitted_for(
