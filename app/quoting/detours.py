@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -85,6 +86,15 @@ def most(found: list[Detour], kept: int = SWAPS) -> list[Detour]:
     return sorted(found, key=lambda d: -d.offers)[:kept]
 
 
+def _farther(drops: list[Change]) -> list[Change]:
+    """Where no one filter dropped answers: each two of them dropped, then all."""
+    joined = [
+        Change(f"{a.said}, and {b.said[0].lower()}{b.said[1:]}", a.update | b.update) for a, b in combinations(drops, 2)
+    ]
+    every = Change("Without any of these filters", {name: v for d in drops for name, v in d.update.items()})
+    return [*joined, *([every] if len(drops) > 2 else [])]
+
+
 def _unlike(swaps: list[Detour], drops: list[Detour]) -> list[Detour]:
     """Less a swap that gives the very offers of dropping its filter (fewer it cannot give)."""
     return [s for s in swaps if not any(d.update.keys() == s.update.keys() and d.offers == s.offers for d in drops)]
@@ -122,7 +132,7 @@ def explorer_detours(catalog: CatalogSnapshot, p: ExplorerParams) -> list[Detour
 
     tenancies = [Change(f"{_or([t]).capitalize()} instead of {_or(p.tenancy)}", {"tenancy": [t]}) for t in RENTED]
     gpus = [Change(f"{g} instead of {_or(p.gpu)}", {"gpu": [g]}) for g, _ in options.gpus]
-    found = nearest(p, drops, offers)
+    found = nearest(p, drops, offers) or nearest(p, _farther(drops), offers)[:SWAPS]
     swapped = [nearest(p, tenancies if p.tenancy else [], offers), nearest(p, gpus if p.gpu else [], offers)]
     return found + [d for swaps in swapped for d in most(_unlike(swaps, found))]
 
@@ -163,7 +173,7 @@ def quote_detours(catalogs: Catalogs, p: QuoteParams) -> list[Detour]:
     offers = _counter(catalogs)
     rented = [t for t in RENTED if t not in p.tenancy]
     tenancies = [Change(f"{_or([t]).capitalize()} instead of {_or(p.tenancy)}", {"tenancy": [t]}) for t in rented]
-    found = nearest(p, drops, offers)
+    found = nearest(p, drops, offers) or nearest(p, _farther(drops), offers)[:SWAPS]
     swapped = [nearest(p, tenancies if p.tenancy else [], offers), nearest(p, _gpus(catalogs, p), offers)]
     return found + [d for swaps in swapped for d in most(_unlike(swaps, found))]
 
