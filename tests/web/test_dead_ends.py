@@ -132,3 +132,12 @@ def test_a_run_too_small_for_the_model_points_at_a_unit_that_holds_it(client):
     assert found
     for text, offers, url in found:
         assert quoted_among(client, url) == offers, text
+
+
+@pytest.mark.parametrize("hours", [100, 700])
+def test_a_move_of_the_slider_in_a_dead_end_keeps_the_suggestions_at_its_gpu_hours(client, hours):
+    """The suggestions are counted once for the inputs (GPU-hours change no filter) and linked per move."""
+    fragment = client.get(f"/?gpu=H100&tenancy=bare_metal&eu_only=on&gpu_hours={hours}", headers={"HX-Request": "true"})
+    found = detours(soup(fragment))
+    assert [offers for _, offers, _ in found] == [9, 42, 9, 6]
+    assert all(f"gpu_hours={hours}&" in url for _, _, url in found)
