@@ -19,6 +19,7 @@ from app.catalog.tables import PendingImport
 from app.deps import VARIES_BY_FRAGMENT
 from app.quoting.build import ANY_GPU, QuoteResult, build_quote
 from app.quoting.demand import uploaded
+from app.quoting.detours import DetourLink, links, quote_detours, refusal_detours
 from app.quoting.folds import folded_alike, folds, settled
 from app.quoting.form import default_values, form_of, parse_params, query_of, query_string
 from app.quoting.params import FieldErrors, QuoteParams
@@ -54,6 +55,7 @@ def calculator_page(
     if isinstance(view, dict):
         errors, result, view = errors | view, None, ProviderView()
     token = None if fragment else csrf_token(request)  # the results block holds no form that posts
+    detours = () if problems else _detours(catalogs, parsed, errors, result)
     context = {
         "values": {**default_values(model), **query},
         "errors": errors,
@@ -72,6 +74,7 @@ def calculator_page(
         "save_errors": {},
         "typed_inputs": _typed_inputs(query, parsed) if result is None else "",
         "uploaded": None if fragment else uploaded(str(query.get("hourly", ""))),
+        "detours": detours,
         **extra,
     }
     if fragment and result is not None and not isinstance(parsed, dict):
@@ -82,13 +85,29 @@ def calculator_page(
     if fragment:
         return _kept_results(request, context)
     if result is not None:
-        context |= {"shown": shown(result, date.today()), "figures": figures(result, view)}
+        context |= {"shown": shown(result, date.today()), "figures": figures(result, view, detours)}
     response = templates.TemplateResponse(
         request, "calculator.html", context, status_code=status_code, headers=VARIES_BY_FRAGMENT
     )
     if token is not None:
         remember_csrf(request, response, token)
     return response
+
+
+def _detours(
+    catalogs: Catalogs, parsed: QuoteParams | FieldErrors, errors: FieldErrors, result: QuoteResult | None
+) -> tuple[DetourLink, ...]:
+    """Where a quote with no offer, or a job refused, leads: the nearest inputs that give offers, each
+    linked at the inputs as asked with its one change (the version asked for kept). A quote's are worked
+    out once per memo of its inputs: they count offers, which GPU-hours leave alone."""
+    if isinstance(parsed, dict) or (result is not None and result.quote.options):
+        return ()
+    if result is not None:
+        assert result.memo is not None, "build_quote gives every result its memo"
+        found = result.memo.part("detours", lambda: quote_detours(catalogs, parsed))
+    else:
+        found = refusal_detours(catalogs, parsed, errors)
+    return links(found, lambda update: "/?" + query_string(parsed.model_copy(update=update), frozenset(), True))
 
 
 def _typed_inputs(query: dict[str, Any], parsed: QuoteParams | FieldErrors) -> str:

@@ -25,6 +25,7 @@ from app.costing.quote import OfferCost
 from app.job_bars import job_bars, per_output
 from app.owned_results import OwnedFigures, owned_break_evens, owned_figures
 from app.quoting.build import QuoteResult
+from app.quoting.detours import DetourLink
 from app.quoting.form import query_string
 from app.quoting.provider_view import ProviderView
 from app.result_charts import Drawn, current_in, gpus_drawn, options_drawn
@@ -97,6 +98,8 @@ class Figures:
     """The server owned, part by part, where it is one of the options (the options' offers are in `shape`)."""
     term_horizon: str | None = None
     """The calculator's query at a horizon as long as the longest term billed past the horizon, where one is."""
+    detours: tuple[DetourLink, ...] = ()
+    """Where a quote with no offer leads: the nearest inputs that give offers, linked at this move's GPU-hours."""
 
 
 def shown(result: QuoteResult, today: date) -> Shown:
@@ -125,13 +128,13 @@ def shown(result: QuoteResult, today: date) -> Shown:
     )  # fmt: skip
 
 
-def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:
+def figures(result: QuoteResult, view: ProviderView | None = None, detours: tuple[DetourLink, ...] = ()) -> Figures:
     q, p, cur = result.quote, result.params, result.currency
     hours = quantity(p.gpu_hours)
     every_offer = query_string(p.model_copy(update={"offer": ""})) if p.offer else None
     inputs, workload = inputs_query(result, _memo(result))
     if not q.options:
-        return Figures(hours, every_offer, inputs=inputs, workload=workload)
+        return Figures(hours, every_offer, inputs=inputs, workload=workload, detours=detours)
     rows = tuple(
         RowFigures(
             money(o.compute, cur),
@@ -197,7 +200,7 @@ def results_block(result: QuoteResult, context: dict[str, Any], render: Callable
     quote, view of the providers and day (the sources' ages), with this move's figures (and the pinned
     inputs) filled in."""
     view: ProviderView = context["view"]
-    today, moved = date.today(), (context["pinned_inputs"], figures(result, view))
+    today, moved = date.today(), (context["pinned_inputs"], figures(result, view, context["detours"]))
     providers = view, len(moved[1].providers)
 
     def cut() -> Skeleton:

@@ -55,6 +55,8 @@ class QuoteResult:
     """The server the buyer would own, where one is quoted."""
     split: SplitQuote | None = None
     """The hybrid split of the demand profile, where the job states one."""
+    offers: int = 0
+    """How many offers the filters leave, on every GPU model quoted: what the options are the cheapest of."""
 
     def record(self, o: OfferCost) -> OfferRecord | OwnedRecord:
         """What the catalog states of an option's offer, or of the server owned."""
@@ -95,7 +97,7 @@ class QuoteResult:
         return [(o, self.record(o)) for o in self.quote.options]
 
 
-def _contenders(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams) -> Contenders | FieldErrors:
+def contenders_of(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams) -> Contenders | FieldErrors:
     """The inputs checked against the catalog, and each GPU model's offers priced for them, the server
     to own among them where one is chosen and holds the workload (else why not, under its input)."""
     owned = owned_for(catalog, params)
@@ -206,7 +208,7 @@ def _found(catalogs: Catalogs, params: QuoteParams) -> tuple[CatalogSnapshot, Me
     if catalog is None:
         return {"catalog_version": f"there is no catalog version {params.catalog_version}"}
     memo = move_memo(catalog, params)
-    found = memo.part("contenders", lambda: _contenders(catalogs, catalog, params))
+    found = memo.part("contenders", lambda: contenders_of(catalogs, catalog, params))
     return found if isinstance(found, dict) else (catalog, memo, found)
 
 
@@ -234,7 +236,7 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
         quote = _quote_at(memo, fitted, params.gpu_hours)
         split = None if profile is None else memo.part("split", lambda: split_of(fitted, params, profile))
         return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted, owned=fitted.owned,
-                           split=split)  # fmt: skip
+                           split=split, offers=found.offers)  # fmt: skip
     choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
     best_fit, best = min(choices, key=lambda choice: rank_of(choice[1]))
     listed = tuple(sorted((choice for _, choice in choices), key=rank_of)) if params.gpu == ANY_GPU else ()
@@ -245,7 +247,7 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     return QuoteResult(
         best_params, catalog, best.quote, currency, rate, sizing, listed, memo=memo, job=best.job,
         unmatched=found.unmatched, fitted=best_fit, owned=next((f.owned for f in found.fitted if f.owned), None),
-        split=split,
+        split=split, offers=found.offers,
     )  # fmt: skip
 
 

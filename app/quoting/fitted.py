@@ -49,6 +49,11 @@ class Fitted:
         full_use = [c.min_units * c.hours_per_unit for c in owned if isinstance(c, SteppedCost)]
         return max([self.workload.peak_gpus * HOURS_PER_MONTH, *full_use])
 
+    @property
+    def offers(self) -> int:
+        """How many offers the filters leave: the server owned is none."""
+        return sum(p.offer.offer_id != OWNED_OFFER_ID for p in self.priced)
+
 
 @dataclass(frozen=True)
 class Contenders:
@@ -60,6 +65,10 @@ class Contenders:
     sizing: Sizing | None
     fitted: tuple[Fitted, ...]
     unmatched: tuple[NoNumber, ...] = ()
+
+    @property
+    def offers(self) -> int:
+        return sum(f.offers for f in self.fitted)
 
 
 def fitted_for(

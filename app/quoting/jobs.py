@@ -93,6 +93,11 @@ def _same_model(row: ThroughputRecord, sizing: Sizing) -> bool:
     return not row.preset and row.parameters == round(sizing.run.shape.parameters)
 
 
+def served_benchmarks(catalog: CatalogSnapshot, sizing: Sizing) -> list[ThroughputRecord]:
+    """The serving benchmarks of the sized model, on every GPU model: the conditions a quote can rest on."""
+    return [r for r in catalog.throughput if r.kind == BenchmarkKind.INFERENCE and _same_model(r, sizing)]
+
+
 def _lengths(rows: list[ThroughputRecord]) -> str:
     return ", ".join(sorted({f"{r.input_tokens}/{r.output_tokens}" for r in rows}))
 
@@ -113,9 +118,7 @@ def serving_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, f
     """The benchmark of this model on this GPU at the job's precision, lengths and latency class whose
     deployment holds the model as sized, with the most output tokens per GPU."""
     model, gpu = model_name(sizing), fit.gpu
-    rows = [
-        r for r in catalog.throughput if r.kind == BenchmarkKind.INFERENCE and r.gpu == gpu and _same_model(r, sizing)
-    ]
+    rows = [r for r in served_benchmarks(catalog, sizing) if r.gpu == gpu]
     if not rows:
         return NoNumber(gpu, "gpu", f"no benchmark of {model} on {gpu}")
     at_precision = [r for r in rows if r.precision == p.weights]

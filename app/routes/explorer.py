@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.deps import VARIES_BY_FRAGMENT, CatalogsDep, Fragment
+from app.quoting.detours import DetourLink, explorer_detours, links
 from app.quoting.explorer import LABELS, LIST_FIELDS, ExplorerParams, explore, explored_csv, parse_explorer
 from app.quoting.explorer_rows import COLUMNS, DEFAULT_COLUMNS, explorable
 from app.quoting.explorer_workload import COLUMNS as WORKLOAD_COLUMNS
@@ -49,11 +50,16 @@ def _read(
 def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> Response:
     query, parsed, catalog, workload = _read(request, catalogs)
     errors, explored = (parsed, None) if isinstance(parsed, dict) else ({}, explore(catalog, parsed, workload))
+    detours: tuple[DetourLink, ...] = ()
+    if explored is not None and not explored.rows:
+        p = explored.params
+        detours = links(explorer_detours(catalog, p), lambda update: f"/offers?{p.query(**update, page=1, at='')}")
     context = {
         "values": {"cols": list(DEFAULT_COLUMNS), "sort": "per_gpu_hour", "dir": "asc"} | query,
         "errors": errors,
         "labels": LABELS,
         "explored": explored,
+        "detours": detours,
         "options": explorable(catalog),
         "catalog": catalog,
         "all_columns": COLUMNS,

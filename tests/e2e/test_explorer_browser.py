@@ -58,3 +58,18 @@ def test_the_csv_download_holds_the_rows_the_page_counts(page: Page) -> None:
     assert table[0] == ["Provider", "GPU", "USD per GPU-hour"]
     assert len(table) - 1 == shown == 55
     assert {row[0] for row in table[1:]} == {"Lambda"}
+
+
+def test_filters_that_leave_nothing_point_at_the_nearest_that_answer_in_place(page: Page) -> None:
+    """Ticking bare metal and the EU on H100's 208 offers leaves none: the swapped-in table offers no
+    download and says that without the EU filter 9 are left (H100 bare metal anywhere); followed, 9."""
+    open_page(page, "/offers?gpu=H100")
+    htmx_response(page, lambda: page.get_by_role("checkbox", name="Bare metal").check())
+    htmx_response(page, lambda: page.get_by_role("checkbox", name="Data centre in the EU").check())
+    expect(page.locator(".counts strong.total")).to_have_text("0")
+    expect(page.locator("a.csv")).to_have_count(0)
+    suggestion = page.locator(".detours li").first
+    expect(suggestion).to_have_text("Without the EU filter: 9 offers")
+    suggestion.get_by_role("link").click()
+    expect(page.locator(".counts strong.total")).to_have_text("9")
+    expect(page.get_by_role("checkbox", name="Data centre in the EU")).not_to_be_checked()
