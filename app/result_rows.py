@@ -14,10 +14,12 @@ from markupsafe import Markup, escape
 from app.catalog.cache import MemoEntry
 from app.catalog.offer_records import OfferRecord
 from app.catalog.snapshot import CatalogSnapshot
+from app.costing.memory import Mode
 from app.costing.money import Currency
 from app.costing.quote import OfferCost
 from app.quoting.build import ANY_GPU, QuoteResult
 from app.quoting.form import query_string
+from app.quoting.job_params import Job
 from app.quoting.moves import MOVED
 from app.quoting.owning import OwnedRecord
 from app.quoting.provider_view import ProviderView
@@ -81,6 +83,15 @@ def inputs_query(result: QuoteResult, memo: MemoEntry) -> tuple[str, str]:
     if not query:
         return hours, quote(hours, safe="")
     return f"{hours}&{query}", f"{quote(hours, safe='')}%26{encoded}"
+
+
+def as_job_query(result: QuoteResult) -> str:
+    """The same inputs stated as the job the model runs for (serving for inference, else its training
+    run), any GPU kept and GPU-hours left to the job: the calculator's query that compares GPU models
+    on equal work."""
+    p = result.params
+    job = {"job": Job.SERVE} if p.mode is Mode.INFERENCE else {"job": Job.TRAIN, "train_mode": p.mode}
+    return query_string(p.model_copy(update={"gpu": ANY_GPU} | job), frozenset(MOVED), changed_only=True)
 
 
 def provider_rows(result: QuoteResult, memo: MemoEntry, view: ProviderView, workload: str) -> tuple[ProviderRow, ...]:

@@ -1,12 +1,22 @@
-"""With "any GPU that fits", each GPU model that holds the workload, quoted at its fit, and how they rank."""
+"""With "any GPU that fits", each GPU model that holds the workload, quoted at its fit, and how they rank:
+against each other only on equal work, a stated job; GPU-hours of different GPU models are not."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from app.costing.quote import OfferCost, Quote
 from app.quoting.jobs import JobFit
+
+NOT_EQUAL_WORK = (
+    "GPU-hours of different GPU models are not equal work (an hour of one GPU model does more than an hour of "
+    "another), so no GPU model is ranked the cheapest for them: state the job (tokens to serve, tokens to train "
+    "on) to compare GPU models on equal work"
+)
+"""Why GPU models quoted at the same GPU-hours are listed side by side, never ranked."""
 
 
 @dataclass(frozen=True)
@@ -41,3 +51,16 @@ def rank_of(choice: GpuChoice) -> tuple[bool, bool, float]:
     if cheapest is None:
         return True, True, math.inf
     return False, not cheapest.complete, choice.cost
+
+
+Chosen = TypeVar("Chosen")
+
+
+def quoted_first(choices: Sequence[tuple[Chosen, GpuChoice]], by_job: bool) -> list[tuple[Chosen, GpuChoice]]:
+    """The GPU models in the order they are listed, the one quoted first. For a job, cheapest first: each
+    is quoted at what the same job takes on it. For GPU-hours, in the fit table's order (the fewest GPUs
+    that hold the model first), those with an offer passing the filters first: the hours are not equal
+    work across GPU models, so cost does not order them."""
+    if by_job:
+        return sorted(choices, key=lambda choice: rank_of(choice[1]))
+    return sorted(choices, key=lambda choice: choice[1].cheapest is None)
