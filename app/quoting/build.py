@@ -16,7 +16,7 @@ from app.costing.owning import OWNED_OFFER_ID
 from app.costing.providers import cheapest_per_provider
 from app.costing.quote import OfferCost, Quote, cheapest_at
 from app.costing.terms import Offer
-from app.quoting.choices import NOT_EQUAL_WORK, GpuChoice, quoted_first, ranked_cost
+from app.quoting.choices import NOT_EQUAL_WORK, GpuChoice, quoted_first, side_by_side, table_rows
 from app.quoting.currency import display_currency
 from app.quoting.fitted import Contenders, Fitted, fitted_for
 from app.quoting.jobs import JobFit, NoNumber, job_fit, nowhere
@@ -76,33 +76,18 @@ class QuoteResult:
         )
 
     @property
-    def gpus_ranked(self) -> bool:
-        """The GPU models listed are ranked against each other: only for a job, each at what the same job
-        takes on it (equal work), never for GPU-hours."""
-        return self.job is not None
-
-    @property
     def not_ranked_why(self) -> str | None:
-        """Why the GPU models listed are not ranked, where they are listed and not."""
-        return NOT_EQUAL_WORK if self.choices and not self.gpus_ranked else None
+        """Why the GPU models listed are not ranked against each other: they rank on equal work alone, for
+        a job, never for GPU-hours; None where they rank or none is listed."""
+        return NOT_EQUAL_WORK if self.choices and self.job is None else None
 
     @cached_property
     def gpu_options(self) -> list[tuple[GpuChoice, OfferCost]]:
-        """Every GPU model's options side by side. For a job, cheapest first (fully priced first) by what
-        the job costs on each at its own GPU-hours; for GPU-hours, GPU model by GPU model as listed, each
-        one's cheapest first."""
-        rows = [(choice, option) for choice in self.choices for option in choice.quote.options]
-        if not self.gpus_ranked:
-            return rows
-        return sorted(rows, key=lambda row: (not row[1].complete, ranked_cost(row[1], self.job)))
+        return side_by_side(self.choices, self.job)
 
     @cached_property
     def gpu_rows(self) -> list[tuple[GpuChoice, OfferCost]]:
-        """What the any-GPU table lists: for a job, every option of every GPU model, cheapest first; for
-        GPU-hours, each GPU model's cheapest option, as listed."""
-        if self.gpus_ranked:
-            return self.gpu_options
-        return [(choice, choice.cheapest) for choice in self.choices if choice.cheapest is not None]
+        return table_rows(self.choices, self.job)
 
     @cached_property
     def raised_at_once(self) -> int | None:
@@ -246,9 +231,8 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
         return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted, owned=fitted.owned,
                            split=split)  # fmt: skip
     choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
-    ordered = quoted_first(choices, by_job=params.job is not Job.HOURS)
-    best_fit, best = ordered[0]
-    listed = tuple(choice for _, choice in ordered) if params.gpu == ANY_GPU else ()
+    (best_fit, best), *others = quoted_first(choices)
+    listed = (best, *(choice for _, choice in others)) if params.gpu == ANY_GPU else ()
     best_params = params.model_copy(update=best_fit.fit)
     split, job = None, best_fit.job
     if params.job is Job.SPLIT and job is not None:

@@ -56,11 +56,29 @@ def rank_of(choice: GpuChoice) -> tuple[bool, bool, float]:
 Chosen = TypeVar("Chosen")
 
 
-def quoted_first(choices: Sequence[tuple[Chosen, GpuChoice]], by_job: bool) -> list[tuple[Chosen, GpuChoice]]:
+def quoted_first(choices: Sequence[tuple[Chosen, GpuChoice]]) -> list[tuple[Chosen, GpuChoice]]:
     """The GPU models in the order they are listed, the one quoted first. For a job, cheapest first: each
     is quoted at what the same job takes on it. For GPU-hours, in the fit table's order (the fewest GPUs
     that hold the model first), those with an offer passing the filters first: the hours are not equal
     work across GPU models, so cost does not order them."""
-    if by_job:
+    if any(choice.job is not None for _, choice in choices):
         return sorted(choices, key=lambda choice: rank_of(choice[1]))
     return sorted(choices, key=lambda choice: choice[1].cheapest is None)
+
+
+def side_by_side(choices: Sequence[GpuChoice], job: JobFit | None) -> list[tuple[GpuChoice, OfferCost]]:
+    """Every GPU model's options side by side. For a job, cheapest first (fully priced first) by what
+    the job costs on each at its own GPU-hours; for GPU-hours, GPU model by GPU model as listed, each
+    one's cheapest first."""
+    rows = [(choice, option) for choice in choices for option in choice.quote.options]
+    if job is None:
+        return rows
+    return sorted(rows, key=lambda row: (not row[1].complete, ranked_cost(row[1], job)))
+
+
+def table_rows(choices: Sequence[GpuChoice], job: JobFit | None) -> list[tuple[GpuChoice, OfferCost]]:
+    """What the any-GPU table lists: for a job, every option of every GPU model, cheapest first; for
+    GPU-hours, each GPU model's cheapest option, as listed."""
+    if job is not None:
+        return side_by_side(choices, job)
+    return [(choice, choice.cheapest) for choice in choices if choice.cheapest is not None]
