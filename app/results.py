@@ -28,7 +28,15 @@ from app.quoting.build import QuoteResult
 from app.quoting.form import query_string
 from app.quoting.provider_view import ProviderView
 from app.result_charts import Drawn, current_in, gpus_drawn, options_drawn
-from app.result_rows import ProviderRow, RowCells, as_job_query, inputs_query, option_row, provider_rows
+from app.result_rows import (
+    ProviderRow,
+    RowCells,
+    as_job_query,
+    chosen_queries,
+    inputs_query,
+    option_row,
+    provider_rows,
+)
 from app.skeleton import Skeleton
 from app.split_results import SplitFigures, split_figures
 from app.templating import amount, macros, money, money_gap, money_rate, quantity
@@ -89,6 +97,8 @@ class Figures:
     gpu_totals: tuple[str, ...] = ()
     gpu_per_output: tuple[str | None, ...] = ()
     gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()
+    gpu_chosen: tuple[str, ...] = ()
+    """Where GPU models are listed but not ranked, each row's GPU model chosen: its query at these GPU-hours."""
     inputs: str = ""
     """The calculator's query for these inputs (at the version quoted, if pinned): the provider table's links."""
     workload: str = ""
@@ -163,6 +173,7 @@ def figures(result: QuoteResult, view: ProviderView | None = None) -> Figures:
         gpu_totals,
         gpu_per_output,
         gpu_current,
+        chosen_queries(result, memo),
         inputs,
         workload,
         provider_rows(result, _memo(result), view, workload) if view is not None and view.shown else (),

@@ -110,6 +110,19 @@ def test_the_headline_of_gpu_hours_on_any_gpu_names_no_cheapest_gpu_model_and_sa
     assert job_form.select_one("#job option[selected]")["value"] == "serve"
 
 
+def test_each_gpu_model_listed_links_to_the_gpu_hours_quoted_as_its_own(client, a100_too):
+    """The buyer names the GPU model the hours are of: A100-80GB's row quotes 400 GPU-hours of 4
+    A100-80GB, 2,000.00 a month (400 x 2.50 x 8/4)."""
+    page = soup(client.get(f"/?{ANY_70B}"))
+    links = {a.get_text(): a["href"] for a in page.select("table.any-gpu tbody th a")}
+    assert list(links) == ["2 x H200", "4 x A100-80GB"]
+    chosen = parse_qs(urlsplit(links["4 x A100-80GB"]).query)
+    assert (chosen["gpu"], chosen["gpu_hours"]) == (["A100-80GB"], ["400"])
+    headline = " ".join(soup(client.get(links["4 x A100-80GB"])).select_one(".headline").get_text().split())
+    assert headline.startswith("At 400 GPU-hours a month of A100-80GB, ")
+    assert "$2,000.00" in headline
+
+
 def test_the_api_quotes_gpu_hours_on_any_gpu_for_the_first_gpu_model_and_ranks_none(client, a100_too):
     """The quote's own options are H200's, the first GPU model that fits (10,000.00), not the
     A100-80GB's 2,000.00; the any-GPU list says it is no ranking, and why."""
