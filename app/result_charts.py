@@ -49,8 +49,8 @@ def options_drawn(memo: MemoEntry, result: QuoteResult) -> Drawn:
 
 
 def gpus_drawn(memo: MemoEntry, result: QuoteResult) -> Drawn:
-    """The cheapest option of each of the cheapest GPU models that fit, one numbered line each."""
-    lines: list[GpuChoice] = [c for c in result.choices[:GPU_LINES] if c.cheapest is not None]
+    """The cheapest option of each of the first GPU models listed (`quoted_first`), one numbered line each."""
+    lines: list[GpuChoice] = [c for c in result.choices if c.cheapest is not None][:GPU_LINES]
     quotes = [Quote([c.cheapest], [], c.quote.hours_max) for c in lines if c.cheapest is not None]
 
     def draw() -> Drawn:

@@ -29,7 +29,15 @@ from app.quoting.detours import DetourLink
 from app.quoting.form import query_string
 from app.quoting.provider_view import ProviderView
 from app.result_charts import Drawn, current_in, gpus_drawn, options_drawn
-from app.result_rows import ProviderRow, RowCells, inputs_query, option_row, provider_rows
+from app.result_rows import (
+    ProviderRow,
+    RowCells,
+    as_job_query,
+    chosen_queries,
+    inputs_query,
+    option_row,
+    provider_rows,
+)
 from app.skeleton import Skeleton
 from app.split_results import SplitFigures, split_figures
 from app.templating import amount, macros, money, money_gap, money_rate, quantity
@@ -56,6 +64,8 @@ class Shown:
     """Where owning first beats each other option: the owned server's break-evens."""
     split: SplitFigures | None = None
     """The hybrid split of the demand profile, where the job states one: the same at every move."""
+    as_job: str = ""
+    """Where GPU models are listed but not ranked (GPU-hours): the query of the same inputs as a job."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,8 @@ class Figures:
     gpu_totals: tuple[str, ...] = ()
     gpu_per_output: tuple[str | None, ...] = ()
     gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()
+    gpu_chosen: tuple[str, ...] = ()
+    """Where GPU models are listed but not ranked, each row's GPU model chosen: its query at these GPU-hours."""
     inputs: str = ""
     """The calculator's query for these inputs (at the version quoted, if pinned): the provider table's links."""
     workload: str = ""
@@ -122,9 +134,10 @@ def shown(result: QuoteResult, today: date) -> Shown:
     rows = tuple(option_row(memo, parts, o, r, result.currency, catalog, today) for o, r in result.options)
     gpu_chart = gpus_drawn(memo, result) if result.choices and result.job is None else None
     stretch = stretch_at(result.quote, p.gpu_hours)
+    as_job = memo.part("as job", lambda: as_job_query(result)) if result.not_ranked_why else ""
     return Shown(
         options_drawn(memo, result), rows, gpu_chart, rate, sizing, job, stretch, owned_break_evens(result),
-        split_figures(result),
+        split_figures(result), as_job,
     )  # fmt: skip
 
 
@@ -150,8 +163,8 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
     gpu_per_output: tuple[str | None, ...] = ()
     gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()
     if result.choices:
-        gpu_totals = tuple(money(o.total, cur) for _, o in result.ranked[:GPU_ROWS])
-        gpu_per_output = tuple(per_output(result, o) for _, o in result.ranked[:GPU_ROWS])
+        gpu_totals = tuple(money(o.total, cur) for _, o in result.gpu_rows[:GPU_ROWS])
+        gpu_per_output = tuple(per_output(result, o) for _, o in result.gpu_rows[:GPU_ROWS])
         if result.job is None:
             gpu_current = current_in(gpus_drawn(memo, result), p.gpu_hours, q.hours_max)
     return Figures(
@@ -165,6 +178,7 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
         gpu_totals,
         gpu_per_output,
         gpu_current,
+        chosen_queries(result, memo),
         inputs,
         workload,
         provider_rows(result, _memo(result), view, workload) if view is not None and view.shown else (),
@@ -189,10 +203,10 @@ def shape(result: QuoteResult) -> Hashable:
     q = result.quote
     looks = q.cheaper_looking.offer.offer_id if q.cheaper_looking else None
     gpus = tuple((c.gpu, c.cheapest.offer.offer_id if c.cheapest else None) for c in result.choices)
-    ranked = tuple((c.gpu, o.offer.offer_id) for c, o in result.ranked)
+    listed = tuple((c.gpu, o.offer.offer_id) for c, o in result.gpu_options)
     used = tuple(o.gpus_used for o in q.options)
     stretch = stretch_at(q, result.params.gpu_hours)
-    return q.hours_max, tuple(o.offer.offer_id for o in q.options), used, looks, gpus, ranked, stretch
+    return q.hours_max, tuple(o.offer.offer_id for o in q.options), used, looks, gpus, listed, stretch
 
 
 def results_block(result: QuoteResult, context: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> bytes:

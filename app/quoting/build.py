@@ -16,7 +16,7 @@ from app.costing.owning import OWNED_OFFER_ID
 from app.costing.providers import cheapest_per_provider
 from app.costing.quote import OfferCost, Quote, cheapest_at
 from app.costing.terms import Offer
-from app.quoting.choices import GpuChoice, rank_of, ranked_cost
+from app.quoting.choices import NOT_EQUAL_WORK, GpuChoice, quoted_first, side_by_side, table_rows
 from app.quoting.currency import display_currency
 from app.quoting.fitted import Contenders, Fitted, fitted_for
 from app.quoting.jobs import JobFit, NoNumber, job_fit, nowhere
@@ -41,8 +41,8 @@ class QuoteResult:
     sizing: Sizing | None = None
     """The model's memory and fit, where one is given: it set the GPUs used at once and the checkpoint."""
     choices: tuple[GpuChoice, ...] = ()
-    """Asked for any GPU that fits: each GPU model that does, its cheapest first; `params` and
-    `quote` are the cheapest one's."""
+    """Asked for any GPU that fits: each GPU model that does, in the order `quoted_first` lists them;
+    `params` and `quote` are the first one's."""
     memo: MemoEntry | None = field(default=None, compare=False, repr=False)
     """What a move of the slider reuses for these inputs (`move_memo`): the page keeps its parts there."""
     job: JobFit | None = None
@@ -77,12 +77,19 @@ class QuoteResult:
             self.fitted.by_provider, replace(self.fitted.workload, gpu_hours=self.params.gpu_hours)
         )
 
+    @property
+    def not_ranked_why(self) -> str | None:
+        """Why the GPU models listed are not ranked against each other: they rank on equal work alone, for
+        a job, never for GPU-hours; None where they rank or none is listed."""
+        return NOT_EQUAL_WORK if self.choices and self.job is None else None
+
     @cached_property
-    def ranked(self) -> list[tuple[GpuChoice, OfferCost]]:
-        """Every GPU model's options side by side, cheapest first (fully priced first): for a job, by
-        what the job costs on each at its own GPU-hours."""
-        rows = [(choice, option) for choice in self.choices for option in choice.quote.options]
-        return sorted(rows, key=lambda row: (not row[1].complete, ranked_cost(row[1], self.job)))
+    def gpu_options(self) -> list[tuple[GpuChoice, OfferCost]]:
+        return side_by_side(self.choices, self.job)
+
+    @cached_property
+    def gpu_rows(self) -> list[tuple[GpuChoice, OfferCost]]:
+        return table_rows(self.choices, self.job)
 
     @cached_property
     def raised_at_once(self) -> int | None:
@@ -238,8 +245,8 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
         return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted, owned=fitted.owned,
                            split=split, offers=found.offers)  # fmt: skip
     choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
-    best_fit, best = min(choices, key=lambda choice: rank_of(choice[1]))
-    listed = tuple(sorted((choice for _, choice in choices), key=rank_of)) if params.gpu == ANY_GPU else ()
+    (best_fit, best), *others = quoted_first(choices)
+    listed = (best, *(choice for _, choice in others)) if params.gpu == ANY_GPU else ()
     best_params = params.model_copy(update=best_fit.fit)
     split, job = None, best_fit.job
     if params.job is Job.SPLIT and job is not None:

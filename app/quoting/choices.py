@@ -1,12 +1,22 @@
-"""With "any GPU that fits", each GPU model that holds the workload, quoted at its fit, and how they rank."""
+"""With "any GPU that fits", each GPU model that holds the workload, quoted at its fit, and how they rank:
+against each other only on equal work, a stated job; GPU-hours of different GPU models are not."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from app.costing.quote import OfferCost, Quote
 from app.quoting.jobs import JobFit
+
+NOT_EQUAL_WORK = (
+    "GPU-hours of different GPU models are not equal work (an hour of one GPU model does more than an hour of "
+    "another), so no GPU model is ranked the cheapest for them: state the job (tokens to serve, tokens to train "
+    "on) to compare GPU models on equal work"
+)
+"""Why GPU models quoted at the same GPU-hours are listed side by side, never ranked."""
 
 
 @dataclass(frozen=True)
@@ -41,3 +51,34 @@ def rank_of(choice: GpuChoice) -> tuple[bool, bool, float]:
     if cheapest is None:
         return True, True, math.inf
     return False, not cheapest.complete, choice.cost
+
+
+Chosen = TypeVar("Chosen")
+
+
+def quoted_first(choices: Sequence[tuple[Chosen, GpuChoice]]) -> list[tuple[Chosen, GpuChoice]]:
+    """The GPU models in the order they are listed, the one quoted first. For a job, cheapest first: each
+    is quoted at what the same job takes on it. For GPU-hours, in the fit table's order (the fewest GPUs
+    that hold the model first), those with an offer passing the filters first: the hours are not equal
+    work across GPU models, so cost does not order them."""
+    if any(choice.job is not None for _, choice in choices):
+        return sorted(choices, key=lambda choice: rank_of(choice[1]))
+    return sorted(choices, key=lambda choice: choice[1].cheapest is None)
+
+
+def side_by_side(choices: Sequence[GpuChoice], job: JobFit | None) -> list[tuple[GpuChoice, OfferCost]]:
+    """Every GPU model's options side by side. For a job, cheapest first (fully priced first) by what
+    the job costs on each at its own GPU-hours; for GPU-hours, GPU model by GPU model as listed, each
+    one's cheapest first."""
+    rows = [(choice, option) for choice in choices for option in choice.quote.options]
+    if job is None:
+        return rows
+    return sorted(rows, key=lambda row: (not row[1].complete, ranked_cost(row[1], job)))
+
+
+def table_rows(choices: Sequence[GpuChoice], job: JobFit | None) -> list[tuple[GpuChoice, OfferCost]]:
+    """What the any-GPU table lists: for a job, every option of every GPU model, cheapest first; for
+    GPU-hours, each GPU model's cheapest option, as listed."""
+    if job is not None:
+        return side_by_side(choices, job)
+    return [(choice, choice.cheapest) for choice in choices if choice.cheapest is not None]

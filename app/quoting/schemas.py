@@ -163,8 +163,17 @@ class QuoteOut(BaseModel):
     )
     sizing: SizeOut | None = Field(description="the model's memory and fit, where one is given")
     any_gpu: list[GpuOptionOut] = Field(
-        description="asked for any GPU that fits: every GPU model's options at its fit, cheapest first; for a "
-        "stated job, each GPU model at its own GPU-hours for the same job, cheapest job first"
+        description="asked for any GPU that fits: every GPU model's options at its fit. For a stated job, each "
+        "GPU model at its own GPU-hours for the same job, cheapest job first; for GPU-hours, not ranked across "
+        "GPU models (`any_gpu_not_ranked` says why): GPU model by GPU model in the fit table's order, those "
+        "offered first, each one's options cheapest first. `params` and `options` are the first GPU model's"
+    )
+    any_gpu_ranked: bool = Field(
+        description="true: `any_gpu` ranks GPU models against each other, on equal work (a stated job)"
+    )
+    any_gpu_not_ranked: str | None = Field(
+        description="why `any_gpu` lists GPU models side by side without ranking them; null where it ranks "
+        "them or lists none"
     )
     job: JobOut | None = Field(description="what the stated job takes on the quoted GPU model; null for GPU-hours")
     raised_gpus_at_once: int | None = Field(
@@ -214,7 +223,9 @@ def quote_out(result: QuoteResult, view: ProviderView | None = None) -> QuoteOut
         else OptionOut.of(q.cheaper_looking, result.catalog, result.currency),
         providers=None if view is None else _bills(result, view),
         sizing=None if result.sizing is None else size_out(result.sizing),
-        any_gpu=[_gpu_option(result, choice, o, tokens) for choice, o in result.ranked],
+        any_gpu=[_gpu_option(result, choice, o, tokens) for choice, o in result.gpu_options],
+        any_gpu_ranked=bool(result.choices) and result.not_ranked_why is None,
+        any_gpu_not_ranked=result.not_ranked_why,
         job=None if result.job is None else JobOut.of(result.params.job, result.job),
         raised_gpus_at_once=result.raised_at_once,
         no_number=[NoNumberOut(gpu=u.gpu, field=u.field, reason=u.reason) for u in result.unmatched],

@@ -92,6 +92,7 @@ def test_8x_l4_and_1x_b200_serve_the_same_tokens_at_their_own_gpu_hours(client, 
     body = client.get(f"/api/quote?{SERVE_70B}&gpu=any&output_tokens_m=1000&hours_up=0").json()
     ranked = [(g["gpu"], g["gpus"], g["job"]["gpu_hours"], g["option"]["total"]) for g in body["any_gpu"]]
     assert ranked == [("B200", 1, 55.5556, 333.33), ("H200", 1, 95.4891, 381.96), ("L4", 8, 2222.2222, 1777.78)]
+    assert (body["any_gpu_ranked"], body["any_gpu_not_ranked"]) == (True, None), "on equal work: the same job"
     assert [(n["gpu"], n["field"]) for n in body["no_number"]] == [("H100", "gpu")]
     assert body["no_number"][0]["reason"] == "no benchmark of Llama 3.1 70B on H100"
 

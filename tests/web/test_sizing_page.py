@@ -1,6 +1,8 @@
 """The sizing panel: a preset fills the GPUs used at once and the checkpoint in one step, and the
 page says in a sentence what the model needs and which GPUs hold it."""
 
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 
 from app.catalog.changes import new_version
@@ -69,19 +71,78 @@ def a100_too(session, catalog):
 ANY_70B = "gpu=any&gpu_hours=400&checkpoints_out=1&virt_tax=0&invocations=0&preset=llama-3.1-70b&context=8192"
 
 
-def test_any_gpu_that_fits_ranks_every_gpu_model_at_its_fit(client, a100_too):
-    """Llama 3.1 70B at 8k needs 3 x 80 GiB, served tensor-parallel on 4, or 2 x H200. 4 A100-80GB on
-    the 8-GPU instance: 400 x 2.50 x ceil(4/8) x 8/4 = 2,000.00; 2 H200 on the 8-GPU node: 400 x 6.25
-    x 8/2 = 10,000.00. H100 comes in units of 1 only, so it is not among them."""
+def test_any_gpu_that_fits_lists_every_gpu_model_at_its_fit_in_the_fit_order(client, a100_too):
+    """Llama 3.1 70B at 8k needs 3 x 80 GiB, served tensor-parallel on 4, or 2 x H200. 2 H200 on the
+    8-GPU node: 400 x 6.25 x 8/2 = 10,000.00; 4 A100-80GB on the 8-GPU instance: 400 x 2.50 x ceil(4/8)
+    x 8/4 = 2,000.00. Listed as the fit table lists them, the fewest GPUs at once first, not by cost:
+    400 GPU-hours of an H200 are not the work of 400 of an A100. H100 comes in units of 1 only, so it
+    is not among them."""
     page = soup(client.get(f"/?{ANY_70B}"))
     rows = [[c.get_text(" ", strip=True) for c in tr.select("th, td")] for tr in page.select("table.any-gpu tbody tr")]
-    assert [(r[0], r[3]) for r in rows] == [("4 x A100-80GB", "$2,000.00 *"), ("2 x H200", "$10,000.00 *")]
-    assert "any GPU that fits, 4 x A100-80GB at once" in " ".join(page.select_one(".headline").get_text().split())
+    assert [(r[0], r[3]) for r in rows] == [("2 x H200", "$10,000.00 *"), ("4 x A100-80GB", "$2,000.00 *")]
+    assert "not a ranking" in page.select_one("table.any-gpu caption").get_text()
     body = client.get(f"/api/quote?{ANY_70B}").json()
     assert [(o["gpu"], o["gpus"], o["option"]["total"]) for o in body["any_gpu"]] == [
-        ("A100-80GB", 4, 2000.0), ("H200", 2, 10000.0)
+        ("H200", 2, 10000.0), ("A100-80GB", 4, 2000.0)
     ]  # fmt: skip
     assert body["sizing"]["need_gb"] == 156.95
+
+
+def test_the_headline_of_gpu_hours_on_any_gpu_names_no_cheapest_gpu_model_and_says_why(client, a100_too):
+    """400 GPU-hours of 4 A100-80GB cost 2,000.00, of 2 H200 10,000.00, but an H200-hour does more work
+    than an A100-hour: the headline answers for H200, the first GPU model that fits (2 at once, fewer
+    than the A100's 4), says so, says why no GPU model is the cheapest, and links to the same inputs
+    as a serving job, whose GPU-hours each GPU model works out on its own."""
+    page = soup(client.get(f"/?{ANY_70B}"))
+    headline = " ".join(page.select_one(".headline").get_text().split())
+    assert headline.startswith("At 400 GPU-hours a month of 2 x H200 at once, the first GPU model that fits, ")
+    assert "$10,000.00" in headline and "A100" not in headline
+    why = page.select_one("p.not-ranked")
+    assert "GPU-hours of different GPU models are not equal work" in " ".join(why.get_text().split())
+    links = {a.get_text(): a["href"] for a in why.select("a")}
+    assert links["Choose the GPU model your GPU-hours are of"] == "#gpu"
+    as_job = parse_qs(urlsplit(links["state the job"]).query)
+    assert {k: as_job[k] for k in ("job", "gpu", "preset", "context")} == {
+        "job": ["serve"], "gpu": ["any"], "preset": ["llama-3.1-70b"], "context": ["8192"]
+    }  # fmt: skip
+    assert "gpu_hours" not in as_job, "a job works out its own GPU-hours on each GPU model"
+    job_form = soup(client.get(links["state the job"]))
+    assert job_form.select_one("#job option[selected]")["value"] == "serve"
+
+
+def test_each_gpu_model_listed_links_to_the_gpu_hours_quoted_as_its_own(client, a100_too):
+    """The buyer names the GPU model the hours are of: A100-80GB's row quotes 400 GPU-hours of 4
+    A100-80GB, 2,000.00 a month (400 x 2.50 x 8/4)."""
+    page = soup(client.get(f"/?{ANY_70B}"))
+    links = {a.get_text(): a["href"] for a in page.select("table.any-gpu tbody th a")}
+    assert list(links) == ["2 x H200", "4 x A100-80GB"]
+    chosen = parse_qs(urlsplit(links["4 x A100-80GB"]).query)
+    assert (chosen["gpu"], chosen["gpu_hours"]) == (["A100-80GB"], ["400"])
+    headline = " ".join(soup(client.get(links["4 x A100-80GB"])).select_one(".headline").get_text().split())
+    assert headline.startswith("At 400 GPU-hours a month of A100-80GB, ")
+    assert "$2,000.00" in headline
+
+
+def test_the_api_quotes_gpu_hours_on_any_gpu_for_the_first_gpu_model_and_ranks_none(client, a100_too):
+    """The quote's own options are H200's, the first GPU model that fits (10,000.00), not the
+    A100-80GB's 2,000.00; the any-GPU list says it is no ranking, and why."""
+    body = client.get(f"/api/quote?{ANY_70B}").json()
+    assert (body["params"]["gpu"], body["options"][0]["total"]) == ("H200", 10000.0)
+    assert body["any_gpu_ranked"] is False
+    assert body["any_gpu_not_ranked"].startswith("GPU-hours of different GPU models are not equal work")
+
+
+def test_a_training_model_on_any_gpu_links_to_the_same_inputs_as_a_training_run(client, a100_too):
+    page = soup(client.get(f"/?{ANY_70B}&mode=lora"))
+    link = next(a["href"] for a in page.select("p.not-ranked a") if a.get_text() == "state the job")
+    as_job = parse_qs(urlsplit(link).query)
+    assert (as_job["job"], as_job["train_mode"]) == (["train"], ["lora"])
+
+
+def test_one_gpu_model_says_nothing_of_unequal_work(client, a100_too):
+    page = soup(client.get(f"/?{ANY_70B}&gpu=H200"))
+    assert page.select_one("p.not-ranked") is None
+    assert client.get(f"/api/quote?{ANY_70B}&gpu=H200").json()["any_gpu_not_ranked"] is None
 
 
 def test_a_saved_any_gpu_scenario_stays_any_gpu(client, a100_too):
@@ -91,7 +152,7 @@ def test_a_saved_any_gpu_scenario_stays_any_gpu(client, a100_too):
     link = client.post("/s", data=form, follow_redirects=False).headers["location"]
     saved = soup(client.get(link))
     assert saved.select_one("#gpu option[selected]")["value"] == "any"
-    assert saved.select_one("table.any-gpu tbody tr th").get_text() == "4 x A100-80GB"
+    assert saved.select_one("table.any-gpu tbody tr th").get_text() == "2 x H200"
 
 
 def test_any_gpu_without_a_model_asks_for_one(client, catalog):
@@ -132,10 +193,26 @@ def test_filters_that_leave_no_offer_keep_the_sizing_on_the_page(client, a100_to
     assert "needs about 157.0 GB" in page.select_one(".sizing-result .sentence").get_text()
 
 
-def test_the_any_gpu_chart_draws_the_cheapest_option_of_each_gpu_model(client, a100_too):
+def test_the_any_gpu_chart_draws_each_gpu_models_cheapest_option_in_the_fit_order(client, a100_too):
     page = soup(client.get(f"/?{ANY_70B}"))
     chart = page.select_one("figure.gpu-chart")
     assert len(chart.select("svg.frame-wide path.series")) == 2
     assert sorted(t.get_text() for t in chart.select("svg.frame-wide .end-label text")) == ["1", "2"]
     legend = [" ".join(span.get_text().split()) for span in chart.select("figcaption .legend")]
-    assert legend == ["1 4 x A100-80GB, Virtualized, on demand", "2 2 x H200, Virtualized, on demand"]
+    assert legend == ["1 2 x H200, Virtualized, on demand", "2 4 x A100-80GB, Virtualized, on demand"]
+    assert "not a ranking" in chart.select_one("figcaption .not-ranked").get_text()
+
+
+def test_a_comparison_says_whose_gpu_hours_an_any_gpu_scenario_quotes(client, a100_too):
+    slugs = []
+    for query in (ANY_70B, f"{ANY_70B}&gpu=H200"):
+        page = soup(client.get(f"/?{query}"))
+        form = {"csrf_token": page.select_one("#save-form input[name=csrf_token]")["value"],
+                "inputs": page.select_one("input[form=save-form][name=inputs]")["value"]}  # fmt: skip
+        slugs.append(client.post("/s", data=form, follow_redirects=False).headers["location"].removeprefix("/s/"))
+    compared = soup(client.get(f"/compare?s={','.join(slugs)}"))
+    notes = [" ".join(p.get_text().split()) for p in compared.select("p.not-ranked")]
+    assert notes == [
+        "Scenario 1 asks for any GPU that fits at its GPU-hours: its figures are of H200, the first GPU model that "
+        "fits, not the cheapest across GPU models, as GPU-hours of different GPU models are not equal work."
+    ]
