@@ -26,8 +26,8 @@ def test_aws_p5_drops_from_12_29_to_6_88_on_2025_06_05_each_point_with_its_sourc
         (words(tr.th), words(tr.select_one('td[data-label="Product"]'))): tr
         for tr in on_demand.select("details.history-points tbody tr")
     }
-    before = rows[("2025-06-04", "aws p5.48xlarge us-east-1")]
-    after = rows[("2025-06-05", "aws p5.48xlarge us-east-1")]
+    before = rows[("2025-06-04", "Amazon Web Services p5.48xlarge us-east-1")]
+    after = rows[("2025-06-05", "Amazon Web Services p5.48xlarge us-east-1")]
     assert words(before.select_one('td[data-label="Per GPU-hour"]')) == "$12.29"
     assert words(after.select_one('td[data-label="Per GPU-hour"]')) == "$6.88"
     assert words(after.select_one('td[data-label="As published"]')) == "55.04 USD an hour for 8 GPUs"
@@ -35,7 +35,7 @@ def test_aws_p5_drops_from_12_29_to_6_88_on_2025_06_05_each_point_with_its_sourc
     assert "amorton45/aws-gpu-price-tracker:gpu_prices.csv@b81b52d" in source
     assert all(words(tr.select_one('td[data-label="Source"]')) for tr in rows.values()), "no point without a source"
     assert {tr.th.get_text() for tr in rows.values()} >= {"2025-06-04", "2025-06-05"}
-    assert all(key[1].startswith("aws ") for key in rows), "the provider asked for: its own points alone"
+    assert all(key[1].startswith("Amazon Web Services ") for key in rows), "the provider asked for: its own alone"
     for chart in on_demand.select("svg"):
         assert chart.select_one("path.provider")["d"].count("M") == 1, "aws's own line, unbroken"
 
@@ -65,9 +65,9 @@ def test_an_admin_price_change_today_is_the_newest_step_on_the_page(signed_in):
         [today, "$2.75", "$2.75", "1"],
         ["2026-11-01", "$2.50", "$2.50", "1"],
     ]
-    assert steps[0][1] == f"$2.75 cloud virtualized on_demand 2.50, us-east-1 (as of {today})"
+    assert steps[0][1] == f"$2.75 Cloud virtualized on_demand 2.50, us-east-1 (as of {today})"
     assert words(page.select_one("p.headline")).startswith(
-        f"Virtualized, on demand, list prices: the cheapest H100 is $2.75 per GPU-hour since {today}"
+        f"Virtualized, on demand, list prices: the cheapest dated price of H100 is $2.75 per GPU-hour since {today}"
     )
 
 
@@ -106,17 +106,18 @@ def test_an_offers_own_history_opens_from_its_explorer_row_with_its_steps_and_so
         a["href"] for a in explorer.select("a.history-link") if "p5.48xlarge" in a["href"] and "us-east-1" in a["href"]
     )
     page = soup(shipped_client.get(link))
-    assert words(page.h1) == "How H100 prices moved: aws p5.48xlarge in us-east-1"
-    assert "aws p5.48xlarge in us-east-1: $6.88 since 2025-06-05, from $12.29 on 2025-04-23" in words(
+    assert words(page.h1) == "How H100 prices moved: Amazon Web Services p5.48xlarge in us-east-1"
+    assert "Amazon Web Services p5.48xlarge in us-east-1: $6.88 since 2025-06-05, from $12.29 on 2025-04-23" in words(
         page.select_one("p.headline")
     )
     points = page.select("details.history-points tbody tr")
     assert points and all(
-        words(tr.select_one('td[data-label="Product"]')) == "aws p5.48xlarge us-east-1" for tr in points
+        words(tr.select_one('td[data-label="Product"]')) == "Amazon Web Services p5.48xlarge us-east-1" for tr in points
     )
     step = next(tr for tr in page.select("table.history-steps tbody tr") if words(tr.th) == "2025-06-05")
     assert words(step.select_one('td[data-label="The cheapest"]')) == (
-        "$6.88 aws p5.48xlarge, us-east-1 (amorton45/aws-gpu-price-tracker:gpu_prices.csv@b81b52d, row timestamp)"
+        "$6.88 Amazon Web Services p5.48xlarge, us-east-1 "
+        "(amorton45/aws-gpu-price-tracker:gpu_prices.csv@b81b52d, row timestamp)"
     )
 
 
