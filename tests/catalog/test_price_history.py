@@ -19,7 +19,7 @@ from app.catalog.imports import apply_import, plan_import
 from app.catalog.seed import SEED_DIR
 from app.catalog.shipped_history import HISTORY_FILE, as_published, point_fields
 from app.catalog.tables import CatalogVersion
-from app.costing.history import DateBasis, PriceBasis, PricePoint, series_of
+from app.costing.history import DateBasis, PriceBasis, PricePoint, SeriesKey, cheapest_points, series_of
 from app.costing.terms import PERIOD_HOURS
 from tests.databases import BACKENDS
 from tests.factories import hand_checked_catalog, make_offer, make_provider, shipped_catalogs
@@ -193,3 +193,34 @@ def test_an_undated_price_a_later_version_dates_is_no_point_and_an_undated_last_
     assert in_force([dated, later]) == [dated, later]
     edited = _offer_point(None, "9.90", 12, DateBasis.UNDATED)
     assert in_force([undated, dated, edited]) == [dated, edited]
+
+
+def test_no_undated_price_of_the_shipped_catalog_is_on_a_step_line(shipped):
+    """H100's 424 points: 215 shipped, 98 offer rows with an as-of date, and 111 offer rows whose source
+    gives none. Those 111 have no day (not the install's), so not one is on a step, sets a step's
+    cheapest or dates one: each step's day is a dated point's. Virtualized on-demand list prices in USD
+    end at Azure's first dated price on 2026-11-09, 14 providers, Hyperstack's 2.50 the cheapest; its 83
+    undated prices are apart, CUDO Compute's 1.8214 the lowest."""
+    points = price_points(shipped, "H100")
+    undated = [p for p in points if p.day is None]
+    assert (len(points), len(undated)) == (424, 111)
+    assert {p.date_basis for p in undated} == {DateBasis.UNDATED}
+    dated_days = {p.day for p in points if p.day is not None}
+    for series in series_of(points):
+        on_steps = [p for p in cheapest_points(points, series) if p is not None and p.day is None]
+        assert len(on_steps) == 0 and {s.day for s in series.steps} <= dated_days
+    on_demand = next(
+        s for s in series_of(points) if s.key == SeriesKey("H100", "virtualized", "on_demand", "list", "USD")
+    )
+    last = on_demand.steps[-1]
+    assert (last.day, last.cheapest, last.providers, last.entered) == (
+        date(2026, 11, 9),
+        Decimal("2.5"),
+        14,
+        ("azure",),
+    )
+    assert len(on_demand.undated) == 83
+    assert (on_demand.undated[0].provider_name, on_demand.undated[0].per_gpu_hour) == (
+        "CUDO Compute",
+        Decimal("1.8214"),
+    )

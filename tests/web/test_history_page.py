@@ -124,3 +124,66 @@ def test_an_offers_own_history_opens_from_its_explorer_row_with_its_steps_and_so
 def test_a_bad_filter_on_the_csv_is_refused_naming_it(shipped_client):
     response = shipped_client.get("/history/H100.csv?billing=hourly")
     assert response.status_code == 422 and response.text.startswith("billing: Input should be")
+
+
+def test_no_undated_price_is_a_step_today_they_are_listed_apart_in_cents(shipped_client):
+    """Virtualized on-demand list prices in USD: the steps are of dated prices only, the newest Azure's
+    first on 2026-11-09 (14 providers, Hyperstack's 2.50 the cheapest), none today's. The first is Google
+    Cloud's a3-highgpu-8g, 88.49 an hour / 8 GPUs = 11.06125 a GPU-hour, read in cents: $11.06. The 83
+    prices whose source gives no date are listed apart, cheapest first: CUDO Compute's 1.8214 reads $1.82."""
+    page = soup(shipped_client.get("/history/H100"))
+    on_demand = sections(page)["Virtualized, on demand list prices, in USD"]
+    rows = [[words(c) for c in tr.select("th, td")] for tr in on_demand.select("table.history-steps tbody tr")]
+    assert date.today().isoformat() not in [row[0] for row in rows]
+    assert (
+        rows[0][0] == "2026-11-09"
+        and rows[0][1].startswith("$2.50 Hyperstack ")
+        and rows[0][3] == "14 joined: Microsoft Azure"
+    )
+    assert rows[-1][0] == "2024-05-30" and rows[-1][1].startswith("$11.06 Google Cloud a3-highgpu-8g, us-central1 (")
+    undated = on_demand.select_one("details.history-undated")
+    assert words(undated.summary) == "83 prices whose source gives no date: on no step, cheapest first"
+    first = undated.select_one("tbody tr")
+    assert words(first.th).startswith("CUDO Compute sapphire-rapids-h100_1x2v4gb")
+    assert words(first.select_one('td[data-label="Per GPU-hour"]')) == "$1.82"
+    spot = sections(page)["Virtualized, spot list prices, in USD"].select_one("details.history-undated tbody tr")
+    assert words(spot.th).startswith("Verda (ex-DataCrunch) ")
+    assert words(spot.select_one('td[data-label="Per GPU-hour"]')) == "$0.802", "0.8015 to three figures"
+
+
+def test_a_step_the_cheapest_took_as_a_provider_entered_is_marked_in_the_table_and_on_the_chart(shipped_client):
+    """Virtualized on-demand list prices in USD: AWS's cut to 6.88 on 2025-06-05 is a price move; Lyceum's
+    first dated price, 2.79 on 2026-07-31, below AWS's 6.88, and Hyperstack's, 2.50 on 2026-08-26, below
+    Lyceum's 2.79, are entries: 2 of the cheapest's 3 moves. Each chart marks those 2 and draws the
+    number of providers, from 1 to 14, under the dates."""
+    page = soup(shipped_client.get("/history/H100"))
+    on_demand = sections(page)["Virtualized, on demand list prices, in USD"]
+    moved = {words(tr.th): words(tr.select_one(".moved-by")) for tr in on_demand.select("tr.moved.entry")}
+    assert moved == {
+        "2026-08-26": "the cheapest fell as Hyperstack entered the tracked set (a first dated price), not by a cut",
+        "2026-07-31": "the cheapest fell as Lyceum entered the tracked set (a first dated price), not by a cut",
+    }
+    cut = next(tr for tr in on_demand.select("table.history-steps tbody tr") if words(tr.th) == "2025-06-05")
+    assert "moved" not in (cut.get("class") or [])
+    assert "2 of the cheapest's 3 moves came as a provider entered or left the tracked set" in words(
+        page.select_one("p.headline")
+    )
+    for chart in on_demand.select("svg"):
+        assert [words(g.title) for g in chart.select("g.moved.entry")] == [
+            "2026-07-31: the cheapest fell as Lyceum entered the tracked set (a first dated price), not by a cut",
+            "2026-08-26: the cheapest fell as Hyperstack entered the tracked set (a first dated price), not by a cut",
+        ]
+        assert chart.select_one("path.count")["d"].startswith("M")
+        assert [words(t) for t in chart.select("g.count text")] == ["0", "14"]
+
+
+def test_providers_read_by_name_on_the_page(shipped_client):
+    """The form offers DigitalOcean, not "do"; every step's cheapest and every undated price starts with
+    its provider's name ("Google Cloud a3-highgpu-8g"), never with a key ("gcp a3-highgpu-8g")."""
+    page = soup(shipped_client.get("/history/H100"))
+    names = {o["value"]: words(o) for o in page.select("select[name=provider] option") if o["value"]}
+    assert (names["do"], names["aws"], names["gcp"]) == ("DigitalOcean", "Amazon Web Services", "Google Cloud")
+    said = [words(td.small) for td in page.select('td[data-label="The cheapest"]') if td.small]
+    said += [words(th) for th in page.select("details.history-undated tbody th")]
+    assert said and all(any(text.startswith(f"{name} ") for name in names.values()) for text in said)
+    assert not [text for text in said if any(text.startswith(f"{key} ") for key in names if key != names[key])]
