@@ -142,7 +142,9 @@ def series_views(points: Sequence[PricePoint], wanted: HistoryFilters, today: da
                 symbol,
                 charts,
                 steps,
-                tuple(sorted((p for p in own if p.day), key=lambda p: p.day, reverse=True)) if provider else (),  # type: ignore[arg-type,return-value]
+                tuple(sorted((p for p in own if p.day), key=lambda p: p.day or date.min, reverse=True))
+                if provider
+                else (),
                 tuple(line),
                 tuple(p for p in series.undated if wanted.owns(p)),
                 names,

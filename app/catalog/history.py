@@ -116,12 +116,12 @@ def in_force(points: list[PricePoint]) -> list[PricePoint]:
     offer's last: an undated price the shipped catalog set, and a dated copy of that offer shipped the
     same day as of July, is July's price from July on, and the undated one, of some unknown earlier
     day, is no point at all. An undated last version is the offer's price now, of no known day."""
-    dated = [p for p in points if p.day is not None]
-    kept: list[PricePoint] = []
-    for point in reversed(dated):
-        if not kept or point.day < kept[-1].day:  # type: ignore[operator]
-            kept.append(point)
-    return [*kept[::-1], *([points[-1]] if points[-1].day is None else [])]
+    dated = [(p.day, p) for p in points if p.day is not None]
+    kept: list[tuple[date, PricePoint]] = []
+    for day, point in reversed(dated):
+        if not kept or day < kept[-1][0]:
+            kept.append((day, point))
+    return [*(point for _, point in kept[::-1]), *([points[-1]] if points[-1].day is None else [])]
 
 
 def _catalog_points(session: Session, gpu: GpuModel, filters: HistoryFilters) -> Iterable[PricePoint]:

@@ -28,8 +28,8 @@ def price_shown(amount: Decimal) -> Decimal:
     rounded = amount.quantize(places, rounding=ROUND_HALF_UP)
     if abs(rounded) >= 1:
         rounded = rounded.quantize(CENT)
-    trimmed = rounded.normalize()
-    return trimmed if trimmed.as_tuple().exponent < -2 else trimmed.quantize(CENT)  # type: ignore[operator]
+    as_cents = rounded.quantize(CENT)
+    return as_cents if as_cents == rounded else rounded.normalize()
 
 
 @dataclass(frozen=True)
