@@ -1,6 +1,8 @@
 """A price history's step chart as the history page draws it: the cheapest and the median price per
-GPU-hour of one series over time, and a provider's own line where asked, in the viewBox's coordinates.
-A price holds until the next step, so every line is horizontal then vertical, never a slope."""
+GPU-hour of one series over time, and a provider's own line where asked, in the viewBox's coordinates;
+under them, on the same dates, a band of how many providers have a dated price, so that a step of the
+cheapest that is a provider entering or leaving is seen as one. A price holds until the next step, so
+every line is horizontal then vertical, never a slope."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from decimal import Decimal
 LEFT, RIGHT, TOP, BOTTOM = 56, 24, 14, 36
 TICK_GAP = 84
 """The least room between the dates under the axis, so that no two overlap."""
+COUNT_BAND, COUNT_GAP, COUNT_FOOT = 60, 30, 8
+"""The providers' band under the dates: its height with the gap above it (the dates' row) and below it."""
 
 
 @dataclass(frozen=True)
@@ -31,10 +35,32 @@ class Frame:
 
     @property
     def bottom(self) -> int:
-        return self.height - BOTTOM
+        """The prices' axis; the dates under it, the providers' band under those."""
+        return self.height - BOTTOM - COUNT_BAND
+
+    @property
+    def count_top(self) -> int:
+        return self.bottom + COUNT_GAP
+
+    @property
+    def count_bottom(self) -> int:
+        return self.height - COUNT_FOOT
 
 
-FRAMES = (Frame("wide", 640, 240), Frame("narrow", 360, 220))
+FRAMES = (Frame("wide", 640, 300), Frame("narrow", 360, 280))
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A step where the cheapest moved because a provider entered or left: on the cheapest line (`y`)
+    and on the providers' band (`count_y`), with what happened in words."""
+
+    x: float
+    y: float
+    count_y: float
+    kind: str
+    """A costing.history.Move: `entry` or `exit`."""
+    said: str
 
 
 @dataclass(frozen=True)
@@ -49,6 +75,10 @@ class StepChart:
     y_ticks: tuple[tuple[float, str], ...]
     x_ticks: tuple[tuple[float, str], ...]
     frame: Frame
+    count: str = ""
+    """SVG path of how many providers have a dated price, in the band under the dates."""
+    count_ticks: tuple[tuple[float, str], ...] = ()
+    marks: tuple[Mark, ...] = ()
 
 
 Line = Sequence[tuple[date, Decimal | None]]
@@ -85,9 +115,19 @@ def _price_ticks(top: float) -> list[float]:
 
 
 def step_chart(
-    cheapest: Line, median: Line, until: date, symbol: str, frame: Frame, provider: Line = (), start: date | None = None
+    cheapest: Line,
+    median: Line,
+    until: date,
+    symbol: str,
+    frame: Frame,
+    provider: Line = (),
+    start: date | None = None,
+    counts: Sequence[tuple[date, int]] = (),
+    marks: Sequence[tuple[date, Decimal, int, str, str]] = (),
 ) -> StepChart:
-    """`until`: where the last prices end (today); `start`: the first day drawn (the series' first)."""
+    """`until`: where the last prices end (today); `start`: the first day drawn (the series' first);
+    `counts`: the providers with a dated price from each day; `marks`: (day, the cheapest, providers,
+    entry or exit, what happened) of each step the cheapest took because a provider entered or left."""
     first = start or min(day for day, _ in [*cheapest, *provider])
     prices = [float(p) for _, p in [*cheapest, *median, *provider] if p is not None]
     top = max(prices, default=1.0) * 1.1
@@ -98,6 +138,8 @@ def step_chart(
                         (until, f"{until:%Y-%m}")]:  # fmt: skip
         if x(tick.toordinal()) - x_ticks[-1][0] > TICK_GAP:
             x_ticks.append((x(tick.toordinal()), label))
+    most = max((n for _, n in counts), default=0)
+    count_y = _Scale(0, most or 1, frame.count_bottom, frame.count_top)
     return StepChart(
         _step_path(cheapest, x, y, until),
         _step_path(median, x, y, until),
@@ -106,4 +148,10 @@ def step_chart(
         tuple((round(y(v), 1), f"{symbol}{v:,.2f}") for v in _price_ticks(top)),
         tuple((round(at, 1), label) for at, label in x_ticks),
         frame,
+        _step_path([(day, Decimal(n)) for day, n in counts], x, count_y, until),
+        tuple((round(count_y(n), 1), str(n)) for n in sorted({0, most})) if counts else (),
+        tuple(
+            Mark(round(x(day.toordinal()), 1), round(y(float(price)), 1), round(count_y(n), 1), kind, said)
+            for day, price, n, kind, said in marks
+        ),
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from decimal import Decimal
 
 import sqlalchemy as sa
@@ -63,16 +64,21 @@ def per_gpu_hour(price: Decimal, period: str, gpus_per_unit: int) -> Decimal:
 
 
 def _shipped_points(session: Session, gpu: GpuModel, filters: HistoryFilters) -> Iterable[PricePoint]:
+    """Each with its provider's name where the catalog has the provider (not Massed Compute)."""
     table = PricePointRow.__table__  # type: ignore[attr-defined]
-    query = select(table).where(
-        PricePointRow.gpu_model_id == gpu.id,
-        *filters.conditions(
-            PricePointRow.tenancy,
-            PricePointRow.billing,
-            PricePointRow.provider,
-            PricePointRow.product,
-            PricePointRow.region,
-        ),  # fmt: skip
+    query = (
+        sa.select(table, col(Provider.name).label("provider_name"))
+        .outerjoin(Provider, col(Provider.slug) == PricePointRow.provider)
+        .where(
+            col(PricePointRow.gpu_model_id) == gpu.id,
+            *filters.conditions(
+                PricePointRow.tenancy,
+                PricePointRow.billing,
+                PricePointRow.provider,
+                PricePointRow.product,
+                PricePointRow.region,
+            ),  # fmt: skip
+        )
     )
     for row in session.execute(query.order_by(col(PricePointRow.id))).mappings():  # rows, not objects: 3x faster
         yield PricePoint(
@@ -82,44 +88,53 @@ def _shipped_points(session: Session, gpu: GpuModel, filters: HistoryFilters) ->
             currency=row["currency"], price_basis=PriceBasis(row["price_basis"]), source=row["source"],
             date_basis=DateBasis.SOURCE, date_stated=row["date_basis"], basis_as_published=row["basis_as_published"],
             derivation=row["derivation"], quote=row["quote"], source_kind=row["source_kind"],
-            catalog_version=row["catalog_version"],
+            catalog_version=row["catalog_version"], provider_name=row["provider_name"] or "",
         )  # fmt: skip
 
 
 def _offer_point(gpu: str, row: RowMapping) -> PricePoint:
-    """An offer row (with its provider's slug and its version's time) as the point of its price: dated
-    by its as-of date, else by its version's date."""
+    """An offer row (with its provider's slug and name and its version's time) as the point of its
+    price: dated by its as-of date, else undated. The day its version was made is when the catalog
+    recorded the price (for the shipped catalog, the day it was installed), not a day the price held."""
     as_of, made, version = row["as_of"], row["version_at"], row["valid_from"]
     return PricePoint(
         gpu=gpu, provider=row["provider_slug"], product=row["product"], region=row["region"], tenancy=row["tenancy"],
-        billing=row["billing"], day=as_of if as_of is not None else made.date(),
+        billing=row["billing"], day=as_of, provider_name=row["provider_name"],
         per_gpu_hour=per_gpu_hour(row["price"], row["price_period"], row["gpus_per_unit"]), price=row["price"],
         price_period=row["price_period"], gpus_per_unit=row["gpus_per_unit"], currency=row["currency"],
         price_basis=PriceBasis.LIST, source=row["source_url"],
-        date_basis=DateBasis.AS_OF if as_of is not None else DateBasis.CATALOG_VERSION,
-        date_stated=f"as of {as_of}" if as_of is not None else f"catalog version {version} of {made:%Y-%m-%d}",
+        date_basis=DateBasis.AS_OF if as_of is not None else DateBasis.UNDATED,
+        date_stated=f"as of {as_of}" if as_of is not None else f"no date; listed in catalog version {version} of "
+        f"{made:%Y-%m-%d}",
         catalog_version=version,
     )  # fmt: skip
 
 
 def in_force(points: list[PricePoint]) -> list[PricePoint]:
     """The points of one offer's rows, oldest version first, less those a later version dates as early
-    or earlier: a later version is the catalog's newer word. An undated price the shipped catalog set
-    today, dated today, and a dated copy of that offer shipped the same day as of July: July's price is
-    the offer's from July on, and the undated one, of an unknown earlier day, no point after it."""
-    kept: list[PricePoint] = []
-    for point in reversed(points):
-        if not kept or point.day < kept[-1].day:
-            kept.append(point)
-    return kept[::-1]
+    or earlier (a later version is the catalog's newer word), and an undated one unless it is the
+    offer's last: an undated price the shipped catalog set, and a dated copy of that offer shipped the
+    same day as of July, is July's price from July on, and the undated one, of some unknown earlier
+    day, is no point at all. An undated last version is the offer's price now, of no known day."""
+    dated = [(p.day, p) for p in points if p.day is not None]
+    kept: list[tuple[date, PricePoint]] = []
+    for day, point in reversed(dated):
+        if not kept or day < kept[-1][0]:
+            kept.append((day, point))
+    return [*(point for _, point in kept[::-1]), *([points[-1]] if points[-1].day is None else [])]
 
 
 def _catalog_points(session: Session, gpu: GpuModel, filters: HistoryFilters) -> Iterable[PricePoint]:
-    """Each offer's rows in force, its last withdrawn on the day of the version that retired the offer,
-    if one did (its last row closed with no row after it)."""
+    """Each offer's rows in force, its last (and its last dated) withdrawn on the day of the version
+    that retired the offer, if one did (its last row closed with no row after it)."""
     offers = OfferVersion.__table__  # type: ignore[attr-defined]
     query = (
-        sa.select(offers, col(CatalogVersion.created_at).label("version_at"), col(Provider.slug).label("provider_slug"))
+        sa.select(
+            offers,
+            col(CatalogVersion.created_at).label("version_at"),
+            col(Provider.slug).label("provider_slug"),
+            col(Provider.name).label("provider_name"),
+        )
         .join(CatalogVersion, col(CatalogVersion.id) == OfferVersion.valid_from)
         .join(Provider, col(Provider.id) == OfferVersion.provider_id)
         .where(
@@ -140,18 +155,20 @@ def _catalog_points(session: Session, gpu: GpuModel, filters: HistoryFilters) ->
     for key, points in by_offer.items():
         kept = in_force(points)
         if (closing := closed_by[key]) is not None:
-            kept[-1] = replace(kept[-1], withdrawn=retired_on[closing])
+            last_dated = max((i for i, p in enumerate(kept) if p.day is not None), default=None)
+            for i in {len(kept) - 1, *([last_dated] if last_dated is not None else [])}:
+                kept[i] = replace(kept[i], withdrawn=retired_on[closing])
         yield from kept
 
 
 def price_points(session: Session, gpu: str, filters: HistoryFilters = HistoryFilters()) -> list[PricePoint] | None:
     """Every point of a GPU model that the filters let through, oldest first (shipped before catalog on
-    one day); None if the catalog has no such GPU model."""
+    one day), the undated last; None if the catalog has no such GPU model."""
     model = session.exec(select(GpuModel).where(GpuModel.name == gpu)).first()
     if model is None:
         return None
     points = [*_shipped_points(session, model, filters), *_catalog_points(session, model, filters)]
-    return sorted(points, key=lambda p: p.day)
+    return sorted(points, key=lambda p: (p.day is None, p.day or date.min))
 
 
 def gpu_with_most_points(session: Session) -> str | None:

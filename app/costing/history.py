@@ -8,7 +8,7 @@ price.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
@@ -26,17 +26,29 @@ class PriceBasis(StrEnum):
 
 
 class DateBasis(StrEnum):
-    """Where a point's date comes from: the source (as the shipped history states it), an offer's
-    as-of date, or, for an offer without one, the date of the catalog version that set the price."""
+    """Where a point's date comes from: the source (as the shipped history states it) or an offer's
+    as-of date; an offer without one is undated. The day a catalog version was made (an install's day,
+    for the shipped catalog) is when the catalog recorded a price, not when the price held."""
 
     SOURCE = "source"
     AS_OF = "as_of"
-    CATALOG_VERSION = "catalog_version"
+    UNDATED = "undated"
+
+
+class Move(StrEnum):
+    """Why the cheapest moved at a step: a provider's price changed, a provider entered the tracked set
+    (its first dated price, or its first since it left) below the cheapest, or the provider that set
+    the cheapest left it (its last product withdrawn)."""
+
+    PRICE = "price"
+    ENTRY = "entry"
+    EXIT = "exit"
 
 
 @dataclass(frozen=True)
 class PricePoint:
-    """One dated price of one product, in `currency` per GPU-hour, with where it was read.
+    """One price of one product, in `currency` per GPU-hour, with where it was read, and the day its
+    source dates it (None: the source gives no date, so it is on no step line).
 
     `price`, `price_period` and `gpus_per_unit` are the price as published (per instance or GPU, per
     hour, second or month); `per_gpu_hour` is worked out from them, or as the source worked it out.
@@ -48,7 +60,7 @@ class PricePoint:
     region: str
     tenancy: str
     billing: str
-    day: date
+    day: date | None
     per_gpu_hour: Decimal
     price: Decimal
     price_period: str
@@ -58,7 +70,9 @@ class PricePoint:
     source: str
     date_basis: DateBasis
     date_stated: str = ""
-    """How the source states the date, in its words, or which catalog version set the price."""
+    """How the source states the date, in its words; for an undated price, which catalog version set it."""
+    provider_name: str = ""
+    """The provider's name as the catalog has it; empty where the catalog has no such provider."""
     basis_as_published: str = ""
     """The source's own words for what the price is ("on-demand list (Linux, Shared tenancy)")."""
     derivation: str = ""
@@ -72,6 +86,11 @@ class PricePoint:
     @property
     def series_key(self) -> SeriesKey:
         return SeriesKey(self.gpu, self.tenancy, self.billing, self.price_basis, self.currency)
+
+    @property
+    def who(self) -> str:
+        """The provider as a person reads it: its name, else (a provider the catalog lacks) its key."""
+        return self.provider_name or self.provider
 
     @property
     def line(self) -> tuple[str, str, str]:
@@ -94,22 +113,33 @@ class SeriesKey:
 class Step:
     """From `day` until the next step: the cheapest and the median of the providers' prices per
     GPU-hour (each provider's cheapest product that day), and how many providers are behind them;
-    None and 0 once every product was withdrawn."""
+    None and 0 once every product was withdrawn. `entered` and `left`: the providers (keys) that
+    entered or left the tracked set since the step before; `moved_by`: why the cheapest moved from the
+    step before's (None on the first step and where it did not move), and `mover` the provider whose
+    entry or exit moved it."""
 
     day: date
     cheapest: Decimal | None
     median: Decimal | None
     providers: int
+    entered: tuple[str, ...] = ()
+    left: tuple[str, ...] = ()
+    moved_by: Move | None = None
+    mover: str | None = None
 
 
 @dataclass(frozen=True)
 class Series:
     key: SeriesKey
     steps: tuple[Step, ...]
+    """Of the dated points only."""
+    undated: tuple[PricePoint, ...] = ()
+    """The points whose source gives no date, cheapest first: on no step, listed apart."""
 
     @property
-    def tracking_since(self) -> date:
-        return self.steps[0].day
+    def tracking_since(self) -> date | None:
+        """The first dated point's day; None where every point is undated."""
+        return self.steps[0].day if self.steps else None
 
 
 def median(values: list[Decimal]) -> Decimal:
@@ -126,6 +156,8 @@ def _replay(points: Iterable[PricePoint]) -> Iterable[tuple[date, dict[tuple[str
     by_day: dict[date, list[PricePoint]] = {}
     withdrawn: dict[date, list[tuple[str, str, str]]] = {}
     for point in points:
+        if point.day is None:
+            continue
         by_day.setdefault(point.day, []).append(point)
         if point.withdrawn is not None:
             withdrawn.setdefault(point.withdrawn, []).append(point.line)
@@ -138,7 +170,8 @@ def _replay(points: Iterable[PricePoint]) -> Iterable[tuple[date, dict[tuple[str
 
 
 def _provider_prices(points: Iterable[PricePoint]) -> Iterable[tuple[date, dict[str, Decimal]]]:
-    """Each day of `_replay`, and every provider's price from then on: its cheapest product."""
+    """Each day of `_replay` (dated points only), and every provider's price from then on: its
+    cheapest product."""
     for day, current in _replay(points):
         prices: dict[str, Decimal] = {}
         for point in current.values():
@@ -146,22 +179,54 @@ def _provider_prices(points: Iterable[PricePoint]) -> Iterable[tuple[date, dict[
         yield day, prices
 
 
+def _cheapest_provider(prices: dict[str, Decimal]) -> str | None:
+    """The provider whose price is the cheapest (of a tie, the first by key), as cheapest_points picks."""
+    return min(prices, key=lambda provider: (prices[provider], provider), default=None)
+
+
+def _moved_by(before: dict[str, Decimal], after: dict[str, Decimal]) -> tuple[Move | None, str | None]:
+    """Why the cheapest went from `before`'s to `after`'s (see Move), and the provider that entered
+    below it or, setting it, left; (None, None) where it stayed. A fall set by a provider that had no
+    price before is an entry; a rise (or no price left) after the provider that set it left, an exit."""
+    was, now = min(before.values(), default=None), min(after.values(), default=None)
+    if was == now:
+        return None, None
+    setter, previous = _cheapest_provider(after), _cheapest_provider(before)
+    if was is not None and now is not None and now < was and setter not in before:
+        return Move.ENTRY, setter
+    if (now is None or (was is not None and now > was)) and previous not in after:
+        return Move.EXIT, previous
+    return Move.PRICE, None
+
+
+def _steps(points: Iterable[PricePoint]) -> tuple[Step, ...]:
+    """A step where the cheapest, the median or the set of providers changes."""
+    steps: list[Step] = []
+    before: dict[str, Decimal] = {}
+    for day, prices in _provider_prices(points):
+        values = list(prices.values())
+        cheapest, middle = min(values, default=None), median(values) if values else None
+        if not steps or (cheapest, middle, prices.keys()) != (steps[-1].cheapest, steps[-1].median, before.keys()):
+            entered, left = sorted(prices.keys() - before.keys()), sorted(before.keys() - prices.keys())
+            moved_by, mover = _moved_by(before, prices) if steps else (None, None)
+            steps.append(Step(day, cheapest, middle, len(values), tuple(entered), tuple(left), moved_by, mover))
+        before = dict(prices)
+    return tuple(steps)
+
+
 def series_of(points: Iterable[PricePoint]) -> list[Series]:
-    """One series per SeriesKey, in key order, each a step where the cheapest, the median or the
-    number of providers changes."""
+    """One series per SeriesKey, in key order: the steps of its dated points, and its undated points."""
     by_key: dict[SeriesKey, list[PricePoint]] = {}
     for point in points:
         by_key.setdefault(point.series_key, []).append(point)
-    made = []
-    for key in sorted(by_key):
-        steps: list[Step] = []
-        for day, prices in _provider_prices(by_key[key]):
-            values = list(prices.values())
-            step = Step(day, min(values, default=None), median(values) if values else None, len(values))
-            if not steps or replace(steps[-1], day=day) != step:
-                steps.append(step)
-        made.append(Series(key, tuple(steps)))
-    return made
+    return [
+        Series(
+            key,
+            _steps(by_key[key]),
+            tuple(sorted((p for p in by_key[key] if p.day is None), key=lambda p: (p.per_gpu_hour, p.who, p.line))),
+        )
+        for key in sorted(by_key)
+    ]
 
 
 def provider_line(points: Iterable[PricePoint], key: SeriesKey, provider: str) -> list[tuple[date, Decimal | None]]:

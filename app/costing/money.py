@@ -20,6 +20,18 @@ def rate(usd: float) -> Decimal:
     return Decimal(repr(usd)).quantize(TENTH_OF_A_CENT, rounding=ROUND_HALF_UP, context=_ANY_FLOAT)
 
 
+def price_shown(amount: Decimal) -> Decimal:
+    """A price per GPU-hour as a history reads it: to the cent from 1 (1.82, not 1.8235), to three
+    significant figures below 1 (0.123), where a cent is a large part of the price; no zeros past the
+    cents (0.05, not 0.0500)."""
+    places = CENT if amount == 0 or abs(amount) >= 1 else Decimal(1).scaleb(amount.adjusted() - 2)
+    rounded = amount.quantize(places, rounding=ROUND_HALF_UP)
+    if abs(rounded) >= 1:
+        rounded = rounded.quantize(CENT)
+    as_cents = rounded.quantize(CENT)
+    return as_cents if as_cents == rounded else rounded.normalize()
+
+
 @dataclass(frozen=True)
 class Currency:
     """A display currency: the cost model adds USD (prices published in another currency are

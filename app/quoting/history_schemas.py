@@ -4,14 +4,14 @@ them (costing/history.py), as `GET /api/history` answers."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from pydantic import BaseModel, Field
 
 from app.catalog.history import HistoryFilters
 from app.catalog.rows import GPU_NAME, PROVIDER_SLUG
-from app.costing.history import DateBasis, PriceBasis, PricePoint, Series, series_of
+from app.costing.history import DateBasis, Move, PriceBasis, PricePoint, Series, series_of
 from app.costing.terms import Billing, Tenancy
 
 
@@ -34,17 +34,23 @@ class PricePointOut(BaseModel):
     """One dated price of one product, per GPU-hour and as published, with where it was read."""
 
     gpu: str
-    provider: str
+    provider: str = Field(description="the provider's key, as the `provider` filter takes it")
+    provider_name: str = Field(description="the provider's name; its key where the catalog has no such provider")
     product: str = Field(description="the instance type or plan")
     region: str
     tenancy: Tenancy
     billing: Billing
-    date: datetime.date = Field(description="from this day the price holds until the product's next point")
-    date_basis: DateBasis = Field(
-        description="`source`: the date the source states; `as_of`: the offer's as-of date; `catalog_version`: "
-        "the offer states none, so the day the catalog version that set the price was made"
+    date: datetime.date | None = Field(
+        description="from this day the price holds until the product's next point; null: the source gives no "
+        "date, so the price is on no step"
     )
-    date_stated: str = Field(description="how the source states the date, or which catalog version set the price")
+    date_basis: DateBasis = Field(
+        description="`source`: the date the source states; `as_of`: the offer's as-of date; `undated`: the source "
+        "states none (the day the catalog recorded the price is not a day the price held)"
+    )
+    date_stated: str = Field(
+        description="how the source states the date; for an undated price, which catalog version set it, and when"
+    )
     per_gpu_hour: float = Field(description="in `currency` per GPU-hour")
     price: float = Field(description="as published: in `currency` per `gpus_per_unit` GPUs and `price_period`")
     price_period: str
@@ -67,7 +73,8 @@ class PricePointOut(BaseModel):
     @classmethod
     def of(cls, p: PricePoint) -> PricePointOut:
         return cls(
-            gpu=p.gpu, provider=p.provider, product=p.product, region=p.region, tenancy=Tenancy(p.tenancy),
+            gpu=p.gpu, provider=p.provider, provider_name=p.who, product=p.product, region=p.region,
+            tenancy=Tenancy(p.tenancy),
             billing=Billing(p.billing), date=p.day, date_basis=p.date_basis, date_stated=p.date_stated,
             per_gpu_hour=float(p.per_gpu_hour), price=float(p.price), price_period=p.price_period,
             gpus_per_unit=p.gpus_per_unit, currency=p.currency, price_basis=p.price_basis,
@@ -81,14 +88,23 @@ def _number(amount: Decimal | None) -> float | None:
 
 
 class StepOut(BaseModel):
-    """From `date` until the next step."""
+    """From `date` until the next step, of dated points only."""
 
     date: datetime.date
     cheapest: float | None = Field(description="the lowest provider's price per GPU-hour; null: none left")
     median: float | None = Field(
         description="the median of the providers' prices per GPU-hour (each its cheapest product); null: none left"
     )
-    providers: int = Field(description="how many providers have a price on that day")
+    providers: int = Field(description="how many providers have a dated price on that day")
+    entered: list[str] = Field(
+        description="the providers (by name) whose first dated price this is, or first since they left"
+    )
+    left: list[str] = Field(description="the providers (by name) whose last product was withdrawn that day")
+    cheapest_moved_by: Move | None = Field(
+        description="why the cheapest moved from the step before: `price` (a price changed), `entry` (a provider "
+        "entered below it), `exit` (the provider that set it left); null: it did not move, or the first step"
+    )
+    moved_by_provider: str | None = Field(description="the provider (by name) whose entry or exit moved the cheapest")
 
 
 class SeriesOut(BaseModel):
@@ -98,31 +114,36 @@ class SeriesOut(BaseModel):
     billing: Billing
     price_basis: PriceBasis
     currency: str
-    tracking_since: datetime.date
+    tracking_since: datetime.date | None = Field(description="the first dated point's day; null: none is dated")
     steps: list[StepOut]
+    undated: int = Field(description="how many of its points have no date (listed in `points`, on no step)")
 
     @classmethod
-    def of(cls, s: Series) -> SeriesOut:
+    def of(cls, s: Series, names: Mapping[str, str]) -> SeriesOut:
+        """`names`: each provider's name by key."""
         return cls(
             tenancy=Tenancy(s.key.tenancy), billing=Billing(s.key.billing), price_basis=PriceBasis(s.key.price_basis),
-            currency=s.key.currency, tracking_since=s.tracking_since,
-            steps=[StepOut(date=t.day, cheapest=_number(t.cheapest), median=_number(t.median), providers=t.providers)
+            currency=s.key.currency, tracking_since=s.tracking_since, undated=len(s.undated),
+            steps=[StepOut(date=t.day, cheapest=_number(t.cheapest), median=_number(t.median), providers=t.providers,
+                           entered=[names[k] for k in t.entered], left=[names[k] for k in t.left],
+                           cheapest_moved_by=t.moved_by, moved_by_provider=names[t.mover] if t.mover else None)
                    for t in s.steps],
         )  # fmt: skip
 
 
 class HistoryOut(BaseModel):
     gpu: str
-    tracking_since: datetime.date | None = Field(description="the first day of any point; null: no points")
+    tracking_since: datetime.date | None = Field(description="the first day of any dated point; null: none")
     series: list[SeriesOut]
-    points: list[PricePointOut] = Field(description="oldest first")
+    points: list[PricePointOut] = Field(description="oldest first, the undated last")
 
     @classmethod
     def of(cls, gpu: str, points: Sequence[PricePoint]) -> HistoryOut:
         series = series_of(points)
+        names = {p.provider: p.who for p in points}
         return cls(
             gpu=gpu,
-            tracking_since=min((s.tracking_since for s in series), default=None),
-            series=[SeriesOut.of(s) for s in series],
+            tracking_since=min((s.tracking_since for s in series if s.tracking_since), default=None),
+            series=[SeriesOut.of(s, names) for s in series],
             points=[PricePointOut.of(p) for p in points],
         )

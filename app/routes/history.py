@@ -64,7 +64,8 @@ def history_csv(gpu: str, request: Request, db: Database) -> Response:
 class _Found:
     views: list[SeriesView]
     gpus: list[str]
-    providers: list[str]
+    providers: dict[str, str]
+    """Each provider's name by key, in the order of the names."""
 
 
 @lru_cache(maxsize=32)
@@ -76,7 +77,8 @@ def _found(db: sessionmaker[Session], version: int, gpu: str, wanted: HistoryFil
         gpus = list(session.exec(select(GpuModel.name).order_by(GpuModel.name)))
     if points is None:
         return None
-    return _Found(series_views(points, wanted, today), gpus, sorted({p.provider for p in points}))
+    names = sorted({p.provider: p.who for p in points}.items(), key=lambda named: named[1].casefold())
+    return _Found(series_views(points, wanted, today), gpus, dict(names))
 
 
 @router.get("/history/{gpu}", response_class=HTMLResponse, summary="How a GPU model's prices moved")
@@ -89,8 +91,11 @@ def history_page(gpu: str, request: Request, db: Database, catalogs: CatalogsDep
     found = _found(db, catalogs.newest(), gpu, wanted, date.today())
     if found is None:
         return not_found_page(request)
+    asked = [found.providers.get(wanted.provider, wanted.provider) if wanted.provider else None, wanted.product]
+    own = " ".join(filter(None, asked)) + (f" in {wanted.region}" if wanted.region else "")
     context = {
         "gpu": gpu,
+        "own": own,
         "gpus": found.gpus,
         "wanted": wanted,
         "errors": params if isinstance(params, dict) else {},

@@ -19,7 +19,7 @@ from app.catalog.imports import apply_import, plan_import
 from app.catalog.seed import SEED_DIR
 from app.catalog.shipped_history import HISTORY_FILE, as_published, point_fields
 from app.catalog.tables import CatalogVersion
-from app.costing.history import DateBasis, PriceBasis, PricePoint, series_of
+from app.costing.history import DateBasis, PriceBasis, PricePoint, SeriesKey, cheapest_points, series_of
 from app.costing.terms import PERIOD_HOURS
 from tests.databases import BACKENDS
 from tests.factories import hand_checked_catalog, make_offer, make_provider, shipped_catalogs
@@ -152,15 +152,17 @@ def test_an_imported_price_is_a_point_dated_by_its_as_of_date(session):
     ]
 
 
-def test_an_offer_without_an_as_of_date_is_dated_by_its_catalog_version_and_says_so(session):
+def test_an_offer_without_an_as_of_date_is_undated_and_says_which_catalog_version_listed_it(session):
+    """The catalog version's day is when the catalog recorded the price (the install day, for the shipped
+    catalog), not a day the price held: the point has no day, and its date basis says so."""
     offer = make_offer(session, make_provider(session, "cloud"), "16", gpus_per_unit=8)
     offer.as_of = None
     session.add(offer)
     session.commit()
     made = session.get(CatalogVersion, offer.valid_from).created_at
     (point,) = price_points(session, "H100")
-    assert (point.day, point.per_gpu_hour, point.date_basis) == (made.date(), Decimal("2"), DateBasis.CATALOG_VERSION)
-    assert point.date_stated == f"catalog version {offer.valid_from} of {made:%Y-%m-%d}"
+    assert (point.day, point.per_gpu_hour, point.date_basis) == (None, Decimal("2"), DateBasis.UNDATED)
+    assert point.date_stated == f"no date; listed in catalog version {offer.valid_from} of {made:%Y-%m-%d}"
 
 
 def test_a_monthly_and_a_per_second_price_per_gpu_hour(session):
@@ -170,21 +172,55 @@ def test_a_monthly_and_a_per_second_price_per_gpu_hour(session):
     assert found == {"on_demand": Decimal("2.5"), "monthly": Decimal("1.71232877"), "per_second": Decimal("3.6")}
 
 
-def _offer_point(day: str, price: str, version: int, basis: DateBasis) -> PricePoint:
+def _offer_point(day: str | None, price: str, version: int, basis: DateBasis) -> PricePoint:
     return PricePoint(
         gpu="H100", provider="gcp", product="a3-highgpu-8g", region="us-east4", tenancy="virtualized",
-        billing="on_demand", day=date.fromisoformat(day), per_gpu_hour=Decimal(price), price=Decimal(price),
-        price_period="hour", gpus_per_unit=1, currency="USD", price_basis=PriceBasis.LIST,
+        billing="on_demand", day=date.fromisoformat(day) if day else None, per_gpu_hour=Decimal(price),
+        price=Decimal(price), price_period="hour", gpus_per_unit=1, currency="USD", price_basis=PriceBasis.LIST,
         source="https://example.test", date_basis=basis, catalog_version=version,
     )  # fmt: skip
 
 
-def test_an_undated_price_a_later_version_dates_earlier_is_no_point_after_it():
-    """Version 1 (made 2026-12-02) ships 5.38 undated; version 6, the same day, a dated copy of 11.07 as of
-    2026-07-30. The offer's price is 11.07 from July on: the undated 5.38, of some unknown earlier day,
-    is not drawn as a return to 5.38 in December. A later version as of a later day stays."""
-    undated = _offer_point("2026-12-02", "5.38", 1, DateBasis.CATALOG_VERSION)
+def test_an_undated_price_a_later_version_dates_is_no_point_and_an_undated_last_one_stays_undated():
+    """Version 1 ships 5.38 undated; version 6 a dated copy of 11.07 as of 2026-07-30: the offer's price
+    is 11.07 from July on, and the undated 5.38, of some unknown earlier day, is no point at all. A later
+    version as of a later day stays. An undated last version (an edit without an as-of date) is the
+    offer's price now, of no known day: kept, undated, after the dated ones."""
+    undated = _offer_point(None, "5.38", 1, DateBasis.UNDATED)
     dated = _offer_point("2026-07-30", "11.07", 6, DateBasis.AS_OF)
     later = _offer_point("2026-12-10", "10.50", 9, DateBasis.AS_OF)
     assert in_force([undated, dated, later]) == [dated, later]
     assert in_force([dated, later]) == [dated, later]
+    edited = _offer_point(None, "9.90", 12, DateBasis.UNDATED)
+    assert in_force([undated, dated, edited]) == [dated, edited]
+
+
+def test_no_undated_price_of_the_shipped_catalog_is_on_a_step_line(shipped):
+    """H100's 424 points: 215 shipped, 98 offer rows with an as-of date, and 111 offer rows whose source
+    gives none. Those 111 have no day (not the install's), so not one is on a step, sets a step's
+    cheapest or dates one: each step's day is a dated point's. Virtualized on-demand list prices in USD
+    end at Azure's first dated price on 2026-11-09, 14 providers, Hyperstack's 2.50 the cheapest; its 83
+    undated prices are apart, CUDO Compute's 1.8214 the lowest."""
+    points = price_points(shipped, "H100")
+    undated = [p for p in points if p.day is None]
+    assert (len(points), len(undated)) == (424, 111)
+    assert {p.date_basis for p in undated} == {DateBasis.UNDATED}
+    dated_days = {p.day for p in points if p.day is not None}
+    for series in series_of(points):
+        on_steps = [p for p in cheapest_points(points, series) if p is not None and p.day is None]
+        assert len(on_steps) == 0 and {s.day for s in series.steps} <= dated_days
+    on_demand = next(
+        s for s in series_of(points) if s.key == SeriesKey("H100", "virtualized", "on_demand", "list", "USD")
+    )
+    last = on_demand.steps[-1]
+    assert (last.day, last.cheapest, last.providers, last.entered) == (
+        date(2026, 11, 9),
+        Decimal("2.5"),
+        14,
+        ("azure",),
+    )
+    assert len(on_demand.undated) == 83
+    assert (on_demand.undated[0].provider_name, on_demand.undated[0].per_gpu_hour) == (
+        "CUDO Compute",
+        Decimal("1.8214"),
+    )

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from app.costing.history import (
     DateBasis,
+    Move,
     PriceBasis,
     PricePoint,
     SeriesKey,
@@ -165,3 +166,34 @@ def test_a_retired_product_with_a_later_shipped_point_no_longer_sets_the_cheapes
     (series,) = series_of(points)
     assert steps(series)[-1] == ("2025-03-01", "7", "7", 1)
     assert [p.provider if p else None for p in cheapest_points(points, series)] == ["a", "b"]
+
+
+def test_an_undated_price_is_on_no_step_and_is_listed_apart():
+    """a 4 from Jan 1, b 3 from Feb 1, and c at 1.50 whose source gives no date. The steps hold a and b
+    alone: Jan 4 (1 provider), Feb cheapest 3, median 3.5 (2 providers); none of them is c's, and the
+    series lists c apart. A series of undated prices alone has no step and no tracking-since day."""
+    undated = replace(point("c", "2025-01-01", "1.50"), day=None, date_basis=DateBasis.UNDATED)
+    points = [point("a", "2025-01-01", "4"), point("b", "2025-02-01", "3"), undated]
+    (series,) = series_of(points)
+    assert steps(series) == [("2025-01-01", "4", "4", 1), ("2025-02-01", "3", "3.5", 2)]
+    assert series.undated == (undated,)
+    assert [p.provider for p in cheapest_points(points, series) if p] == ["a", "b"]
+    (alone,) = series_of([undated])
+    assert (alone.steps, alone.undated, alone.tracking_since) == ((), (undated,), None)
+
+
+def test_a_step_the_cheapest_took_as_a_provider_entered_or_left_is_marked_so():
+    """Of THREE_PROVIDERS: Jan a alone (the first step, no move); Feb b enters at 5 above a's 4 (entered,
+    the cheapest stays); Mar a cuts to 3 and c enters at 2: the cheapest falls 4 -> 2, set by c, which had
+    no price before: an entry by c, not a price cut. With c withdrawn on May 1 the cheapest rises 2 -> 3
+    as c, its setter, leaves: an exit. a's own cut from 4 to 3 alone would be a price move."""
+    withdrawn = [*THREE_PROVIDERS[:-1], replace(THREE_PROVIDERS[-1], withdrawn=date(2025, 5, 1))]
+    (series,) = series_of(withdrawn)
+    assert [(str(s.day), s.entered, s.left, s.moved_by, s.mover) for s in series.steps] == [
+        ("2025-01-01", ("a",), (), None, None),
+        ("2025-02-01", ("b",), (), None, None),
+        ("2025-03-01", ("c",), (), Move.ENTRY, "c"),
+        ("2025-05-01", (), ("c",), Move.EXIT, "c"),
+    ]
+    (cut,) = series_of([point("a", "2025-01-01", "4"), point("a", "2025-03-01", "3")])
+    assert [(s.moved_by, s.mover) for s in cut.steps] == [(None, None), (Move.PRICE, None)]

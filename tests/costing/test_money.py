@@ -18,3 +18,19 @@ def test_a_rate_at_a_vanishing_workload_is_a_number_not_an_error():
     """1e23 USD per GPU-hour (1,000 USD over 1e-20 GPU-hours): absurd, and still a number."""
     assert rate(1e23) == Decimal("100000000000000000000000.0000")
     assert cents(1.7e308) == Decimal(repr(1.7e308)).quantize(Decimal("0.01"), context=Context(prec=400))
+
+
+def test_a_price_per_gpu_hour_reads_in_cents_and_to_three_significant_figures_below_a_dollar():
+    """1.8235 -> 1.82 and 11.06125 -> 11.06 (cents); 0.8015 -> 0.802 (three figures, half up); 0.123 stays;
+    0.05 reads 0.05, not 0.0500; 0.9996 rounds to three figures as 1.00, a dollar, so to the cent."""
+    from app.costing.money import price_shown
+
+    shown = {v: str(price_shown(Decimal(v))) for v in ("1.8235", "11.06125", "0.8015", "0.123", "0.05", "0.9996")}
+    assert shown == {
+        "1.8235": "1.82",
+        "11.06125": "11.06",
+        "0.8015": "0.802",
+        "0.123": "0.123",
+        "0.05": "0.05",
+        "0.9996": "1.00",
+    }

@@ -18,11 +18,13 @@ def test_choosing_a_provider_without_javascript_draws_its_line_and_keeps_it_in_t
         page = context.new_page()
         open_page(page, "/history/H100")
         page.get_by_label("Billing").select_option("on_demand")
-        page.get_by_label("A provider's own line").select_option("aws")
+        page.get_by_label("A provider's own line").select_option(label="Amazon Web Services")
         with page.expect_navigation():
             page.get_by_role("button", name="Show").click()
         assert page.url.endswith("/history/H100?billing=on_demand&provider=aws")
-        expect(page.locator("p.headline")).to_contain_text("aws: $6.88 since 2025-06-05, from $12.29 on 2025-04-23")
+        expect(page.locator("p.headline")).to_contain_text(
+            "Amazon Web Services: $6.88 since 2025-06-05, from $12.29 on 2025-04-23"
+        )
         expect(page.locator("section.history-series").first.locator("svg.frame-narrow path.provider")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:

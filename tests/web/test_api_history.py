@@ -1,5 +1,7 @@
 """`GET /api/history`: a GPU model's dated prices with their sources, and the step series made of them."""
 
+import csv
+import io
 from datetime import date
 
 import pytest
@@ -67,3 +69,31 @@ def test_one_offers_product_and_region_keep_its_own_points_alone(shipped_client)
     query = {"gpu": "H100", "provider": "aws", "product": "p5.4xlarge", "region": "us-west-2"}
     body = shipped_client.get("/api/history", params=query).json()
     assert body["points"] and {(p["product"], p["region"]) for p in body["points"]} == {("p5.4xlarge", "us-west-2")}
+
+
+def test_an_undated_price_has_no_date_and_a_provider_entering_is_named_in_the_step(shipped_client):
+    """H100's 111 prices whose source gives no date: date null, none dated today; the on-demand list
+    series' step of 2026-08-26 is Hyperstack's entry below Lyceum's 2.79, named, and its 83 undated
+    prices are counted apart."""
+    body = shipped_client.get("/api/history", params={"gpu": "H100"}).json()
+    assert sum(p["date"] is None for p in body["points"]) == 111
+    assert not [p for p in body["points"] if p["date"] == date.today().isoformat()]
+    assert {p["date_basis"] for p in body["points"] if p["date"] is None} == {"undated"}
+    series = next(
+        s for s in body["series"]
+        if (s["tenancy"], s["billing"], s["price_basis"], s["currency"]) == ("virtualized", "on_demand", "list", "USD")
+    )  # fmt: skip
+    step = next(s for s in series["steps"] if s["date"] == "2026-08-26")
+    assert (step["cheapest"], step["providers"], step["entered"]) == (2.5, 4, ["Hyperstack"])
+    assert (step["cheapest_moved_by"], step["moved_by_provider"]) == ("entry", "Hyperstack")
+    assert series["undated"] == 83
+
+
+def test_the_csv_names_each_provider_and_leaves_an_undated_price_undated(shipped_client):
+    rows = list(csv.DictReader(io.StringIO(shipped_client.get("/history/H100.csv").text)))
+    assert {(r["provider"], r["provider_name"]) for r in rows if r["provider"] in ("do", "aws")} == {
+        ("do", "DigitalOcean"),
+        ("aws", "Amazon Web Services"),
+    }
+    undated = [r for r in rows if r["date_basis"] == "undated"]
+    assert len(undated) == 111 and {r["date"] for r in undated} == {""}

@@ -343,3 +343,14 @@ def test_a_saved_scenario_keeps_the_assumed_prices(client, session):
         0.05,
         0.10,
     )
+
+
+def test_a_saved_scenario_does_not_call_its_price_list_that_days_prices(client, session):
+    """The hand-checked catalog's version 1 is recorded the day the test runs, while its on-demand price
+    is as of 2026-11-01: the page says when the list was recorded and that each price has its own date."""
+    hand_checked_catalog(session)
+    page = soup(client.get(save_via_page(client, name="Llama fine-tune").headers["location"]))
+    said = " ".join(page.select_one("section.scenario p").get_text().split())
+    listed = session.get(CatalogVersion, 1).created_at
+    assert "that day's prices" not in said
+    assert f"with the price list as it stood then (recorded {listed:%Y-%m-%d}; each price is as of the date" in said
