@@ -2,8 +2,7 @@
 history"). A price holds from its date until its product's next point, never interpolated; a series
 holds one GPU model, one tenancy, one billing kind, one price basis and one currency, so spot, on
 demand, committed and monthly are never in one line, and an aggregator's minimum never joins a list
-price.
-"""
+price."""
 
 from __future__ import annotations
 

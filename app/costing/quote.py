@@ -11,9 +11,9 @@ from functools import cached_property
 from app.costing.billing import cost_curve, gpus_used_and_billed
 from app.costing.crossovers import BreakEven, Turn, crossovers
 from app.costing.curves import CostCurve
+from app.costing.fixed_costs import FixedCosts, fixed_costs
 from app.costing.money import USD, Currency, cents
 from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
-from app.costing.tiers import published_up_to, tiered_cost
 
 OptionKey = tuple[Tenancy, Billing]
 """An option is a way of renting: a tenancy with a billing kind (e.g. virtualized on spot)."""
@@ -121,24 +121,6 @@ def option_of(offer: Offer) -> OptionKey:
 
 
 @dataclass(frozen=True)
-class FixedCosts:
-    """USD of egress and of storage a month, None where the provider publishes no price and the
-    user assumes none; `assumed` names those priced at least in part at the user's assumption."""
-
-    egress: float | None
-    storage: float | None
-    assumed: tuple[str, ...] = ()
-
-    @property
-    def usd(self) -> float:
-        return (self.egress or 0.0) + (self.storage or 0.0)
-
-    @property
-    def complete(self) -> bool:
-        return self.egress is not None and self.storage is not None
-
-
-@dataclass(frozen=True)
 class PricedOffer:
     """All of an offer's month that does not depend on GPU-hours: egress, storage and the curve."""
 
@@ -154,23 +136,6 @@ class PricedOffer:
         return self.fixed.complete
 
 
-def _fixed_costs(offer: Offer, workload: Workload, assumptions: Assumptions) -> FixedCosts:
-    egress_gb, stored_gb = workload.egress_volume_gb, workload.stored_gb
-    assumed = tuple(
-        name
-        for name, volume, tiers, rate in [
-            ("egress", egress_gb, offer.egress_tiers, assumptions.assumed_egress_usd_per_gb),
-            ("storage", stored_gb, offer.storage_tiers, assumptions.assumed_storage_usd_per_gb_month),
-        ]
-        if rate is not None and volume > published_up_to(tiers)
-    )
-    return FixedCosts(
-        egress=tiered_cost(egress_gb, offer.egress_tiers, assumptions.assumed_egress_usd_per_gb),
-        storage=tiered_cost(stored_gb, offer.storage_tiers, assumptions.assumed_storage_usd_per_gb_month),
-        assumed=assumed,
-    )
-
-
 def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptions) -> list[PricedOffer]:
     """Each offer's curve for the workload; its GPU-hours are not read, so moving the GPU-hours
     slider can reuse the result. Egress and storage are priced once per provider's tier tables."""
@@ -180,7 +145,7 @@ def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptio
         prices = id(offer.egress_tiers), id(offer.storage_tiers)
         fixed = fixed_by_prices.get(prices)
         if fixed is None:
-            fixed = fixed_by_prices[prices] = _fixed_costs(offer, workload, assumptions)
+            fixed = fixed_by_prices[prices] = fixed_costs(offer, workload, assumptions)
         share = offer.setup_fee_usd / workload.months
         curve = cost_curve(offer, workload, assumptions, fixed.usd + share)
         priced.append(PricedOffer(offer, option_of(offer), fixed, curve, share))

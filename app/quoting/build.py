@@ -8,14 +8,13 @@ from functools import cached_property
 from app.catalog.cache import MemoEntry
 from app.catalog.rates import RateRecord
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord
-from app.costing.breakeven import TURN_SEARCHED, hours_searched, hours_to_show
-from app.costing.crossovers import crossovers
 from app.costing.curves import MeteredCost
 from app.costing.money import USD, Currency
 from app.costing.owning import OWNED_OFFER_ID
 from app.costing.providers import cheapest_per_provider
-from app.costing.quote import OfferCost, Quote, cheapest_at
+from app.costing.quote import OfferCost, Quote
 from app.costing.terms import Offer
+from app.quoting.band import quote_at
 from app.quoting.choices import NOT_EQUAL_WORK, GpuChoice, quoted_first, side_by_side, table_rows
 from app.quoting.currency import display_currency
 from app.quoting.fitted import Contenders, Fitted, fitted_for
@@ -188,27 +187,6 @@ def _job_contenders(
     return Contenders(currency, rate, sizing, tuple(fitted), unmatched)
 
 
-def _quote_at(memo: MemoEntry, fitted: Fitted, gpu_hours: float) -> Quote:
-    """The quote at this move's GPU-hours; the break-evens and the turns of the cheapest line, which
-    depend on the offers chosen and the band searched alone, are worked out once per memo for each.
-    The band reaches the workload's own capacity and, where the cheapest option does not change above
-    the GPU-hours within it, the next place it does, however far (up to TURN_SEARCHED bands)."""
-    options, cheaper_looking = cheapest_at(fitted.contenders, replace(fitted.workload, gpu_hours=gpu_hours))
-    band, chosen = hours_searched(gpu_hours, fitted.reach), tuple(o.offer.offer_id for o in options)
-    pairs, turns = memo.part(("break-evens", band, chosen), lambda: crossovers(options, band))
-    searched = 0.0
-    if not any(t.hours > gpu_hours for t in turns):
-        wide = band * TURN_SEARCHED
-        _, further = memo.part(("break-evens", wide, chosen), lambda: crossovers(options, wide))
-        ahead = next((t.hours for t in further if t.hours > gpu_hours), None)
-        if ahead is None:
-            searched = wide
-        else:
-            band = hours_to_show(ahead)
-            pairs, turns = memo.part(("break-evens", band, chosen), lambda: crossovers(options, band))
-    return Quote(options, list(pairs), band, cheaper_looking, turns, searched)
-
-
 def _found(catalogs: Catalogs, params: QuoteParams) -> tuple[CatalogSnapshot, MemoEntry, Contenders] | FieldErrors:
     """The catalog asked for, the memo of these inputs, and each GPU model's offers priced for them."""
     catalog = catalogs.at(params.catalog_version)
@@ -240,11 +218,11 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
     currency, rate, sizing = found.currency, found.rate, found.sizing
     if sizing is None:
         (fitted,) = found.fitted
-        quote = _quote_at(memo, fitted, params.gpu_hours)
+        quote = quote_at(memo, fitted, params.gpu_hours)
         split = None if profile is None else memo.part("split", lambda: split_of(fitted, params, profile))
         return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted, owned=fitted.owned,
                            split=split, offers=found.offers)  # fmt: skip
-    choices = [(f, GpuChoice(f.gpu, f.gpus, _quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
+    choices = [(f, GpuChoice(f.gpu, f.gpus, quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
     (best_fit, best), *others = quoted_first(choices)
     listed = (best, *(choice for _, choice in others)) if params.gpu == ANY_GPU else ()
     best_params = params.model_copy(update=best_fit.fit)
