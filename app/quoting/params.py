@@ -138,13 +138,13 @@ class QuoteParams(SizeParams, OwningParams):
         help="an instance is billed for all its GPUs",
     ).field(1, ge=1, le=10_000)  # fmt: skip
     checkpoint_gb: Number = Input(
-        "Checkpoint size", Fieldset.DATA, unit="GB", slider=2_000
+        "Checkpoint size", Fieldset.WORKLOAD, unit="GB", slider=2_000
     ).field(140, ge=0, le=1_000_000)  # fmt: skip
     checkpoints_out: Whole = Input(
-        "Checkpoints moved out per month", Fieldset.DATA, unit="per month", slider=60
+        "Checkpoints moved out", Fieldset.WORKLOAD, unit="per month", slider=60
     ).field(1, ge=0, le=10_000)  # fmt: skip
     egress_gb: Number = Input(
-        "Other egress", Fieldset.DATA, unit="GB per month", slider=20_000
+        "Other egress", Fieldset.WORKLOAD, unit="GB per month", slider=20_000
     ).field(0, ge=0, le=10_000_000)  # fmt: skip
     stored_gb: Number = Input("Stored data", Fieldset.DATA, unit="GB", slider=50_000).field(0, ge=0, le=10_000_000)
     months: Whole = Input("Horizon", Fieldset.DATA, unit="months").field(1, ge=1, le=120)

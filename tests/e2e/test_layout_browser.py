@@ -3,8 +3,12 @@ desktop and on a phone, on the calculator, a saved scenario and a comparison of 
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.pages import htmx_response, open_page, unfold
 
 SIZES = [(1280, 800), (390, 844)]
 
@@ -15,9 +19,17 @@ def test_the_headline_is_in_the_first_screen_and_nothing_scrolls_sideways(
 ) -> None:
     page = browser.new_page(viewport={"width": width, "height": height}, base_url=base_url)
 
-    def answer_first(where: str) -> None:
-        top = page.evaluate("document.querySelector('p.headline').getBoundingClientRect().top")
-        assert 0 <= top < height, f"{where}: the headline starts at {top} px, below the first {height} px"
+    def answer_first(where: str, line: bool = True) -> None:
+        """The headline starts in the first screen; on a phone, whose first screen the workload's inputs
+        fill, the calculator's answer line at its foot names the cheapest and its total instead."""
+        if line and width < 700:
+            box = page.locator(".answer-line").bounding_box()
+            assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height, f"{where}: {box}"
+            total = page.locator(".answer-line strong").inner_text()
+            expect(page.locator("p.headline")).to_contain_text(total)
+        else:
+            top = page.evaluate("document.querySelector('p.headline').getBoundingClientRect().top")
+            assert 0 <= top < height, f"{where}: the headline starts at {top} px, below the first {height} px"
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), f"{where} scrolls sideways"
 
     try:
@@ -32,7 +44,7 @@ def test_the_headline_is_in_the_first_screen_and_nothing_scrolls_sideways(
             answer_first("a saved scenario")
             saved.append(page.url.rsplit("/", 1)[1])
         page.goto(f"/compare?s={','.join(saved)}")
-        answer_first("a comparison")
+        answer_first("a comparison", line=False)
     finally:
         page.close()
 
@@ -52,7 +64,11 @@ def test_the_headline_says_where_committed_beats_spot_for_one_h100_in_the_first_
             "Bare metal, committed beats Virtualized, spot between 654 and 730 GPU-hours a month; you are at 500."
         )
         box = turn.bounding_box()
-        assert box is not None and box["y"] + box["height"] <= height, box
+        if width < 700:  # the workload's inputs fill a phone's first screen: the turn comes before the groups
+            groups = page.locator("#fold-job > summary").bounding_box()
+            assert box is not None and groups is not None and box["y"] + box["height"] <= groups["y"], (box, groups)
+        else:
+            assert box is not None and box["y"] + box["height"] <= height, box
         expect(page.locator(".headline")).to_contain_text("which the provider can interrupt")
     finally:
         page.close()
@@ -80,8 +96,9 @@ def test_the_keyboard_reaches_the_results_by_the_skip_link_and_one_stop_per_fiel
 def test_a_phone_shows_the_workload_and_the_answer_first_and_the_explorer_whole_names_to_tick(
     browser: Browser, base_url: str
 ) -> None:
-    """At 390 x 844: the GPU-hours to type and the answer they give in the first screen, the other
-    groups folded below; the explorer's filters folded too, and once opened, boxes with whole names."""
+    """At 390 x 844: the workload's inputs and the answer they give (its line, and the headline's start)
+    in the first screen, the other groups folded below; the explorer's filters folded too, and once
+    opened, boxes with whole names."""
     page = browser.new_page(viewport={"width": 390, "height": 844}, base_url=base_url)
 
     def bottom(selector: str) -> float:
@@ -89,7 +106,8 @@ def test_a_phone_shows_the_workload_and_the_answer_first_and_the_explorer_whole_
 
     try:
         page.goto("/")
-        assert bottom("#gpu_hours") <= 844 and bottom("p.headline") <= 844
+        assert bottom("#gpu_hours") <= 844 and bottom("#egress_gb") <= 844 and bottom(".answer-line") <= 844
+        assert page.evaluate("document.querySelector('p.headline').getBoundingClientRect().top") < 844
         folded = page.locator("details.fold:not([open]) > summary > strong")
         assert folded.all_inner_texts() == [
             "The job", "Data and horizon", "Model", "Owning the hardware", "Filters", "Assumptions"
@@ -107,3 +125,58 @@ def test_a_phone_shows_the_workload_and_the_answer_first_and_the_explorer_whole_
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the explorer scrolls sideways"
     finally:
         page.close()
+
+
+def test_the_three_sliders_are_in_a_desktops_first_screen(page: Page) -> None:
+    """At 1280 x 800 the GPU-hours, the checkpoint size and the other egress are sliders to move
+    without scrolling or unfolding: the egress a provider charges is one move away."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto("/")
+    for name in ("gpu_hours", "checkpoint_gb", "egress_gb"):
+        slider = page.locator(f"#{name}-slider")
+        expect(slider).to_be_visible()
+        box = slider.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 800, (name, box)
+        expect(page.locator(f"#{name}")).to_be_visible()
+
+
+def test_a_phone_reaches_every_input_group_within_two_screens(page: Page) -> None:
+    """At 390 x 844 the workload's legend and each folded group's summary end above 2 x 844 = 1,688 px,
+    on first load: the groups come right after the answer, before the chart and the table."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/")
+    headings = page.locator("fieldset.main > legend, details.fold > summary")
+    assert headings.count() == 7
+    for i in range(7):
+        box = headings.nth(i).bounding_box()
+        assert box is not None and box["y"] + box["height"] < 1688, (headings.nth(i).inner_text(), box)
+    groups = page.locator("#fold-assumptions > summary").bounding_box()
+    chart = page.locator("#results figure.chart").first.bounding_box()
+    headline = page.locator("p.headline").bounding_box()
+    assert groups and chart and headline and headline["y"] < groups["y"] < chart["y"]
+
+
+def test_on_a_phone_a_change_shows_its_new_total_in_the_answer_line(page: Page) -> None:
+    """One AWS offer (p5.4xlarge, 6.88 an hour), 500 GPU-hours, no checkpoint moved out: 500 / 0.95 x 6.88
+    = 3,621.05. Other egress of 1,100 GB, the first 100 free then 0.09 a GB: + 90.00 = 3,711.05. Then,
+    scrolled down to the data group, 500 GB stored on EBS gp3 at 0.08 a GB-month: + 40.00 = 3,751.05."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page(page, f"/?offer={quote('aws:p5.4xlarge:H100:us-east-1:on_demand')}&gpu_hours=500&checkpoints_out=0")
+    line = page.locator(".answer-line")
+    expect(line).to_have_text("This offer: Virtualized, on demand at $3,621.05 a month")
+    expect(line).to_be_in_viewport(ratio=1)
+
+    egress = page.locator("#egress_gb")
+    egress.fill("1100")
+    htmx_response(page, lambda: egress.dispatch_event("input"))
+    expect(line).to_have_text("This offer: Virtualized, on demand at $3,711.05 a month")
+    expect(line).to_be_in_viewport(ratio=1)
+
+    unfold(page, "data")
+    stored = page.locator("#stored_gb")
+    stored.evaluate("el => el.scrollIntoView()")
+    stored.fill("500")
+    htmx_response(page, lambda: stored.dispatch_event("input"))
+    expect(page.locator("p.headline")).not_to_be_in_viewport()
+    expect(line).to_have_text("This offer: Virtualized, on demand at $3,751.05 a month")
+    expect(line).to_be_in_viewport(ratio=1)

@@ -1,5 +1,5 @@
-"""A phone shows the workload's three inputs, then the answer, then the other groups folded under
-summaries that say what in them differs from the defaults; a group opens where an input in it is wrong."""
+"""The page reads the workload's inputs, then the answer, then the other groups folded under summaries
+that say what in them differs from the defaults; a group opens where an input in it is wrong."""
 
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import QUERY, soup
@@ -15,7 +15,9 @@ def test_the_page_reads_the_workload_then_the_answer_then_the_folded_groups(clie
     form = page.select_one("form#calculator")
     workload = form.select_one("fieldset.main")
     shown = [field["name"] for field in workload.select("input[type=number], select")]
-    assert shown == ["gpu", "gpu_hours", "peak_gpus"]
+    assert shown == ["gpu", "gpu_hours", "peak_gpus", "checkpoint_gb", "checkpoints_out", "egress_gb"]
+    sliders = [slider["data-pair"] for slider in workload.select("input[type=range]")]
+    assert sliders == ["gpu_hours", "peak_gpus", "checkpoint_gb", "checkpoints_out", "egress_gb"]
     in_order = [element.get("id") for element in form.select("fieldset.main, #results, details.fold")]
     assert in_order == [
         None, "results", "fold-job", "fold-data", "fold-model", "fold-owning", "fold-filters", "fold-assumptions"
