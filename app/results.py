@@ -20,6 +20,7 @@ from markupsafe import Markup
 from app.catalog.cache import MemoEntry
 from app.charts import CurrentLine
 from app.costing.crossovers import Stretch, stretch_at
+from app.costing.money import Currency
 from app.costing.owning import OwnedBreakEven
 from app.costing.quote import OfferCost
 from app.job_bars import job_bars, per_output
@@ -76,6 +77,8 @@ class RowFigures:
     per_hour: str
     per_output: str | None = None
     """A job's cost per useful output: per million output tokens served, or the whole run."""
+    assumed: str | None = None
+    """What the assumptions add to the compute, where they add any: "$625.00 of GPU time + 5 % virtualization tax"."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,7 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
             amount(o.horizon_in(cur), cur) if p.months > 1 or o.term_past_horizon else None,
             money_rate(o.effective_per_gpu_hour, cur),
             per_output(result, o),
+            _assumed_in_compute(o, cur),
         )
         for o in q.options
     )
@@ -185,6 +189,14 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
         owned_figures(result),
         _term_horizon(result),
     )
+
+
+def _assumed_in_compute(o: OfferCost, cur: Currency) -> str | None:
+    """The compute as the GPU time the work takes and what each assumption adds to it, so a figure an
+    assumption changes says so: none where the assumptions add nothing (reserved units, no tax)."""
+    added = [f"{quantity(o.tax * 100)} % virtualization tax"] if o.tax else []
+    added += [f"{money(o.cold_start_usd, cur)} of cold starts"] if o.cold_start_usd else []
+    return " + ".join([f"{money(o.gpu_time_usd, cur)} of GPU time", *added]) if added else None
 
 
 def _term_horizon(result: QuoteResult) -> str | None:

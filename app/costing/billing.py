@@ -13,11 +13,28 @@ def term_share(offer: Offer, months: int) -> float:
     return max(months, offer.min_commitment_months or 0) / months
 
 
+RESERVED = (Billing.COMMITTED, Billing.MONTHLY, Billing.PURCHASED)
+"""Billed by whole units whatever the hours: the tax changes how many units the hours need, not their price."""
+
+
+def assumed_in_compute(offer: Offer, workload: Workload, assumptions: Assumptions) -> tuple[float, float]:
+    """What the assumptions add to a metered offer's compute: the virtualization tax's share of it
+    (t: the hours billed are H / (1 - t), so t of them are lost), and USD of cold starts a month per
+    month of the horizon. (0, 0) for reserved units, which the hours alone do not price."""
+    if offer.billing in RESERVED:
+        return 0.0, 0.0
+    cold = 0.0
+    if offer.tenancy is Tenancy.SERVERLESS:
+        cold_hours = assumptions.invocations * assumptions.cold_start_s / 3600
+        cold = cold_hours * offer.usd_per_gpu_hour * term_share(offer, workload.months)
+    return assumptions.tax(offer.tenancy), cold
+
+
 def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed: float) -> CostCurve:
     """Total per month of the horizon against GPU-hours (a term longer than the horizon billed
     whole), with `fixed` USD of egress and storage on top."""
     tax, term = assumptions.tax(offer.tenancy), term_share(offer, workload.months)
-    if offer.billing in (Billing.COMMITTED, Billing.MONTHLY, Billing.PURCHASED):
+    if offer.billing in RESERVED:
         return units_curve(fixed, offer.usd_per_unit_month * term, offer.gpus_per_unit, workload.peak_gpus, tax)
     per_hour = offer.usd_per_gpu_hour * term
     if offer.tenancy is Tenancy.SERVERLESS:

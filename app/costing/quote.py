@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
 
-from app.costing.billing import cost_curve, gpus_used_and_billed
+from app.costing.billing import assumed_in_compute, cost_curve, gpus_used_and_billed
 from app.costing.crossovers import BreakEven, Turn, crossovers
 from app.costing.curves import CostCurve
 from app.costing.fixed_costs import FixedCosts, fixed_costs
@@ -42,6 +42,17 @@ class OfferCost:
     months: int = 1
     month_compute: float | None = None
     """Compute of one month as the offer bills it; None where that is `compute` (no term past the horizon)."""
+    tax: float = 0.0
+    """The virtualization tax assumed where it scales the compute (metered billing): 0.05 for 5 %."""
+    tax_usd: float = 0.0
+    """USD of the compute the tax adds: the hours lost to it."""
+    cold_start_usd: float = 0.0
+    """USD of the compute the serverless cold starts assumed add."""
+
+    @property
+    def gpu_time_usd(self) -> float:
+        """The compute less what the assumptions add: the GPU-hours of work at the offer's price."""
+        return self.compute - self.tax_usd - self.cold_start_usd
 
     @cached_property
     def option(self) -> OptionKey:
@@ -130,6 +141,8 @@ class PricedOffer:
     curve: CostCurve
     setup_share: float = 0.0
     """The setup fee spread over the horizon's months, in the curve's base: ranking and break-evens count it."""
+    assumed: tuple[float, float] = (0.0, 0.0)
+    """The virtualization tax's share of its compute and its USD of cold starts (`assumed_in_compute`)."""
 
     @property
     def complete(self) -> bool:
@@ -148,7 +161,8 @@ def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptio
             fixed = fixed_by_prices[prices] = fixed_costs(offer, workload, assumptions)
         share = offer.setup_fee_usd / workload.months
         curve = cost_curve(offer, workload, assumptions, fixed.usd + share)
-        priced.append(PricedOffer(offer, option_of(offer), fixed, curve, share))
+        assumed = assumed_in_compute(offer, workload, assumptions)
+        priced.append(PricedOffer(offer, option_of(offer), fixed, curve, share, assumed))
     return priced
 
 
@@ -159,6 +173,7 @@ def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     per_hour = total / workload.gpu_hours if workload.gpu_hours > 0 else math.inf  # past every float: no rate
     compute_months = max(workload.months, priced.offer.min_commitment_months or 0)
     month_compute = compute * workload.months / compute_months if compute_months > workload.months else None
+    tax, cold_start = priced.assumed
     return OfferCost(
         offer=priced.offer,
         compute=compute,
@@ -173,6 +188,9 @@ def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
         compute_months=compute_months,
         months=workload.months,
         month_compute=month_compute,
+        tax=tax,
+        tax_usd=(compute - cold_start) * tax,
+        cold_start_usd=cold_start,
     )
 
 

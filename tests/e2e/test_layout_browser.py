@@ -53,12 +53,13 @@ def test_the_headline_is_in_the_first_screen_and_nothing_scrolls_sideways(
 def test_the_headline_says_where_committed_beats_spot_for_one_h100_in_the_first_screen(
     browser: Browser, base_url: str, width: int, height: int
 ) -> None:
-    """The shipped catalog, one H100 at 500 GPU-hours: spot (Nebius, 1.25 an hour) is cheapest until
-    Latitude.sh's committed bare metal, 861.00 a month, meets it at 861 / (1.25 / 0.95) = 654.4 hours;
-    past 730 hours the commitment needs a second GPU and spot is cheaper again."""
+    """The shipped catalog, one H100 at 500 GPU-hours over a 12-month horizon: spot (Nebius, 1.25 an
+    hour) is cheapest until Latitude.sh's committed bare metal, 861.00 a month of its 12-month term,
+    meets it at 861 / (1.25 / 0.95) = 654.4 hours; past 730 hours the commitment needs a second GPU
+    and spot is cheaper again. (Over a shorter horizon the term is billed whole and never meets spot.)"""
     page = browser.new_page(viewport={"width": width, "height": height}, base_url=base_url)
     try:
-        page.goto("/?gpu=H100&gpu_hours=500&peak_gpus=1")
+        page.goto("/?gpu=H100&gpu_hours=500&peak_gpus=1&months=12")
         turn = page.locator(".headline .turn")
         expect(turn).to_have_text(
             "Bare metal, committed beats Virtualized, spot between 654 and 730 GPU-hours a month; you are at 500."

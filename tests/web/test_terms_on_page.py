@@ -62,3 +62,15 @@ def test_the_api_ranks_the_term_at_the_horizon_and_says_its_term(client, year_te
         10332.0, 10332.0, 861.0, 12,
     )  # fmt: skip
     assert body["break_evens"][0]["crossings"] == []
+
+
+def test_the_cell_and_the_headline_say_what_the_tax_adds(client, year_term_and_spot):
+    """With the default 5 % tax, spot at 1.25 for 700 hours is 700 / 0.95 x 1.25 = 921.05: 875.00 of
+    GPU time + the tax, in its compute cell and beside the headline's figure."""
+    page = soup(client.get("/?gpu=H100&gpu_hours=700&invocations=0"))
+    cell = page.select_one('tr[data-option="virtualized-spot"] td[data-label="Compute"]')
+    assert cell.select_one(".assumed-in").extract().get_text() == "$875.00 of GPU time + 5 % virtualization tax"
+    assert cell.get_text(strip=True) == "$921.05"
+    assert "$921.05 a month (Nebius; $875.00 of GPU time + 5 % virtualization tax)" in headline(page)
+    term = page.select_one('tr[data-option="bare_metal-committed"] td[data-label="Compute"]')
+    assert term.select_one(".assumed-in") is None

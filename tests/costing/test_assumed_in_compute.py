@@ -1,0 +1,37 @@
+"""What an assumption adds to a figure is told apart from the GPU time itself: the virtualization tax
+of a metered offer and the cold starts of a serverless one (DOMAIN.md, "every assumption ... on the page")."""
+
+import pytest
+
+from app.costing.quote import cost_offer
+from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
+from app.costing.tiers import Tier
+
+FREE = (Tier(0, None, 0.0),)
+SPOT = Offer(1, "nebius", Tenancy.VIRTUALIZED, Billing.SPOT, 1, 1.25, PricePeriod.HOUR,
+             egress_tiers=FREE, storage_tiers=FREE)  # fmt: skip
+SERVERLESS = Offer(2, "runpod", Tenancy.SERVERLESS, Billing.PER_SECOND, 1, 0.001, PricePeriod.SECOND,
+                   egress_tiers=FREE, storage_tiers=FREE)  # fmt: skip
+NODE = Offer(3, "metal", Tenancy.VIRTUALIZED, Billing.MONTHLY, 1, 1230.0, PricePeriod.MONTH,
+             egress_tiers=FREE, storage_tiers=FREE)  # fmt: skip
+
+
+def test_nebius_at_1_25_for_500_hours_is_625_of_gpu_time_plus_the_5_percent_tax():
+    """500 / (1 - 0.05) x 1.25 = 657.89: 1.25 x 500 = 625.00 of GPU time, 32.89 the tax adds."""
+    cost = cost_offer(SPOT, Workload(500), Assumptions(invocations=0))
+    assert cost.compute == pytest.approx(657.894737)
+    assert (cost.tax, cost.gpu_time_usd, cost.tax_usd) == (0.05, pytest.approx(625), pytest.approx(32.894737))
+
+
+def test_serverless_cold_starts_are_apart_from_the_gpu_time():
+    """0.001 a second is 3.60 an hour: 500 h is 1,800.00 of GPU time; 1,000 invocations x 20 s =
+    5.556 h of cold starts, 20.00; compute 1,820.00."""
+    cost = cost_offer(SERVERLESS, Workload(500), Assumptions())
+    assert cost.compute == pytest.approx(1820)
+    assert (cost.gpu_time_usd, cost.cold_start_usd, cost.tax_usd) == (pytest.approx(1800), pytest.approx(20), 0)
+
+
+def test_a_reserved_node_is_priced_by_units_whatever_the_tax():
+    """A virtualized monthly node costs 1,230.00 at 500 h with or without the tax: nothing to split."""
+    cost = cost_offer(NODE, Workload(500), Assumptions())
+    assert (cost.compute, cost.tax, cost.tax_usd, cost.gpu_time_usd) == (1230, 0, 0, 1230)
