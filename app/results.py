@@ -98,6 +98,8 @@ class Figures:
     """The cost chart's current-hours line in each frame."""
     at_once: str | None = None
     """The GPUs at once a metered instance runs where the GPU-hours need more than asked (730 hours a GPU)."""
+    at_once_billed: str | None = None
+    """The GPU-hours that instance bills for the work, where its tax is what makes them more than asked."""
     gpu_totals: tuple[str, ...] = ()
     gpu_per_output: tuple[str | None, ...] = ()
     gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()
@@ -122,8 +124,8 @@ def shown(result: QuoteResult, today: date) -> Shown:
     parts, p, catalog = macros("_results_parts.html"), result.params, result.catalog
     sizing = Markup()
     if result.sizing is not None:
-        make = partial(parts.sizing, result.sizing, p.gpu, p.checkpoint_gb)
-        sizing = memo.part(("sizing", p.gpu, p.checkpoint_gb), make)
+        make = partial(parts.sizing, result.sizing, p.gpu, p.checkpoint_gb, p.peak_gpus, p.context is None)
+        sizing = memo.part(("sizing", p.gpu, p.checkpoint_gb, p.peak_gpus), make)
     job = Markup()
     if result.sizing is not None and (result.job is not None or result.unmatched):
         job = memo.part(
@@ -179,6 +181,7 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
         money(q.cheaper_looking.total, cur) if q.cheaper_looking else None,
         current_in(options_drawn(memo, result), p.gpu_hours, q.hours_max),
         quantity(result.raised_at_once) if result.raised_at_once else None,
+        _billed_hours(result),
         gpu_totals,
         gpu_per_output,
         gpu_current,
@@ -189,6 +192,15 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
         owned_figures(result),
         _term_horizon(result),
     )
+
+
+def _billed_hours(result: QuoteResult) -> str | None:
+    """H / (1 - t) of the option that runs more GPUs at once than asked, where it has a tax t: the
+    hours its GPUs must run, which a sentence compares with the GPUs at once x 730."""
+    raised = result.raised_by
+    if raised is None or not raised.tax:
+        return None
+    return quantity(round(result.params.gpu_hours / (1 - raised.tax), 1))
 
 
 def _assumed_in_compute(o: OfferCost, cur: Currency) -> str | None:

@@ -91,11 +91,17 @@ class QuoteResult:
         return table_rows(self.choices, self.job)
 
     @cached_property
+    def raised_by(self) -> OfferCost | None:
+        """The option rented by the hour that runs the most GPUs at once, where the GPU-hours (with
+        its tax) need more than asked at 730 hours a GPU a month; None where none does."""
+        metered = [o for o in self.quote.options if isinstance(o.curve, MeteredCost)]
+        most = max(metered, key=lambda o: o.gpus_used, default=None)
+        return most if most is not None and most.gpus_used > self.params.peak_gpus else None
+
+    @property
     def raised_at_once(self) -> int | None:
-        """The GPUs at once an instance rented by the hour runs where the GPU-hours need more than
-        asked (730 hours a GPU a month); None where they do not."""
-        used = max((o.gpus_used for o in self.quote.options if isinstance(o.curve, MeteredCost)), default=0)
-        return used if used > self.params.peak_gpus else None
+        """The GPUs at once `raised_by` runs; None where no option runs more than asked."""
+        return None if self.raised_by is None else self.raised_by.gpus_used
 
     @cached_property
     def options(self) -> list[tuple[OfferCost, OfferRecord | OwnedRecord]]:
