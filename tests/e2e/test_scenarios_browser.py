@@ -19,11 +19,14 @@ def _totals(page: Page) -> list[str]:
 
 
 def _option_totals(page: Page) -> dict[str, str]:
-    """Option label to its monthly total, as the calculator's table shows them (the * note dropped)."""
+    """Option label to its monthly total, as the calculator's table shows them (the * note and the marks
+    under the figure, a setup fee or a term billed whole, dropped)."""
     rows = page.locator("table.options tbody tr")
     labels = rows.locator("th").all_inner_texts()
     totals = rows.locator("td.total").all_inner_texts()
-    return {label.strip(): total.rstrip("*").strip() for label, total in zip(labels, totals, strict=True)}
+    return {
+        label.strip(): total.splitlines()[0].rstrip("*").strip() for label, total in zip(labels, totals, strict=True)
+    }
 
 
 def _compared_totals(page: Page) -> dict[str, list[str]]:
