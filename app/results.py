@@ -206,7 +206,7 @@ def _billed_hours(result: QuoteResult) -> str | None:
 def _assumed_in_compute(o: OfferCost, cur: Currency) -> str | None:
     """The compute as the GPU time the work takes and what each assumption adds to it, so a figure an
     assumption changes says so: none where the assumptions add nothing (reserved units, no tax)."""
-    added = [f"{quantity(o.tax * 100)} % virtualization tax"] if o.tax else []
+    added = [f"{quantity(o.tax * 100)}\u00a0% virtualization tax"] if o.tax else []
     added += [f"{money(o.cold_start_usd, cur)} of cold starts"] if o.cold_start_usd else []
     return " + ".join([f"{money(o.gpu_time_usd, cur)} of GPU time", *added]) if added else None
 

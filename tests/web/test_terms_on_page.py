@@ -69,7 +69,7 @@ def test_the_cell_and_the_headline_say_what_the_tax_adds(client, year_term_and_s
     GPU time + the tax, in its compute cell and beside the headline's figure."""
     page = soup(client.get("/?gpu=H100&gpu_hours=700&invocations=0"))
     cell = page.select_one('tr[data-option="virtualized-spot"] td[data-label="Compute"]')
-    assert cell.select_one(".assumed-in").extract().get_text() == "$875.00 of GPU time + 5 % virtualization tax"
+    assert cell.select_one(".assumed-in").extract().get_text() == "$875.00 of GPU time + 5\u00a0% virtualization tax"
     assert cell.get_text(strip=True) == "$921.05"
     assert "$921.05 a month (Nebius; $875.00 of GPU time + 5 % virtualization tax)" in headline(page)
     term = page.select_one('tr[data-option="bare_metal-committed"] td[data-label="Compute"]')
