@@ -122,10 +122,6 @@ class Quote:
     """How far up a change of the cheapest option above the GPU-hours was looked for, where none was
     found: past hours_max, so the page can say "no other option is cheaper up to" that far."""
 
-    @property
-    def unchanged_up_to(self) -> float:
-        return max(self.hours_max, self.turns_searched)
-
 
 def option_of(offer: Offer) -> OptionKey:
     return offer.tenancy, offer.billing
