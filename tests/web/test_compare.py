@@ -1,6 +1,6 @@
 from urllib.parse import urlencode
 
-from tests.factories import hand_checked_catalog
+from tests.factories import hand_checked_catalog, make_offer, make_provider
 from tests.web.helpers import html
 
 
@@ -117,3 +117,18 @@ def test_a_break_even_both_scenarios_share_is_marked_once_for_both(client, sessi
     assert len(shared) == 1 and shared[0].startswith("Scenario 1 and Scenario 2: ")
     badges = compared.select("svg.frame-wide .break-even")
     assert len(badges) == len(listed)
+
+
+def test_a_year_term_compared_over_one_month_and_over_twelve_says_it_is_billed_whole(client, session):
+    """A 12-month term at 10,332 a year beside on demand: over 1 month it costs 10,332.00, "a 12-month
+    term billed whole"; over 12 months 861.00 a month, with no such mark. Every cost is published,
+    so the note on unpublished costs is left out."""
+    metal = make_provider(session, "latitude", "US", tiers=[(0, None, "0")])
+    make_offer(session, metal, "10332", "bare_metal", "committed", "year", min_commitment_months=12)
+    make_offer(session, make_provider(session, "cloud", tiers=[(0, None, "0")]), "2.50")
+    short, long = save(client, gpu_hours=500, checkpoint_gb=0), save(client, gpu_hours=500, months=12, checkpoint_gb=0)
+    compared = html(client.get(f"/compare?s={short},{long}"))
+    term = next(row for row in compared.select("table.totals tbody tr") if "committed" in row.th.get_text())
+    cells = [" ".join(td.get_text(" ", strip=True).split()) for td in term.select("td")]
+    assert cells == ["$10,332.00 Latitude, a 12-month term billed whole", "$861.00 Latitude"]
+    assert not [p for p in compared.select("p.note") if p.get_text().startswith("*")]
