@@ -118,6 +118,8 @@ class Input:
     demand: str = ""
     """Likewise the way of stating the split's demand it belongs to (simple, weekly, hourly, serving);
     a serving job's input marked `serving` also states a split's demand from a serving job."""
+    sized: bool = False
+    """A model, where one is chosen, sets it from its memory need: the page says so beside it."""
 
     def __post_init__(self) -> None:
         if (self.fieldset is None) != (self.widget in (Widget.HIDDEN, Widget.STORED)):

@@ -134,11 +134,11 @@ class QuoteParams(SizeParams, OwningParams):
         beyond="More than {each} at once can run in a month ({end} GPU-hours): the quote uses more GPUs at once.",
     ).field(500, ge=0, le=GPU_HOURS_MAX)  # fmt: skip
     peak_gpus: Whole = Input(
-        "GPUs used at once", Fieldset.WORKLOAD, unit="GPUs", slider=64, job=Job.HOURS,
+        "GPUs used at once", Fieldset.WORKLOAD, unit="GPUs", slider=64, job=Job.HOURS, sized=True,
         help="an instance is billed for all its GPUs",
     ).field(1, ge=1, le=10_000)  # fmt: skip
     checkpoint_gb: Number = Input(
-        "Checkpoint size", Fieldset.WORKLOAD, unit="GB", slider=2_000
+        "Checkpoint size", Fieldset.WORKLOAD, unit="GB", slider=2_000, sized=True
     ).field(140, ge=0, le=1_000_000)  # fmt: skip
     checkpoints_out: Whole = Input(
         "Checkpoints moved out", Fieldset.WORKLOAD, unit="per month", slider=60

@@ -216,3 +216,14 @@ def test_a_comparison_says_whose_gpu_hours_an_any_gpu_scenario_quotes(client, a1
         "Scenario 1 asks for any GPU that fits at its GPU-hours: its figures are of H200, the first GPU model that "
         "fits, not the cheapest across GPU models, as GPU-hours of different GPU models are not equal work."
     ]
+
+
+def test_the_fields_a_model_sets_say_so_beside_them(client, session):
+    """GPUs at once and the checkpoint come from a chosen model's memory need, not the typed figures:
+    each of those two fields carries the note the stylesheet shows once a model is chosen, and no other."""
+    hand_checked_catalog(session)
+    page = soup(client.get("/?gpu=H100&gpu_hours=500"))
+    noted = [
+        note.find_parent(class_="field").select_one("input[type=number]")["id"] for note in page.select(".set-by-model")
+    ]
+    assert noted == ["peak_gpus", "checkpoint_gb"]
