@@ -25,8 +25,7 @@ def assumed_in_compute(offer: Offer, workload: Workload, assumptions: Assumption
         return 0.0, 0.0
     cold = 0.0
     if offer.tenancy is Tenancy.SERVERLESS:
-        cold_hours = assumptions.invocations * assumptions.cold_start_s / 3600
-        cold = cold_hours * offer.usd_per_gpu_hour * term_share(offer, workload.months)
+        cold = assumptions.cold_start_hours * offer.usd_per_gpu_hour * term_share(offer, workload.months)
     return assumptions.tax(offer.tenancy), cold
 
 
@@ -38,8 +37,7 @@ def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed
         return units_curve(fixed, offer.usd_per_unit_month * term, offer.gpus_per_unit, workload.peak_gpus, tax)
     per_hour = offer.usd_per_gpu_hour * term
     if offer.tenancy is Tenancy.SERVERLESS:
-        cold_hours = assumptions.invocations * assumptions.cold_start_s / 3600
-        return LinearCost(fixed + cold_hours * per_hour, per_hour / (1 - tax))
+        return LinearCost(fixed + assumptions.cold_start_hours * per_hour, per_hour / (1 - tax))
     units = offer.gpus_per_unit
     if workload.fills_units and units >= workload.replica_gpus:
         per_unit = units // workload.replica_gpus * workload.replica_gpus

@@ -123,3 +123,8 @@ class Assumptions:
 
     def tax(self, tenancy: Tenancy) -> float:
         return self.virt_tax.get(tenancy, 0.0)
+
+    @property
+    def cold_start_hours(self) -> float:
+        """GPU-hours a month serverless bills for cold starts: invocations x seconds each."""
+        return self.invocations * self.cold_start_s / 3600

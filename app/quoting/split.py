@@ -155,7 +155,7 @@ def _capacity(p: PricedOffer, assumptions: Assumptions, replica_gpus: int = 1) -
 def _burst(p: PricedOffer, assumptions: Assumptions, replica_gpus: int = 1) -> Burst:
     o = p.offer
     serverless = o.tenancy is Tenancy.SERVERLESS
-    starts = assumptions.invocations * assumptions.cold_start_s / 3600 * o.usd_per_gpu_hour if serverless else 0.0
+    starts = assumptions.cold_start_hours * o.usd_per_gpu_hour if serverless else 0.0
     units = replica_gpus if serverless else o.gpus_per_unit
     useful = (1 - assumptions.tax(o.tenancy)) * _packed(units, replica_gpus)
     return Burst(o.usd_per_gpu_hour, units, useful, starts, p.fixed.usd)
