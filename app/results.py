@@ -20,9 +20,9 @@ from markupsafe import Markup
 from app.catalog.cache import MemoEntry
 from app.charts import CurrentLine
 from app.costing.crossovers import Stretch, stretch_at
-from app.costing.money import Currency
 from app.costing.owning import OwnedBreakEven
 from app.costing.quote import OfferCost
+from app.figure_notes import billed_hours, compute_parts, term_horizon
 from app.job_bars import job_bars, per_output
 from app.owned_results import OwnedFigures, owned_break_evens, owned_figures
 from app.quoting.build import QuoteResult
@@ -160,7 +160,7 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
             amount(o.horizon_in(cur), cur) if p.months > 1 or o.term_past_horizon else None,
             money_rate(o.effective_per_gpu_hour, cur),
             per_output(result, o),
-            _assumed_in_compute(o, cur),
+            compute_parts(o, cur),
         )
         for o in q.options
     )
@@ -181,7 +181,7 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
         money(q.cheaper_looking.total, cur) if q.cheaper_looking else None,
         current_in(options_drawn(memo, result), p.gpu_hours, q.hours_max),
         quantity(result.raised_at_once) if result.raised_at_once else None,
-        _billed_hours(result),
+        billed_hours(result),
         gpu_totals,
         gpu_per_output,
         gpu_current,
@@ -190,30 +190,8 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
         workload,
         provider_rows(result, _memo(result), view, workload) if view is not None and view.shown else (),
         owned_figures(result),
-        _term_horizon(result),
+        term_horizon(result),
     )
-
-
-def _billed_hours(result: QuoteResult) -> str | None:
-    """H / (1 - t) of the option that runs more GPUs at once than asked, where it has a tax t: the
-    hours its GPUs must run, which a sentence compares with the GPUs at once x 730."""
-    raised = result.raised_by
-    if raised is None or not raised.tax:
-        return None
-    return quantity(round(result.params.gpu_hours / (1 - raised.tax), 1))
-
-
-def _assumed_in_compute(o: OfferCost, cur: Currency) -> str | None:
-    """The compute as the GPU time the work takes and what each assumption adds to it, so a figure an
-    assumption changes says so: none where the assumptions add nothing (reserved units, no tax)."""
-    added = [f"{quantity(o.tax * 100)}\u00a0% virtualization tax"] if o.tax else []
-    added += [f"{money(o.cold_start_usd, cur)} of cold starts"] if o.cold_start_usd else []
-    return " + ".join([f"{money(o.gpu_time_usd, cur)} of GPU time", *added]) if added else None
-
-
-def _term_horizon(result: QuoteResult) -> str | None:
-    longest = max((o.term_past_horizon or 0 for o in result.quote.options), default=0)
-    return query_string(result.params.model_copy(update={"months": longest}), changed_only=True) if longest else None
 
 
 def _memo(result: QuoteResult) -> MemoEntry:

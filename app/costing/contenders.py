@@ -20,7 +20,8 @@ from collections import defaultdict
 from collections.abc import Hashable
 
 from app.costing.curves import LinearCost, MeteredCost, SteppedCost
-from app.costing.quote import Group, PricedOffer, by_option
+from app.costing.quote import PricedOffer
+from app.costing.ranking import Group, by_option
 
 
 def _shape(p: PricedOffer, group: Group) -> Hashable:

@@ -8,7 +8,8 @@ cheapest offer, ranked as the options are ranked (`cheapest_by`: priced in full 
 from __future__ import annotations
 
 from app.costing.contenders import contenders
-from app.costing.quote import OfferCost, PricedOffer, breakdown, cheapest_by
+from app.costing.quote import OfferCost, PricedOffer, breakdown
+from app.costing.ranking import cheapest_by
 from app.costing.terms import Workload
 
 

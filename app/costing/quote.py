@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
@@ -13,6 +12,7 @@ from app.costing.crossovers import BreakEven, Turn, crossovers
 from app.costing.curves import CostCurve
 from app.costing.fixed_costs import FixedCosts, fixed_costs
 from app.costing.money import USD, Currency, cents
+from app.costing.ranking import by_option, cheapest_by
 from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
 
 OptionKey = tuple[Tenancy, Billing]
@@ -194,46 +194,11 @@ def cost_offer(offer: Offer, workload: Workload, assumptions: Assumptions) -> Of
     return breakdown(price_offers([offer], workload, assumptions)[0], workload)
 
 
-Rank = tuple[bool, float, tuple[float, float], int]
-"""Fully priced first (an egress or storage price nobody published is not a free one), then the
-total, then the curve's growth, then the first listed."""
-
-
-def rank_at(p: PricedOffer, hours: float, listed: int) -> Rank:
-    """How an offer ranks at `hours` GPU-hours, the `listed`-th of those compared."""
-    return not p.fixed.complete, p.curve.at(hours), p.curve.growth, listed
-
-
 def quote_priced(priced: list[PricedOffer], workload: Workload, hours_max: float) -> Quote:
     """Each option's cheapest offer at the workload's GPU-hours and where they cross up to hours_max."""
     options, cheaper_looking = cheapest_at(priced, workload)
     pairs, turns = crossovers(options, hours_max)
     return Quote(options, pairs, hours_max, cheaper_looking, turns)
-
-
-Group = Callable[[PricedOffer], Hashable]
-"""What offers compete within for the cheapest: their option, or their provider."""
-
-
-def by_option(p: PricedOffer) -> Hashable:
-    return p.option
-
-
-def cheapest_by(
-    priced: list[PricedOffer], hours: float, group: Group
-) -> tuple[list[tuple[Rank, PricedOffer]], tuple[Rank, PricedOffer] | None]:
-    """The cheapest offer of each group at `hours`, cheapest first (as `Rank`), and the cheapest of
-    all with an unpublished cost (None if none has one)."""
-    cheapest: dict[Hashable, tuple[Rank, PricedOffer]] = {}
-    looks_cheapest: tuple[Rank, PricedOffer] | None = None
-    for listed, p in enumerate(priced):
-        rank, key = rank_at(p, hours, listed), group(p)
-        best = cheapest.get(key)
-        if best is None or rank < best[0]:
-            cheapest[key] = rank, p
-        if rank[0] and (looks_cheapest is None or rank < looks_cheapest[0]):
-            looks_cheapest = rank, p
-    return sorted(cheapest.values(), key=lambda best: best[0]), looks_cheapest
 
 
 def cheapest_at(priced: list[PricedOffer], workload: Workload) -> tuple[list[OfferCost], OfferCost | None]:

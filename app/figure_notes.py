@@ -1,0 +1,34 @@
+"""What the results say beside a figure, where an assumption or a term changes it: the GPU time and
+what the tax and cold starts add, the hours a tax makes the work take, the horizon a term asks for."""
+
+from __future__ import annotations
+
+from app.costing.money import Currency
+from app.costing.quote import OfferCost
+from app.quoting.build import QuoteResult
+from app.quoting.form import query_string
+from app.templating import money, quantity
+
+
+def billed_hours(result: QuoteResult) -> str | None:
+    """H / (1 - t) of the option that runs more GPUs at once than asked, where it has a tax t: the
+    hours its GPUs must run, which a sentence compares with the GPUs at once x 730."""
+    raised = result.raised_by
+    if raised is None or not raised.tax:
+        return None
+    return quantity(round(result.params.gpu_hours / (1 - raised.tax), 1))
+
+
+def compute_parts(o: OfferCost, cur: Currency) -> str | None:
+    """The compute as the GPU time the work takes and what each assumption adds to it, so a figure an
+    assumption changes says so: none where the assumptions add nothing (reserved units, no tax)."""
+    added = [f"{quantity(o.tax * 100)}\u00a0% virtualization tax"] if o.tax else []
+    added += [f"{money(o.cold_start_usd, cur)} of cold starts"] if o.cold_start_usd else []
+    return " + ".join([f"{money(o.gpu_time_usd, cur)} of GPU time", *added]) if added else None
+
+
+def term_horizon(result: QuoteResult) -> str | None:
+    """The calculator's query at a horizon as long as the longest term of the options billed past the
+    horizon, where one is: there the terms are compared a month at a time."""
+    longest = max((o.term_past_horizon or 0 for o in result.quote.options), default=0)
+    return query_string(result.params.model_copy(update={"months": longest}), changed_only=True) if longest else None
