@@ -3,6 +3,7 @@ what the tax and cold starts add, the hours a tax makes the work take, the horiz
 
 from __future__ import annotations
 
+from app.costing.billing import RESERVED
 from app.costing.money import Currency
 from app.costing.quote import OfferCost
 from app.quoting.build import QuoteResult
@@ -20,10 +21,18 @@ def billed_hours(result: QuoteResult) -> str | None:
 
 
 def compute_parts(o: OfferCost, cur: Currency) -> str | None:
-    """The compute as the GPU time the work takes and what each assumption adds to it, so a figure an
-    assumption changes says so: none where the assumptions add nothing (reserved units, no tax)."""
-    added = [f"{quantity(o.tax * 100)}\u00a0% virtualization tax"] if o.tax else []
-    added += [f"{money(o.cold_start_usd, cur)} of cold starts"] if o.cold_start_usd else []
+    """The compute as what the work's GPU time costs and what each assumption adds to it, so that a
+    figure an assumption changes says so: the tax of an offer billed by the hour (always, where there
+    is one), the units it adds to reserved ones (where it adds any), serverless cold starts."""
+    pct = f"{quantity(o.tax * 100)}\u00a0%"
+    added = []
+    if o.tax_units:
+        more = f"{o.tax_units} more unit{'s' if o.tax_units != 1 else ''}"
+        added.append(f"{money(o.tax_usd, cur)} for {more} the {pct} virtualization tax needs")
+    elif o.tax and o.offer.billing not in RESERVED:
+        added.append(f"{money(o.tax_usd, cur)} for the {pct} virtualization tax")
+    if o.cold_start_usd:
+        added.append(f"{money(o.cold_start_usd, cur)} of cold starts")
     return " + ".join([f"{money(o.gpu_time_usd, cur)} of GPU time", *added]) if added else None
 
 

@@ -77,8 +77,8 @@ class RowFigures:
     per_hour: str
     per_output: str | None = None
     """A job's cost per useful output: per million output tokens served, or the whole run."""
-    assumed: str | None = None
-    """What the assumptions add to the compute, where they add any: "$625.00 of GPU time + 5 % virtualization tax"."""
+    compute_parts: str | None = None
+    """What the assumptions add to the compute, where they add any (`compute_parts` in app/figure_notes.py)."""
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ def shape(result: QuoteResult) -> Hashable:
     looks = q.cheaper_looking.offer.offer_id if q.cheaper_looking else None
     gpus = tuple((c.gpu, c.cheapest.offer.offer_id if c.cheapest else None) for c in result.choices)
     listed = tuple((c.gpu, o.offer.offer_id) for c, o in result.gpu_options)
-    used = tuple(o.gpus_used for o in q.options)
+    used = tuple((o.gpus_used, o.tax_units > 0) for o in q.options)
     stretch = stretch_at(q, result.params.gpu_hours)
     return q.hours_max, tuple(o.offer.offer_id for o in q.options), used, looks, gpus, listed, stretch
 

@@ -14,15 +14,12 @@ def term_share(offer: Offer, months: int) -> float:
 
 
 RESERVED = (Billing.COMMITTED, Billing.MONTHLY, Billing.PURCHASED)
-"""Billed by whole units whatever the hours: the tax changes how many units the hours need, not their price."""
+"""Billed by whole units whatever the hours: the tax changes how many units the hours need."""
 
 
-def assumed_in_compute(offer: Offer, workload: Workload, assumptions: Assumptions) -> tuple[float, float]:
-    """What the assumptions add to a metered offer's compute: the virtualization tax's share of it
-    (t: the hours billed are H / (1 - t), so t of them are lost), and USD of cold starts a month per
-    month of the horizon. (0, 0) for reserved units, which the hours alone do not price."""
-    if offer.billing in RESERVED:
-        return 0.0, 0.0
+def added_to_compute(offer: Offer, workload: Workload, assumptions: Assumptions) -> tuple[float, float]:
+    """What the assumptions add to an offer's compute: its tenancy's virtualization tax t (the work
+    of H GPU-hours takes H / (1 - t)), and USD of serverless cold starts per month of the horizon."""
     cold = 0.0
     if offer.tenancy is Tenancy.SERVERLESS:
         cold = assumptions.cold_start_hours * offer.usd_per_gpu_hour * term_share(offer, workload.months)

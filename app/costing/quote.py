@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import cached_property
 
-from app.costing.billing import assumed_in_compute, cost_curve, gpus_used_and_billed
+from app.costing.billing import added_to_compute, cost_curve, gpus_used_and_billed
 from app.costing.crossovers import BreakEven, Turn, crossovers
-from app.costing.curves import CostCurve
+from app.costing.curves import CostCurve, SteppedCost
 from app.costing.fixed_costs import FixedCosts, fixed_costs
 from app.costing.money import USD, Currency, cents
 from app.costing.ranking import by_option, cheapest_by
@@ -23,7 +23,7 @@ OptionKey = tuple[Tenancy, Billing]
 class OfferCost:
     """USD per month of the horizon for the workload on one offer, its setup fee apart (paid once
     over the horizon); egress or storage None where not published. A term longer than the horizon is
-    billed whole: `compute` and `total` carry all of it, `month_compute` is a month as billed."""
+    billed whole: `compute` and `total` carry all of it, `billed_month` is a month of it as billed."""
 
     offer: Offer
     compute: float
@@ -40,18 +40,20 @@ class OfferCost:
     compute_months: int = 1
     """Months of compute billed over the horizon: all of a minimum commitment, however short the horizon."""
     months: int = 1
-    month_compute: float | None = None
-    """Compute of one month as the offer bills it; None where that is `compute` (no term past the horizon)."""
     tax: float = 0.0
-    """The virtualization tax assumed where it scales the compute (metered billing): 0.05 for 5 %."""
+    """The virtualization tax assumed for the offer's tenancy: 0.05 for 5 %."""
     tax_usd: float = 0.0
-    """USD of the compute the tax adds: the hours lost to it."""
+    """USD of the compute the tax adds: the hours lost to it, billed by the hour, or the units more it
+    takes (`tax_units`)."""
+    tax_units: int = 0
+    """Whole units (nodes, reserved GPUs) the tax adds to those the work needs."""
     cold_start_usd: float = 0.0
     """USD of the compute the serverless cold starts assumed add."""
 
     @property
     def gpu_time_usd(self) -> float:
-        """The compute less what the assumptions add: the GPU-hours of work at the offer's price."""
+        """The compute less what the assumptions add: what the work's GPU-hours cost as the offer
+        bills them (whole instances and units, idle GPUs included)."""
         return self.compute - self.tax_usd - self.cold_start_usd
 
     @cached_property
@@ -63,17 +65,20 @@ class OfferCost:
         return not self.unpublished
 
     def horizon_in(self, currency: Currency = USD) -> Decimal:
-        """The horizon's total as its invoices add up: a month's compute and its egress plus
-        storage, each rounded to the cent in `currency`, times the months each is billed, and the
-        setup fee, rounded to the cent, once."""
+        """The horizon's total as its invoices add up: a month's compute and its egress plus storage,
+        each rounded to the cent in `currency`, times the horizon's months (a term longer than the
+        horizon: its whole compute, rounded once), and the setup fee, rounded to the cent, once."""
         fixed = (self.egress or 0.0) + (self.storage or 0.0)
-        compute = cents(currency.of(self.billed_month)) * self.compute_months
+        if self.term_past_horizon:
+            compute = cents(currency.of(self.compute * self.months))
+        else:
+            compute = cents(currency.of(self.compute)) * self.months
         return compute + cents(currency.of(fixed)) * self.months + cents(currency.of(self.offer.setup_fee_usd))
 
     @property
     def billed_month(self) -> float:
-        """USD of compute a month as the offer bills it, a term's month at its monthly share."""
-        return self.compute if self.month_compute is None else self.month_compute
+        """USD of compute a month as the offer bills it: a term's monthly share."""
+        return self.compute * self.months / self.compute_months
 
     @property
     def term_past_horizon(self) -> int | None:
@@ -137,8 +142,8 @@ class PricedOffer:
     curve: CostCurve
     setup_share: float = 0.0
     """The setup fee spread over the horizon's months, in the curve's base: ranking and break-evens count it."""
-    assumed: tuple[float, float] = (0.0, 0.0)
-    """The virtualization tax's share of its compute and its USD of cold starts (`assumed_in_compute`)."""
+    added: tuple[float, float] = (0.0, 0.0)
+    """The virtualization tax and the USD of cold starts the assumptions add (`added_to_compute`)."""
 
     @property
     def complete(self) -> bool:
@@ -157,8 +162,8 @@ def price_offers(offers: list[Offer], workload: Workload, assumptions: Assumptio
             fixed = fixed_by_prices[prices] = fixed_costs(offer, workload, assumptions)
         share = offer.setup_fee_usd / workload.months
         curve = cost_curve(offer, workload, assumptions, fixed.usd + share)
-        assumed = assumed_in_compute(offer, workload, assumptions)
-        priced.append(PricedOffer(offer, option_of(offer), fixed, curve, share, assumed))
+        added = added_to_compute(offer, workload, assumptions)
+        priced.append(PricedOffer(offer, option_of(offer), fixed, curve, share, added))
     return priced
 
 
@@ -168,8 +173,12 @@ def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     compute = total - priced.fixed.usd
     per_hour = total / workload.gpu_hours if workload.gpu_hours > 0 else math.inf  # past every float: no rate
     compute_months = max(workload.months, priced.offer.min_commitment_months or 0)
-    month_compute = compute * workload.months / compute_months if compute_months > workload.months else None
-    tax, cold_start = priced.assumed
+    tax, cold_start = priced.added
+    tax_units, tax_usd = 0, (compute - cold_start) * tax
+    if isinstance(priced.curve, SteppedCost):
+        untaxed = replace(priced.curve, hours_per_unit=priced.curve.hours_per_unit / (1 - tax))
+        tax_units = priced.curve.units(workload.gpu_hours) - untaxed.units(workload.gpu_hours)
+        tax_usd = tax_units * priced.curve.unit_month
     return OfferCost(
         offer=priced.offer,
         compute=compute,
@@ -183,9 +192,9 @@ def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
         assumed=priced.fixed.assumed,
         compute_months=compute_months,
         months=workload.months,
-        month_compute=month_compute,
         tax=tax,
-        tax_usd=(compute - cold_start) * tax,
+        tax_usd=tax_usd,
+        tax_units=tax_units,
         cold_start_usd=cold_start,
     )
 

@@ -31,7 +31,15 @@ def test_serverless_cold_starts_are_apart_from_the_gpu_time():
     assert (cost.gpu_time_usd, cost.cold_start_usd, cost.tax_usd) == (pytest.approx(1800), pytest.approx(20), 0)
 
 
-def test_a_reserved_node_is_priced_by_units_whatever_the_tax():
-    """A virtualized monthly node costs 1,230.00 at 500 h with or without the tax: nothing to split."""
+def test_a_reserved_node_below_its_taxed_capacity_owes_the_tax_nothing():
+    """A virtualized monthly node at 1,230.00 carries 730 x 0.95 = 693.5 GPU-hours of work: at 500 h
+    one node, with or without the tax, so the tax adds nothing to the figure."""
     cost = cost_offer(NODE, Workload(500), Assumptions())
-    assert (cost.compute, cost.tax, cost.tax_usd, cost.gpu_time_usd) == (1230, 0, 0, 1230)
+    assert (cost.compute, cost.tax, cost.tax_units, cost.tax_usd, cost.gpu_time_usd) == (1230, 0.05, 0, 0, 1230)
+
+
+def test_at_700_hours_the_tax_makes_a_reserved_node_two():
+    """700 h of work is more than one taxed node's 693.5 but less than its untaxed 730: two nodes,
+    2,460.00, of which 1,230.00 for the one more node the tax needs."""
+    cost = cost_offer(NODE, Workload(700), Assumptions())
+    assert (cost.compute, cost.tax_units, cost.tax_usd, cost.gpu_time_usd) == (2460, 1, 1230, 1230)

@@ -61,3 +61,15 @@ def test_over_12_months_the_term_beats_spot_from_688_8_to_730_hours():
     q = quote([YEAR_TERM, SPOT], Workload(500, months=12), NO_TAX, hours_max=730)
     (pair,) = q.break_evens
     assert [c.hours for c in pair.crossings] == [pytest.approx(688.8), 730]
+
+
+@pytest.mark.parametrize(("months", "per_month"), [(1, 10_000), (5, 2_000), (7, 1_428.571429)])
+def test_a_10_000_year_term_totals_10_000_over_any_shorter_horizon(months, per_month):
+    """10,000 a year is 833.33 a month as billed, but the horizon pays the whole year once: 10,000.00
+    over 1, 5 or 7 months (never 12 x 833.33 = 9,999.96), 10,000 / months a month of the horizon."""
+    term = Offer(3, "metal", Tenancy.BARE_METAL, Billing.COMMITTED, 1, 10_000.0, PricePeriod.YEAR,
+                 min_commitment_months=12, egress_tiers=FREE, storage_tiers=FREE)  # fmt: skip
+    cost = cost_offer(term, Workload(500, months=months), NO_TAX)
+    assert cost.total == pytest.approx(per_month)
+    assert cost.horizon_in() == Decimal("10000.00")
+    assert cost.billed_month == pytest.approx(833.333333)
