@@ -28,11 +28,13 @@ class Drawn:
     charts: tuple[Chart, ...]
     bodies: tuple[Markup, ...]
     legend: Markup
+    x_max: float
+    """The GPU-hours at the right end of the axis: the widest band of the quotes drawn."""
     break_evens: Markup = Markup()
 
 
-def current_in(drawn: Drawn, hours: float, x_max: float) -> tuple[tuple[CurrentLine, ...], ...]:
-    return tuple(tuple(yours(chart, hours, x_max)) for chart in drawn.charts)
+def current_in(drawn: Drawn, hours: float) -> tuple[tuple[CurrentLine, ...], ...]:
+    return tuple(tuple(yours(chart, hours, drawn.x_max)) for chart in drawn.charts)
 
 
 def options_drawn(memo: MemoEntry, result: QuoteResult) -> Drawn:
@@ -43,7 +45,7 @@ def options_drawn(memo: MemoEntry, result: QuoteResult) -> Drawn:
         charts = tuple(options_chart(q, result.currency, f) for f in FRAMES)
         parts = macros("_results_parts.html")
         legend, listed = parts.legend(charts[0].series), parts.break_evens(charts[0], q)
-        return Drawn(charts, tuple(macros("_chart.html").chart_body(c) for c in charts), legend, listed)
+        return Drawn(charts, tuple(macros("_chart.html").chart_body(c) for c in charts), legend, q.hours_max, listed)
 
     return memo.part(("cost chart", q.hours_max, tuple(o.offer.offer_id for o in q.options)), draw)
 
@@ -60,6 +62,8 @@ def gpus_drawn(memo: MemoEntry, result: QuoteResult) -> Drawn:
             charts,
             tuple(macros("_chart.html").chart_body(c) for c in charts),
             macros("_results_parts.html").gpu_legend(lines),
+            max(q.hours_max for q in quotes),
         )
 
-    return memo.part(("gpu chart", result.quote.hours_max, tuple(q.options[0].offer.offer_id for q in quotes)), draw)
+    drawn = tuple((q.hours_max, q.options[0].offer.offer_id) for q in quotes)
+    return memo.part(("gpu chart", drawn), draw)

@@ -172,14 +172,14 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
         gpu_totals = tuple(money(o.total, cur) for _, o in result.gpu_rows[:GPU_ROWS])
         gpu_per_output = tuple(per_output(result, o) for _, o in result.gpu_rows[:GPU_ROWS])
         if result.job is None:
-            gpu_current = current_in(gpus_drawn(memo, result), p.gpu_hours, q.hours_max)
+            gpu_current = current_in(gpus_drawn(memo, result), p.gpu_hours)
     return Figures(
         hours,
         every_offer,
         rows,
         money_gap(q.options[1].horizon_month, q.options[0].horizon_month, cur) if len(q.options) > 1 else None,
         money(q.cheaper_looking.total, cur) if q.cheaper_looking else None,
-        current_in(options_drawn(memo, result), p.gpu_hours, q.hours_max),
+        current_in(options_drawn(memo, result), p.gpu_hours),
         quantity(result.raised_at_once) if result.raised_at_once else None,
         billed_hours(result),
         gpu_totals,
@@ -204,7 +204,7 @@ def shape(result: QuoteResult) -> Hashable:
     and their order (every GPU model's too, for any GPU), the one that only looks cheaper, the turns."""
     q = result.quote
     looks = q.cheaper_looking.offer.offer_id if q.cheaper_looking else None
-    gpus = tuple((c.gpu, c.cheapest.offer.offer_id if c.cheapest else None) for c in result.choices)
+    gpus = tuple((c.gpu, c.cheapest.offer.offer_id if c.cheapest else None, c.quote.hours_max) for c in result.choices)
     listed = tuple((c.gpu, o.offer.offer_id) for c, o in result.gpu_options)
     used = tuple((o.gpus_used, o.tax_units > 0) for o in q.options)
     stretch = stretch_at(q, result.params.gpu_hours)

@@ -227,3 +227,20 @@ def test_the_fields_a_model_sets_say_so_beside_them(client, session):
         note.find_parent(class_="field").select_one("input[type=number]")["id"] for note in page.select(".set-by-model")
     ]
     assert noted == ["peak_gpus", "checkpoint_gb"]
+
+
+def test_the_any_gpu_chart_marks_your_hours_on_its_own_axis(shipped_client):
+    """Llama 3.1 70B at 8k on any GPU: the GPU models drawn fit on 1 to 2 GPUs at once, so their bands
+    differ (2 x 730 = 1,460 GPU-hours reach 1,500); the axis runs to the widest, and the line of your
+    500 GPU-hours sits a third of the way along it, not half-way as on the first model's 1,000."""
+    page = soup(shipped_client.get("/?preset=llama-3.1-70b&context=8192&gpu=any&gpu_hours=500"))
+    svg = page.select_one("figure.gpu-chart svg.frame-wide")
+    ticks = [t for t in svg.select("g.grid text") if "axis-title" not in (t.get("class") or [])]
+    x_ticks = [
+        t for t in ticks if t.get("text-anchor") in ("start", "middle", "end") and t.get("y") == ticks[-1].get("y")
+    ]
+    (x0, first), (x_end, last) = [
+        (float(t["x"]), float(t.get_text().replace(",", ""))) for t in (x_ticks[0], x_ticks[-1])
+    ]
+    current = float(svg.select_one(".current line")["x1"])
+    assert first == 0 and current == pytest.approx(x0 + (x_end - x0) * 500 / last, abs=0.2)
