@@ -22,6 +22,7 @@ from app.quoting.demand import uploaded
 from app.quoting.detours import DetourLink, links, quote_detours, refusal_detours
 from app.quoting.folds import folded_alike, folds, settled
 from app.quoting.form import default_values, form_of, parse_params, query_of, query_string
+from app.quoting.moves import move_memo
 from app.quoting.params import FieldErrors, QuoteParams
 from app.quoting.provider_view import LABELS, ProviderView, parse_view
 from app.results import figures, results_block, shown
@@ -52,10 +53,10 @@ def calculator_page(
     if isinstance(built, dict) and problems:
         built = built | problems
     errors, result = (built, None) if isinstance(built, dict) else ({}, built)
+    detours = () if problems or isinstance(view, dict) else _detours(catalogs, parsed, errors, result)
     if isinstance(view, dict):
         errors, result, view = errors | view, None, ProviderView()
     token = None if fragment else csrf_token(request)  # the results block holds no form that posts
-    detours = () if problems else _detours(catalogs, parsed, errors, result)
     context = {
         "values": {**default_values(model), **query},
         "errors": errors,
@@ -98,15 +99,22 @@ def _detours(
     catalogs: Catalogs, parsed: QuoteParams | FieldErrors, errors: FieldErrors, result: QuoteResult | None
 ) -> tuple[DetourLink, ...]:
     """Where a quote with no offer, or a job refused, leads: the nearest inputs that give offers, each
-    linked at the inputs as asked with its one change (the version asked for kept). A quote's are worked
-    out once per memo of its inputs: they count offers, which GPU-hours leave alone."""
+    linked at the inputs as asked with its one change (the version asked for kept). Worked out once per
+    memo of the inputs: a quote's count offers, which GPU-hours leave alone; a refusal's depend on the
+    GPU-hours and the messages too. None for a view refused, whose message is about the view alone."""
     if isinstance(parsed, dict) or (result is not None and result.quote.options):
         return ()
     if result is not None:
         assert result.memo is not None, "build_quote gives every result its memo"
         found = result.memo.part("detours", lambda: quote_detours(catalogs, parsed))
     else:
-        found = refusal_detours(catalogs, parsed, errors)
+        catalog = catalogs.at(parsed.catalog_version)
+        refused = parsed.gpu_hours, tuple(sorted(errors.items()))
+        if catalog is None:
+            return ()
+        found = move_memo(catalog, parsed).part(
+            ("refusal detours", refused), lambda: refusal_detours(catalogs, parsed, errors)
+        )
     return links(found, lambda update: "/?" + query_string(parsed.model_copy(update=update), frozenset(), True))
 
 
