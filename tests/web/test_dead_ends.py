@@ -141,3 +141,11 @@ def test_a_move_of_the_slider_in_a_dead_end_keeps_the_suggestions_at_its_gpu_hou
     found = detours(soup(fragment))
     assert [offers for _, offers, _ in found] == [9, 42, 9, 6]
     assert all(f"gpu_hours={hours}&" in url for _, _, url in found)
+
+
+def test_a_refused_provider_view_lists_no_detours(shipped_client):
+    """A sort column that does not exist is the view's mistake alone: its message, and no suggestion of
+    other GPU models or filters, which would answer a question nobody asked."""
+    page = soup(shipped_client.get("/?gpu=H100&gpu_hours=500&providers=nonsense"))
+    assert "sorted by must be one of" in page.select_one("#results-problem .problem").get_text()
+    assert page.select_one(".detours") is None
