@@ -37,7 +37,12 @@ def hours_searched(gpu_hours: float, reach: float = 0.0) -> float:
 
 TURN_SEARCHED = 10
 """Where the cheapest option does not change above H within the band, its next change is searched
-up to this many bands further, so that the headline's break-even is on the chart."""
+up to ten times the band, so that the headline's break-even is on the chart..."""
+
+TURN_SEARCHED_UP_TO = 1_000_000.0
+"""... but no further than a million GPU-hours a month (1,370 GPUs busy all month): each step of a
+reserved or metered curve is a stretch to search, and past that the steps run to hundreds of
+thousands for a first move's answer that no buyer of a thousand GPUs reads off this chart."""
 
 
 def hours_to_show(turn_hours: float) -> float:
