@@ -15,6 +15,7 @@ from app.chart_layout import BADGE_R, END_LABEL_GAP
 from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import SYMBOLS, USD, Currency, cents, rate
 from app.costing.owning import OWNED_OFFER_ID
+from app.costing.quote import OfferCost
 from app.costing.terms import RENTAL_BILLINGS, RENTED, Billing, Tenancy
 from app.option_styles import option_class
 from app.quoting.explorer import explorer_url
@@ -45,6 +46,17 @@ def option_label(option: tuple[Tenancy, Billing]) -> str:
     if billing is Billing.PURCHASED:
         return TENANCY_LABELS[tenancy]
     return f"{TENANCY_LABELS[tenancy]}, {BILLING_LABELS[billing]}"
+
+
+def month_said(o: OfferCost) -> str:
+    """What an option's total is a month of: a month, or, where a term longer than the horizon is
+    billed whole, a month of the horizon (the whole horizon, for one month) with the term named."""
+    term = o.term_past_horizon
+    if term is None:
+        return "a month"
+    if o.months == 1:
+        return f"over your 1-month horizon, a {term}-month term billed whole"
+    return f"a month of your {o.months}-month horizon, a {term}-month term billed whole"
 
 
 def money(usd: float | None, currency: Currency = USD) -> str:
@@ -153,6 +165,7 @@ templates.env.filters.update(
     money_change=money_change,
     published=published,
     option_label=option_label,
+    month_said=month_said,
     option_class=option_class,
     web_link=web_link,
     quantity=quantity,

@@ -88,3 +88,17 @@ def test_the_cell_says_when_the_tax_takes_a_reserved_node_more(client, session):
     assert cell.select_one(".assumed-in").get_text() == parts
     page = soup(client.get("/?gpu=H100&gpu_hours=500&invocations=0"))
     assert page.select_one('tr[data-option="virtualized-monthly"] .assumed-in') is None
+
+
+def test_with_the_term_cheapest_every_line_says_what_its_total_is_of(client, year_term_and_spot):
+    """Bare metal only: the year term is the answer, 10,332.00 over a 1-month horizon: the headline
+    names the term and the answer line says its total is the horizon's, never "a month"."""
+    page = soup(client.get(f"/?{QUERY}&gpu_hours=500&tenancy=bare_metal"))
+    assert "the cheapest is Bare metal, committed: a 12-month term, $10,332.00 over your 1-month horizon" in (
+        headline(page)
+    )
+    line = " ".join(page.select_one(".answer-line").get_text().split())
+    assert (
+        line == "Cheapest: Bare metal, committed at $10,332.00 over your 1-month horizon, a 12-month term billed whole"
+    )
+    assert page.select_one("table.options thead").get_text(" ", strip=True).count("Total / month of your horizon") == 1
