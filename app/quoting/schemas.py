@@ -34,7 +34,7 @@ def _money_rate(usd: float | None, currency: Currency) -> float | None:
 
 
 class CostOut(BaseModel):
-    """One offer's month for the workload, part by part, in the display currency."""
+    """One offer's cost for the workload a month of the horizon, part by part, in the display currency."""
 
     option: str
     offer_id: int
@@ -52,6 +52,10 @@ class CostOut(BaseModel):
         description="the months of a minimum term longer than the horizon, billed whole; null where it fits"
     )
     month_as_billed: float = Field(description="a month of compute as the offer bills it: the term's monthly share")
+    virtualization_tax: float = Field(
+        description="of compute, what the virtualization tax assumed adds: hours lost, or whole units more"
+    )
+    cold_starts: float = Field(description="of compute, what the serverless cold starts assumed add")
     setup_fee: float = Field(description="charged once: in horizon_total, not in the month's total")
     horizon_total: float = Field(
         description="the months of the horizon (all of a minimum commitment's compute) plus the setup fee once"
@@ -74,6 +78,8 @@ class CostOut(BaseModel):
             "total": float(cents(currency.of(o.total))),
             "term_months": o.term_past_horizon,
             "month_as_billed": float(cents(currency.of(o.billed_month))),
+            "virtualization_tax": float(cents(currency.of(o.tax_usd))),
+            "cold_starts": float(cents(currency.of(o.cold_start_usd))),
             "setup_fee": float(cents(currency.of(o.offer.setup_fee_usd))),
             "horizon_total": float(o.horizon_in(currency)),
             "effective_per_gpu_hour": _money_rate(o.effective_per_gpu_hour, currency),
@@ -148,7 +154,14 @@ class QuoteOut(BaseModel):
     catalog_prices: int = Field(description="offers in this catalog version")
     catalog_prices_undated: int = Field(description="of those, prices whose source states no as-of date")
     params: QuoteParams
-    hours_searched_up_to: float
+    hours_searched_up_to: float = Field(
+        description="GPU-hours a month the break-evens are searched to, the chart's right end: past twice the "
+        "GPU-hours, all the GPUs at once busy all month, and the next change of the cheapest where one is found"
+    )
+    cheapest_unchanged_up_to: float | None = Field(
+        description="where no option is cheaper above the GPU-hours within that range: how much further it was "
+        "looked for and none found"
+    )
     options: list[OptionOut]
     cheaper_looking: OptionOut | None = Field(
         description="an offer that looks cheaper than the first option only because it leaves out a cost its "
@@ -217,6 +230,7 @@ def quote_out(result: QuoteResult, view: ProviderView | None = None) -> QuoteOut
         catalog_prices_undated=result.catalog.undated,
         params=result.params,
         hours_searched_up_to=q.hours_max,
+        cheapest_unchanged_up_to=q.turns_searched or None,
         options=[OptionOut.of(o, result.catalog, result.currency, tokens) for o in q.options],
         cheaper_looking=None
         if q.cheaper_looking is None

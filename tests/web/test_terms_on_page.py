@@ -102,3 +102,11 @@ def test_with_the_term_cheapest_every_line_says_what_its_total_is_of(client, yea
         line == "Cheapest: Bare metal, committed at $10,332.00 over your 1-month horizon, a 12-month term billed whole"
     )
     assert page.select_one("table.options thead").get_text(" ", strip=True).count("Total / month of your horizon") == 1
+
+
+def test_the_api_says_what_the_tax_adds(client, year_term_and_spot):
+    """Spot at 700 hours: 921.05 of compute, 46.05 of it for the 5 % tax; the term's bare metal none."""
+    body = client.get("/api/quote?gpu=H100&gpu_hours=700&invocations=0").json()
+    spot, term = body["options"]
+    assert (spot["compute"], spot["virtualization_tax"], spot["cold_starts"]) == (921.05, 46.05, 0.0)
+    assert term["virtualization_tax"] == 0.0
