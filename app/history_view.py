@@ -74,6 +74,11 @@ class SeriesView:
         return self.series.key
 
     @property
+    def undated_offered(self) -> tuple[PricePoint, ...]:
+        """The undated prices still offered, cheapest first: what a headline may call the lowest."""
+        return tuple(p for p in self.undated if p.withdrawn is None)
+
+    @property
     def aggregated(self) -> bool:
         """Not a list price: drawn apart, never joined to one."""
         return self.key.price_basis in (PriceBasis.AGGREGATOR_MINIMUM, PriceBasis.MARKETPLACE_MEDIAN)

@@ -185,13 +185,13 @@ def _cheapest_provider(prices: dict[str, Decimal]) -> str | None:
 
 def _moved_by(before: dict[str, Decimal], after: dict[str, Decimal]) -> tuple[Move | None, str | None]:
     """Why the cheapest went from `before`'s to `after`'s (see Move), and the provider that entered
-    below it or, setting it, left; (None, None) where it stayed. A fall set by a provider that had no
-    price before is an entry; a rise (or no price left) after the provider that set it left, an exit."""
+    below it or, setting it, left; (None, None) where it stayed. A fall (or a price after none) set by
+    a provider with no price before is an entry; a rise (or no price left) after its setter left, an exit."""
     was, now = min(before.values(), default=None), min(after.values(), default=None)
     if was == now:
         return None, None
     setter, previous = _cheapest_provider(after), _cheapest_provider(before)
-    if was is not None and now is not None and now < was and setter not in before:
+    if now is not None and setter not in before and (was is None or now < was):
         return Move.ENTRY, setter
     if (now is None or (was is not None and now > was)) and previous not in after:
         return Move.EXIT, previous

@@ -197,3 +197,12 @@ def test_a_step_the_cheapest_took_as_a_provider_entered_or_left_is_marked_so():
     ]
     (cut,) = series_of([point("a", "2025-01-01", "4"), point("a", "2025-03-01", "3")])
     assert [(s.moved_by, s.mover) for s in cut.steps] == [(None, None), (Move.PRICE, None)]
+
+
+def test_a_price_after_every_product_was_withdrawn_is_an_entry():
+    """a alone from January, withdrawn on 1 March: no price is left. b's first price on 1 April is the
+    cheapest entering the tracked set, not a price change."""
+    a = PricePoint(**{**point("a", "2025-01-01", "4").__dict__, "withdrawn": date(2025, 3, 1)})
+    (series,) = series_of([a, point("b", "2025-04-01", "5")])
+    last = series.steps[-1]
+    assert (str(last.day), str(last.cheapest), last.moved_by, last.mover) == ("2025-04-01", "5", Move.ENTRY, "b")
