@@ -99,7 +99,7 @@ class Figures:
     at_once: str | None = None
     """The GPUs at once a metered instance runs where the GPU-hours need more than asked (730 hours a GPU)."""
     at_once_billed: str | None = None
-    """The GPU-hours that instance bills for the work, where its tax is what makes them more than asked."""
+    """The GPU-hours that instance bills for the work, H / (1 - tax), where its option has a tax."""
     gpu_totals: tuple[str, ...] = ()
     gpu_per_output: tuple[str | None, ...] = ()
     gpu_current: tuple[tuple[CurrentLine, ...], ...] = ()

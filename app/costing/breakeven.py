@@ -31,7 +31,8 @@ def hours_searched(gpu_hours: float, reach: float = 0.0) -> float:
     """How far up break-evens are searched: 1,000, 2,000, 5,000, ... past twice H, so that the range
     (and the chart's axis, which reads it) stays put while the slider moves within a band; and at
     least `reach`, the GPU-hours the workload's own capacity runs (all its GPUs at once, an owned
-    server busy all month), which moving the slider leaves alone."""
+    server busy all month), which moving the slider leaves alone, rounded up more finely (1,500,
+    6,000) so that it is not dwarfed by empty axis."""
     return max(nice_ceiling(max(2 * gpu_hours, 1000.0), steps=(1, 2, 5)), nice_ceiling(reach))
 
 

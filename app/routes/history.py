@@ -46,7 +46,7 @@ def history_asked(request: Request, gpu: Annotated[str, Query()] = "H100") -> Re
     return RedirectResponse(f"/history/{quote(gpu, safe='')}" + (f"?{rest}" if rest else ""), status_code=303)
 
 
-@router.get("/history/{gpu}.csv", response_class=CSVResponse, summary="A GPU model's dated prices as CSV")
+@router.get("/history/{gpu}.csv", response_class=CSVResponse, summary="A GPU model's prices as CSV, dated and undated")
 def history_csv(gpu: str, request: Request, db: Database) -> Response:
     params = _params(gpu, request)
     if isinstance(params, dict):
