@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from app.catalog.cache import MemoEntry
 from app.costing.breakeven import TURN_SEARCHED, TURN_SEARCHED_UP_TO, hours_searched, hours_to_show
-from app.costing.crossovers import crossovers
+from app.costing.crossovers import crossovers, overtaken_at
 from app.costing.quote import Quote, cheapest_at
 from app.quoting.fitted import Fitted
 
@@ -24,8 +24,8 @@ def quote_at(memo: MemoEntry, fitted: Fitted, gpu_hours: float) -> Quote:
     searched = 0.0
     wide = min(band * TURN_SEARCHED, max(band, TURN_SEARCHED_UP_TO))
     if wide > band and not any(t.hours > gpu_hours for t in turns):
-        _, further = memo.part(("break-evens", wide, chosen), lambda: crossovers(options, wide))
-        ahead = next((t.hours for t in further if t.hours > gpu_hours), None)
+        overtaken = memo.part(("overtaken", wide, chosen), lambda: overtaken_at(options, wide))
+        ahead = next((hours for hours in overtaken if hours > gpu_hours), None)
         if ahead is None:
             searched = wide
         else:
