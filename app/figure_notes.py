@@ -3,11 +3,14 @@ what the tax and cold starts add, the hours a tax makes the work take, the horiz
 
 from __future__ import annotations
 
+from app.catalog.cache import MemoEntry
 from app.costing.billing import RESERVED
 from app.costing.money import Currency
 from app.costing.quote import OfferCost
 from app.quoting.build import QuoteResult
 from app.quoting.form import query_string
+from app.quoting.moves import MOVED
+from app.result_rows import hours_param
 from app.templating import money, quantity
 
 
@@ -36,8 +39,13 @@ def compute_parts(o: OfferCost, cur: Currency) -> str | None:
     return " + ".join([f"{money(o.gpu_time_usd, cur)} of GPU time", *added]) if added else None
 
 
-def term_horizon(result: QuoteResult) -> str | None:
+def term_horizon(result: QuoteResult, memo: MemoEntry) -> str | None:
     """The calculator's query at a horizon as long as the longest term of the options billed past the
-    horizon, where one is: there the terms are compared a month at a time."""
+    horizon, where one is: there the terms are compared a month at a time. All but GPU-hours made
+    once per memo, as `inputs_query` does."""
     longest = max((o.term_past_horizon or 0 for o in result.quote.options), default=0)
-    return query_string(result.params.model_copy(update={"months": longest}), changed_only=True) if longest else None
+    if not longest:
+        return None
+    at_term = result.params.model_copy(update={"months": longest})
+    rest = memo.part(("term horizon", longest), lambda: query_string(at_term, frozenset(MOVED), changed_only=True))
+    return f"{hours_param(result.params.gpu_hours)}&{rest}" if rest else hours_param(result.params.gpu_hours)

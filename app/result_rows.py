@@ -79,13 +79,13 @@ def inputs_query(result: QuoteResult, memo: MemoEntry) -> tuple[str, str]:
         return query, quote(query, safe="")
 
     query, encoded = memo.part("inputs query", rest)
-    hours = _hours_param(p.gpu_hours)
+    hours = hours_param(p.gpu_hours)
     if not query:
         return hours, quote(hours, safe="")
     return f"{hours}&{query}", f"{quote(hours, safe='')}%26{encoded}"
 
 
-def _hours_param(gpu_hours: float) -> str:
+def hours_param(gpu_hours: float) -> str:
     return f"gpu_hours={int(gpu_hours) if float(gpu_hours).is_integer() else gpu_hours}"  # 500, not 500.0
 
 
@@ -99,7 +99,7 @@ def chosen_queries(result: QuoteResult, memo: MemoEntry) -> tuple[str, ...]:
         chosen = (result.params.model_copy(update={"gpu": c.gpu}) for c, _ in result.gpu_rows)
         return tuple(query_string(p, frozenset(MOVED), changed_only=True) for p in chosen)
 
-    hours = _hours_param(result.params.gpu_hours)
+    hours = hours_param(result.params.gpu_hours)
     return tuple(f"{hours}&{query}" for query in memo.part("chosen queries", rest))
 
 

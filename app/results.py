@@ -190,7 +190,7 @@ def figures(result: QuoteResult, view: ProviderView | None = None, detours: tupl
         workload,
         provider_rows(result, _memo(result), view, workload) if view is not None and view.shown else (),
         owned_figures(result),
-        term_horizon(result),
+        term_horizon(result, memo),
     )
 
 

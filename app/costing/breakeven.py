@@ -36,21 +36,6 @@ def hours_searched(gpu_hours: float, reach: float = 0.0) -> float:
     return max(nice_ceiling(max(2 * gpu_hours, 1000.0), steps=(1, 2, 5)), nice_ceiling(reach))
 
 
-TURN_SEARCHED = 10
-"""Where the cheapest option does not change above H within the band, its next change is searched
-up to ten times the band, so that the headline's break-even is on the chart..."""
-
-TURN_SEARCHED_UP_TO = 1_000_000.0
-"""... but no further than a million GPU-hours a month (1,370 GPUs busy all month): each step of a
-reserved or metered curve is a stretch to search, and past that the steps run to hundreds of
-thousands for a first move's answer that no buyer of a thousand GPUs reads off this chart."""
-
-
-def hours_to_show(turn_hours: float) -> float:
-    """A band that shows a turn of the cheapest line with room beyond it."""
-    return nice_ceiling(1.2 * turn_hours, steps=(1, 2, 5))
-
-
 def _sign(x: float) -> int:
     return (x > 1e-9) - (x < -1e-9)
 

@@ -86,19 +86,6 @@ def cheapest_turns(
     return turns
 
 
-def overtaken_at(options: Sequence[OfferCost], hours_max: float) -> list[float]:
-    """The GPU-hours up to hours_max where another option (ranked with it) becomes cheaper than the
-    first, in order. Above GPU-hours where the first is the cheapest and the cheapest line does not
-    turn, the next turn is the first of these: a search of one curve against each other, not of
-    every pair."""
-    if not options:
-        return []
-    first = options[0]
-    ranked = [o for o in options[1:] if o.complete == first.complete]
-    found = (c.hours for o in ranked for c in crossings(first.curve, o.curve, hours_max) if not c.a_cheaper_after)
-    return sorted(found)
-
-
 def stretch_at(quote: Quote, hours: float) -> Stretch | None:
     """The stretch of the quote's cheapest line that holds `hours`: what the headline says of the
     break-evens (None with no option). A turn exactly at `hours` is behind it only where the option

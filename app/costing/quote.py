@@ -123,9 +123,6 @@ class Quote:
     cost its provider does not publish: named beside the answer, never as the answer."""
     turns: tuple[Turn, ...] = ()
     """Where the cheapest option changes up to hours_max."""
-    turns_searched: float = 0.0
-    """How far up a change of the cheapest option above the GPU-hours was looked for, where none was
-    found: past hours_max, so the page can say "no other option is cheaper up to" that far."""
 
 
 def option_of(offer: Offer) -> OptionKey:

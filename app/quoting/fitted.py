@@ -4,6 +4,7 @@ GPU-hours slider reads, kept in the memo of those inputs (`move_memo`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from app.catalog.rates import RateRecord
@@ -41,7 +42,7 @@ class Fitted:
     priced: list[PricedOffer] = field(default_factory=list)
     """Every offer the filters leave, priced: the hybrid split pairs any of them, whatever the peak."""
 
-    @property
+    @cached_property
     def reach(self) -> float:
         """GPU-hours a month the workload's own capacity runs: all its GPUs at once, 730 hours each,
         and the servers owned busy all month. The chart reaches them, break-evens are searched there."""
@@ -49,7 +50,7 @@ class Fitted:
         full_use = [c.min_units * c.hours_per_unit for c in owned if isinstance(c, SteppedCost)]
         return max([self.workload.peak_gpus * HOURS_PER_MONTH, *full_use])
 
-    @property
+    @cached_property
     def offers(self) -> int:
         """How many offers the filters leave: the server owned is none."""
         return sum(p.offer.offer_id != OWNED_OFFER_ID for p in self.priced)
@@ -66,7 +67,7 @@ class Contenders:
     fitted: tuple[Fitted, ...]
     unmatched: tuple[NoNumber, ...] = ()
 
-    @property
+    @cached_property
     def offers(self) -> int:
         return sum(f.offers for f in self.fitted)
 

@@ -156,11 +156,7 @@ class QuoteOut(BaseModel):
     params: QuoteParams
     hours_searched_up_to: float = Field(
         description="GPU-hours a month the break-evens are searched to, the chart's right end: past twice the "
-        "GPU-hours, all the GPUs at once busy all month, and the next change of the cheapest where one is found"
-    )
-    cheapest_unchanged_up_to: float | None = Field(
-        description="where no option is cheaper above the GPU-hours within that range: how much further it was "
-        "looked for and none found"
+        "GPU-hours, and all the GPUs at once and any server owned busy all month"
     )
     options: list[OptionOut]
     cheaper_looking: OptionOut | None = Field(
@@ -230,7 +226,6 @@ def quote_out(result: QuoteResult, view: ProviderView | None = None) -> QuoteOut
         catalog_prices_undated=result.catalog.undated,
         params=result.params,
         hours_searched_up_to=q.hours_max,
-        cheapest_unchanged_up_to=q.turns_searched or None,
         options=[OptionOut.of(o, result.catalog, result.currency, tokens) for o in q.options],
         cheaper_looking=None
         if q.cheaper_looking is None

@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.costing.crossovers import overtaken_at, relevant_first, stretch_at
+from app.costing.crossovers import relevant_first, stretch_at
 from app.costing.quote import quote
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
 from app.costing.tiers import Tier
@@ -90,11 +90,3 @@ def test_at_a_step_the_stretch_is_the_option_still_cheapest_there():
     assert stretch is not None and stretch.option == NODE
     assert (stretch.since.hours, stretch.until.hours, stretch.then.hours) == pytest.approx((400, 730, 800))
     assert stretch.until.after == ON_DEMAND
-
-
-def test_where_another_option_overtakes_the_cheapest():
-    """At 300 h on demand at 2.50 (750.00) is cheaper than a 1-GPU node at 1,000 a month; the node
-    overtakes it at 400 h and, once two nodes are needed past 730 h, again at 2.50 H = 2,000, 800 h.
-    (On demand overtaking the node at 730 h is not listed: it is the node that is second.)"""
-    q = _quote(300, _offer(1, ON_DEMAND, 2.50, PricePeriod.HOUR), _offer(2, NODE, 1000, PricePeriod.MONTH))
-    assert overtaken_at(q.options, 1000) == pytest.approx([400, 800])
