@@ -110,3 +110,15 @@ def test_the_api_says_what_the_tax_adds(client, year_term_and_spot):
     spot, term = body["options"]
     assert (spot["compute"], spot["virtualization_tax"], spot["cold_starts"]) == (921.05, 46.05, 0.0)
     assert term["virtualization_tax"] == 0.0
+
+
+def test_past_what_one_gpu_runs_the_list_says_more_gpus_run_at_once(client, year_term_and_spot):
+    """One GPU at once runs at most 730 GPU-hours a month; the chart reaches 1,000, so under the
+    break-evens the page says that past 730 the curves price more GPUs at once. With 2 GPUs at once
+    (1,460 GPU-hours, the range 1,500) the same note names 1,460."""
+    note = soup(client.get(f"/?{QUERY}&gpu_hours=500")).select_one(".at-once-past").get_text(" ", strip=True)
+    assert note.startswith("1 GPU at once runs at most 730 GPU-hours a month")
+    note = (
+        soup(client.get(f"/?{QUERY}&gpu_hours=500&peak_gpus=2")).select_one(".at-once-past").get_text(" ", strip=True)
+    )
+    assert note.startswith("2 GPUs at once run at most 1,460 GPU-hours a month")
