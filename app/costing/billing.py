@@ -7,10 +7,15 @@ from app.costing.curves import CostCurve, LinearCost, MeteredCost, units_curve
 from app.costing.terms import HOURS_PER_MONTH, Assumptions, Billing, Offer, Tenancy, Workload
 
 
+def billed_months(offer: Offer, months: int) -> int:
+    """Months of compute billed over a horizon of `months`: all of a minimum term, however short the horizon."""
+    return max(months, offer.min_commitment_months or 0)
+
+
 def term_share(offer: Offer, months: int) -> float:
     """Months of compute billed per month of the horizon: a 12-month term over a 1-month horizon is
     billed whole, 12 months of it in that one month; 1 where the term fits the horizon."""
-    return max(months, offer.min_commitment_months or 0) / months
+    return billed_months(offer, months) / months
 
 
 RESERVED = (Billing.COMMITTED, Billing.MONTHLY, Billing.PURCHASED)

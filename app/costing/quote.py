@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import cached_property
 
-from app.costing.billing import added_to_compute, cost_curve, gpus_used_and_billed
+from app.costing.billing import added_to_compute, billed_months, cost_curve, gpus_used_and_billed
 from app.costing.crossovers import BreakEven, Turn, crossovers
 from app.costing.curves import CostCurve, SteppedCost
 from app.costing.fixed_costs import FixedCosts, fixed_costs
@@ -169,7 +169,7 @@ def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     total = priced.curve.at(workload.gpu_hours) - priced.setup_share
     compute = total - priced.fixed.usd
     per_hour = total / workload.gpu_hours if workload.gpu_hours > 0 else math.inf  # past every float: no rate
-    compute_months = max(workload.months, priced.offer.min_commitment_months or 0)
+    compute_months = billed_months(priced.offer, workload.months)
     tax, cold_start = priced.added
     tax_units, tax_usd = 0, (compute - cold_start) * tax
     if isinstance(priced.curve, SteppedCost):

@@ -36,6 +36,12 @@ def quoted_among(client, url):
     return int(page.select_one(".offers-left").get_text())
 
 
+def each_answers(client, found):
+    """Each suggestion, followed, is quoted among the offers it promised."""
+    for said, offers, url in found:
+        assert quoted_among(client, url) == offers, said
+
+
 def test_h100_bare_metal_in_the_eu_lists_nothing_and_offers_no_download(client):
     page = soup(client.get("/offers?gpu=H100&tenancy=bare_metal&eu_only=on"))
     assert page.select_one(".counts strong.total").get_text() == "0"
@@ -83,15 +89,13 @@ def test_a_quote_no_offer_passes_points_at_the_filters_dropped(client):
         ("RTX-PRO-6000 instead of H100", 9),
         ("RTX-PRO-4000 instead of H100", 6),
     ]
-    for said, offers, url in found:
-        assert quoted_among(client, url) == offers, said
+    each_answers(client, found)
 
 
 def test_a_quote_of_a_model_no_filtered_offer_holds_points_at_inputs_that_answer(client):
     found = detours(soup(client.get("/?preset=llama-3.1-70b&gpu=any&tenancy=serverless&eu_only=on&hide_spot=on")))
     assert found
-    for said, offers, url in found:
-        assert quoted_among(client, url) == offers, said
+    each_answers(client, found)
 
 
 def test_a_refused_serving_job_names_the_benchmarks_that_exist_and_each_answers(client):
@@ -105,8 +109,7 @@ def test_a_refused_serving_job_names_the_benchmarks_that_exist_and_each_answers(
     assert "H100: FP8, 1,000 tokens in and 1,000 out, offline" in said
     assert "H100: BF16, 467 tokens in and 256 out, interactive (92 ms to the first token, 32 ms between tokens)" in said
     assert "A100-80GB: BF16, 1,000 tokens in and 1,000 out, offline" in said
-    for text, offers, url in found:
-        assert quoted_among(client, url) == offers, text
+    each_answers(client, found)
 
 
 def test_the_lengths_the_old_message_pointed_at_now_lead_on(client):
@@ -114,8 +117,7 @@ def test_the_lengths_the_old_message_pointed_at_now_lead_on(client):
     assert "maximum throughput" in page.select_one("#results-problem").get_text()
     found = detours(page)
     assert found and found[0][2].count("latency=interactive") == 1
-    for text, offers, url in found:
-        assert quoted_among(client, url) == offers, text
+    each_answers(client, found)
 
 
 def test_a_volume_too_large_to_quote_points_at_the_largest_tenfold_smaller_that_answers(client):
@@ -123,15 +125,13 @@ def test_a_volume_too_large_to_quote_points_at_the_largest_tenfold_smaller_that_
     page = soup(client.get("/?job=serve&preset=llama-3.1-70b&gpu=H100&weights=fp8&output_tokens_m=300000000"))
     found = detours(page)
     assert found[0][0] == "Output tokens: 30,000,000 millions"
-    for text, offers, url in found:
-        assert quoted_among(client, url) == offers, text
+    each_answers(client, found)
 
 
 def test_a_run_too_small_for_the_model_points_at_a_unit_that_holds_it(client):
     found = detours(soup(client.get("/?job=train&preset=llama-3.1-70b&gpu=H100&run_gpus=3")))
     assert found
-    for text, offers, url in found:
-        assert quoted_among(client, url) == offers, text
+    each_answers(client, found)
 
 
 @pytest.mark.parametrize("hours", [100, 700])
