@@ -13,9 +13,9 @@ from sqlmodel import Session
 from app.admin.accounts import session_user
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs, catalogs_for
-from app.quoting.params import VERSION_MAX
+from app.platform.security import ADMIN_COOKIE, csrf_ok
+from app.quoting.params.quote import VERSION_MAX
 from app.refresh.sources import http_client
-from app.security import ADMIN_COOKIE, csrf_ok
 
 
 async def get_db(request: Request) -> sessionmaker[Session]:

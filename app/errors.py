@@ -9,8 +9,8 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.settings import settings
-from app.templating import templates
+from app.platform.settings import settings
+from app.web.templating import templates
 
 
 class Refusal(BaseModel):

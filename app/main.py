@@ -12,31 +12,26 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
-from app.assets import Assets
 from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import bring_up_to_date
-from app.client_address import ClientAddress
-from app.db import make_engine, session_factory
 from app.errors import busy, http_error, server_error, validation_error
-from app.health import DatabaseProbe, probe_engine
-from app.hosts import AllowedHosts
-from app.paths import FinalNewline
-from app.routes import api, calculator, compare, docs, explorer, history, scenarios, uploads
-from app.routes.admin import (
-    audit,
-    auth,
-    gpus,
-    offers,
-    presets,
-    providers,
-    rates,
-    refresh,
-    servers,
-    throughput,
-    transfer,
-)
-from app.security import SecurityHeaders
-from app.settings import ROOT, settings
+from app.platform.assets import Assets
+from app.platform.client_address import ClientAddress
+from app.platform.db import make_engine, session_factory
+from app.platform.hosts import AllowedHosts
+from app.platform.paths import FinalNewline
+from app.platform.security import SecurityHeaders
+from app.platform.settings import ROOT, settings
+from app.web.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, servers, throughput, transfer
+from app.web.api import docs
+from app.web.api import routes as api
+from app.web.api.health import DatabaseProbe, probe_engine
+from app.web.calculator import routes as calculator
+from app.web.calculator import uploads
+from app.web.explorer import routes as explorer
+from app.web.history import routes as history
+from app.web.scenarios import compare
+from app.web.scenarios import routes as scenarios
 
 MAX_BODY_BYTES = 256 * 1024
 """The largest request: a scenario with a 2,000-character note is a few kB; nothing needs more."""

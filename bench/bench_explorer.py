@@ -26,8 +26,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord  # noqa: E402
 from app.deps import get_catalogs  # noqa: E402
 from app.main import app  # noqa: E402
-from app.quoting.explorer import ExplorerParams, explore  # noqa: E402
-from app.quoting.explorer_rows import explorable  # noqa: E402
+from app.quoting.explorer.listing import ExplorerParams, explore  # noqa: E402
+from app.quoting.explorer.rows import explorable  # noqa: E402
 from tests.factories import shipped_catalogs  # noqa: E402
 
 

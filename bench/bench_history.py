@@ -30,7 +30,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from app.catalog.history import gpu_with_most_points  # noqa: E402
 from app.main import create_app  # noqa: E402
-from app.routes import history as history_route  # noqa: E402
+from app.web.history import routes as history_route  # noqa: E402
 
 
 def mean_ms(call: Callable[[], object], calls: int) -> float:

@@ -18,7 +18,7 @@ from sqlmodel import Session  # noqa: E402
 
 from app.catalog.imports import apply_import, plan_import  # noqa: E402
 from app.catalog.seed import load_seed  # noqa: E402
-from app.db import make_engine, migrate  # noqa: E402
+from app.platform.db import make_engine, migrate  # noqa: E402
 
 
 def skypilot_csv(rows: int) -> str:

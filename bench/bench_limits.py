@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.admin.accounts import create_admin  # noqa: E402
 from app.catalog.updates import bring_up_to_date  # noqa: E402
-from app.db import make_engine  # noqa: E402
+from app.platform.db import make_engine  # noqa: E402
 from bench.bench_partial import HOST, free_port  # noqa: E402
 
 OWNER, PASSWORD = "owner", "correct horse battery"

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.catalog.changes import change_offer_price  # noqa: E402
 from app.catalog.tables import CatalogVersion, OfferVersion  # noqa: E402
-from app.db import make_engine  # noqa: E402
+from app.platform.db import make_engine  # noqa: E402
 from bench.bench_partial import FORM, HOST, QUOTE, free_port, get, hours, rss_mb, wait_ready  # noqa: E402
 from bench.scaled_catalog import shipped_times  # noqa: E402
 

@@ -63,7 +63,7 @@ def hours(i: int) -> str:
 
 HX = {"HX-Request": "true", "HX-Current-URL": f"http://{HOST}{PARTIAL.format(h=500)}"}
 """As htmx sends a slider's move: from the calculator's own address, whose other inputs are the same, so
-that the folded groups' summaries are not sent again (app/pages.py)."""
+that the folded groups' summaries are not sent again (app/web/calculator/page.py)."""
 HX_OWNING = HX | {"HX-Current-URL": f"http://{HOST}{OWNING.format(h=500)}"}
 GZIP = {"Accept-Encoding": "gzip"}
 """As browsers ask: the third timing shows what compressing the partial costs the server."""

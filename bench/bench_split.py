@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.catalog.snapshot import Catalogs  # noqa: E402
 from app.quoting.build import QuoteResult, build_quote  # noqa: E402
 from app.quoting.moves import move_key  # noqa: E402
-from app.quoting.params import QuoteParams  # noqa: E402
+from app.quoting.params.quote import QuoteParams  # noqa: E402
 from app.quoting.split import split_quote  # noqa: E402
 from tests.factories import shipped_catalogs  # noqa: E402
 

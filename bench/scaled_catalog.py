@@ -22,7 +22,7 @@ from app.catalog.changes import commit_change, new_version
 from app.catalog.rows import offer_key
 from app.catalog.tables import EgressTierVersion, GpuModel, OfferVersion, Provider, ProviderHeadquarters, StoragePrice
 from app.catalog.updates import bring_up_to_date
-from app.db import make_engine
+from app.platform.db import make_engine
 
 CENT = Decimal("0.01")
 

@@ -11,7 +11,7 @@ import app.catalog.history_tables  # noqa: F401
 import app.admin.tables  # noqa: F401
 import app.scenarios.profiles  # noqa: F401
 import app.scenarios.tables  # noqa: F401
-from app.settings import settings
+from app.platform.settings import settings
 
 config = context.config
 url = config.get_main_option("sqlalchemy.url") or settings.database_url

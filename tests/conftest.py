@@ -21,10 +21,10 @@ from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
 from app.catalog.snapshot import catalogs_for
-from app.db import make_engine, session_factory
 from app.deps import get_catalogs, get_db
-from app.health import DatabaseProbe
 from app.main import app
+from app.platform.db import make_engine, session_factory
+from app.web.api.health import DatabaseProbe
 from tests.databases import BACKENDS, postgres
 from tests.factories import empty_database
 

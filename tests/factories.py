@@ -24,7 +24,7 @@ from app.catalog.tables import (
 )
 from app.catalog.throughput_changes import save_throughput
 from app.catalog.updates import load_shipped_catalog
-from app.db import make_engine
+from app.platform.db import make_engine
 from tests.databases import postgres
 
 

@@ -29,10 +29,33 @@ def test_no_module_is_over_250_lines():
     assert [p.name for p in MODULES if len(p.read_text().splitlines()) > 250] == []
 
 
-def test_no_route_module_imports_another():
-    routes = [p for p in MODULES if "routes" in p.parts]
-    for path in routes:
-        assert not {m for m in _imports(path) if m == "app.routes" or m.startswith("app.routes.")}, path
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def test_no_page_area_imports_another_areas_routes():
+    """Only the wiring includes a router: an area shares a view or a page, never another area's routes."""
+    routers = {_module(p) for p in MODULES if "APIRouter(" in p.read_text()}
+    assert routers, "no module defines a router"
+    for path in MODULES:
+        if path != APP / "main.py":
+            assert not {m for m in _imports(path) if m.rpartition(".")[0] in routers or m in routers}, path
+
+
+def test_the_layers_import_downwards():
+    """web -> refresh, quoting, scenarios, catalog -> costing, with platform beneath them all."""
+    below = {
+        "platform": {"platform"},
+        "catalog": {"catalog", "costing", "platform"},
+        "quoting": {"quoting", "catalog", "costing", "platform"},
+        "scenarios": {"scenarios", "quoting", "catalog", "costing", "platform"},
+        "refresh": {"refresh", "catalog", "costing", "platform"},
+    }
+    for path in MODULES:
+        layer = path.relative_to(APP).parts[0]
+        if layer in below:
+            reached = {m.split(".")[1] for m in _imports(path) if m.startswith("app.")}
+            assert reached <= below[layer], (path, reached - below[layer])
 
 
 def test_the_cost_model_imports_only_itself_and_the_standard_library():

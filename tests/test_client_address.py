@@ -1,6 +1,6 @@
 from ipaddress import ip_network
 
-from app.client_address import UNKNOWN_BEHIND_A_PROXY, client_address
+from app.platform.client_address import UNKNOWN_BEHIND_A_PROXY, client_address
 
 PROXIES = [ip_network("10.0.0.5"), ip_network("10.1.0.0/16"), ip_network("::1")]
 

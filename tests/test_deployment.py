@@ -3,7 +3,7 @@ import re
 
 import yaml
 
-from app.settings import ROOT
+from app.platform.settings import ROOT
 
 
 def test_the_container_runs_the_readmes_production_command_as_an_unprivileged_user():

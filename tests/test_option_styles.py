@@ -7,8 +7,8 @@ import re
 import pytest
 
 from app.costing.terms import Billing, Tenancy
-from app.option_styles import EVERY_OPTION, LOOKS, STYLESHEET, option_class, stylesheet
-from app.settings import ROOT
+from app.platform.settings import ROOT
+from app.web.option_styles import EVERY_OPTION, LOOKS, STYLESHEET, option_class, stylesheet
 
 
 def _linear(channel: int) -> float:
@@ -77,7 +77,7 @@ def test_every_colour_stands_out_on_white_as_graphics_must(option):
 
 
 def test_the_stylesheet_the_pages_load_is_the_one_the_table_makes():
-    assert STYLESHEET.read_text() == stylesheet(), "run `python -m app.option_styles` after changing the table"
+    assert STYLESHEET.read_text() == stylesheet(), "run `python -m app.web.option_styles` after changing the table"
 
 
 def test_no_other_stylesheet_gives_an_option_its_look():

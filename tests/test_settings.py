@@ -1,7 +1,7 @@
 import pytest
 from pydantic import ValidationError
 
-from app.settings import DEVELOPMENT_SECRET, Settings
+from app.platform.settings import DEVELOPMENT_SECRET, Settings
 
 
 @pytest.mark.parametrize("secret", ["", "x", "a" * 31, DEVELOPMENT_SECRET])

@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass
 
-from app.skeleton import Skeleton
-from app.templating import templates
+from app.web.calculator.skeleton import Skeleton
+from app.web.templating import templates
 
 BLOCK = templates.env.from_string(
     '<p>{{ figures[0] }} and <a href="/?{{ figures[1].link }}">{{ figures[1].total }}</a>{{ figures[1].total }}</p>'

@@ -27,11 +27,11 @@ from app.catalog.rate_changes import change_rate
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import Provenance
 from app.catalog.updates import bring_up_to_date
-from app.db import make_engine, migrate, session_factory
+from app.platform.db import make_engine, migrate, session_factory
+from app.platform.settings import settings
 from app.refresh.ecb import read_ecb
 from app.refresh.fetch import Fetcher, RefreshFailed
 from app.refresh.sources import SOURCES, http_client, plan_refresh
-from app.settings import settings
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,7 @@ from sqlmodel import Session, col, delete, select
 
 from app.admin.tables import AdminSession, AdminUser
 from app.admin.throttle import Attempt, strike_off
-from app.settings import settings
+from app.platform.settings import settings
 
 
 @cache

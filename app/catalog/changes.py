@@ -15,7 +15,7 @@ from sqlmodel import Session, col, func, select
 
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, Versioned
-from app.db import lock_record, rows_touched
+from app.platform.db import lock_record, rows_touched
 
 
 class StaleRecord(Exception):

@@ -29,7 +29,7 @@ from app.catalog.tables import (
 )
 from app.catalog.text_rules import plain_text
 from app.costing.terms import Billing, PricePeriod
-from app.db import rows_touched
+from app.platform.db import rows_touched
 
 SKYPILOT_COLUMNS = frozenset({"InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region"})
 """The columns of a SkyPilot catalog CSV that an offer is read from (vCPUs and MemoryGiB may be absent)."""

@@ -26,8 +26,8 @@ from app.catalog.servers import ServerRecord, servers_at
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, valid_at
 from app.catalog.throughput import PeakRecord, ThroughputRecord, peaks_at, throughput_at
 from app.costing import terms
-from app.one_at_a_time import OneAtATime
-from app.settings import settings
+from app.platform.one_at_a_time import OneAtATime
+from app.platform.settings import settings
 
 
 @dataclass(frozen=True)

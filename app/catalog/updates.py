@@ -31,7 +31,7 @@ from app.catalog.tables import (
 )
 from app.catalog.throughput_rows import BENCHMARK_CHECKS, PEAK_CHECKS, conditions_refused
 from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
-from app.db import make_engine, migration_lock, upgrade_schema
+from app.platform.db import make_engine, migration_lock, upgrade_schema
 
 
 def provider_facts_2026_11(session: Session, version: int) -> None:

@@ -21,7 +21,7 @@ from app.quoting.fitted import Contenders, Fitted, fitted_for
 from app.quoting.jobs import JobFit, NoNumber, job_fit, nowhere
 from app.quoting.moves import move_memo
 from app.quoting.owning import OwnedRecord, misfit, owned_for
-from app.quoting.params import ANY_GPU, FieldErrors, Job, QuoteParams
+from app.quoting.params.quote import ANY_GPU, FieldErrors, Job, QuoteParams
 from app.quoting.sizing import Sizing, size
 from app.quoting.split import SplitQuote, profiled, served, split_of
 

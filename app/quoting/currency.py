@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.catalog.rates import RateRecord
 from app.catalog.snapshot import CatalogSnapshot
 from app.costing.money import SYMBOLS, USD, Currency
-from app.quoting.params import FieldErrors
+from app.quoting.params.quote import FieldErrors
 
 
 def display_currency(catalog: CatalogSnapshot, code: str) -> tuple[Currency, RateRecord | None] | FieldErrors:

@@ -13,18 +13,18 @@ from pydantic import BaseModel
 
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.catalog.throughput_rows import Scenario
+from app.catalog.wording import country_name
 from app.costing.memory import Precision
 from app.costing.terms import RENTED
 from app.quoting.build import contenders_of
-from app.quoting.explorer import DEFAULTS, ExplorerParams, explore
-from app.quoting.explorer_rows import explorable
-from app.quoting.form import form_of
-from app.quoting.job_params import Job, Latency
+from app.quoting.explorer.listing import DEFAULTS, ExplorerParams, explore
+from app.quoting.explorer.rows import explorable
 from app.quoting.jobs import served_benchmarks
-from app.quoting.params import ANY_GPU, FieldErrors, QuoteParams
+from app.quoting.params.form import form_of
+from app.quoting.params.job import Job, Latency
+from app.quoting.params.quote import ANY_GPU, FieldErrors, QuoteParams
 from app.quoting.sizing import size
 from app.quoting.split import profiled
-from app.wording import country_name
 
 SWAPS = 3
 """Other values of one input (another GPU model, another tenancy) offered: those giving the most offers."""

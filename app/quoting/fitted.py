@@ -19,7 +19,7 @@ from app.costing.quote import PricedOffer, price_offers
 from app.costing.terms import HOURS_PER_MONTH, Workload
 from app.quoting.jobs import JobFit, NoNumber
 from app.quoting.owning import OwnedRecord
-from app.quoting.params import Job, QuoteParams
+from app.quoting.params.quote import Job, QuoteParams
 from app.quoting.sizing import Sizing
 
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from app.quoting.form import FormField, default_values, form_of, form_values, parse_params
-from app.quoting.inputs import Fieldset, Input
-from app.quoting.job_params import Job
-from app.quoting.params import FieldErrors, QuoteParams
+from app.quoting.params.form import FormField, default_values, form_of, form_values, parse_params
+from app.quoting.params.inputs import Fieldset, Input
+from app.quoting.params.job import Job
+from app.quoting.params.quote import FieldErrors, QuoteParams
 
 FOLDED = tuple(fieldset for fieldset in Fieldset if fieldset is not Fieldset.WORKLOAD)
 

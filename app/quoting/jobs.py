@@ -26,11 +26,11 @@ from app.costing.jobs import (
 )
 from app.costing.memory import Fit, Mode
 from app.costing.terms import HOURS_PER_MONTH
-from app.quoting.demand import read_daily
-from app.quoting.job_params import Job, Latency
-from app.quoting.params import QuoteParams, SizeParams
+from app.quoting.params.demand import read_daily
+from app.quoting.params.job import Job, Latency
+from app.quoting.params.quote import QuoteParams, SizeParams
+from app.quoting.params.split import SPLIT_GPUS_MAX
 from app.quoting.sizing import Sizing
-from app.quoting.split_params import SPLIT_GPUS_MAX
 
 
 def _most(name: str) -> int:

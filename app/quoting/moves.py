@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from app.catalog.cache import MemoEntry
 from app.catalog.snapshot import CatalogSnapshot
-from app.quoting.params import QuoteParams
-from app.settings import settings
+from app.platform.settings import settings
+from app.quoting.params.quote import QuoteParams
 
 MOVES_KEPT = 64
 """Inputs-but-GPU-hours whose memo each catalog version keeps, the most recently used..."""

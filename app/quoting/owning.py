@@ -13,8 +13,8 @@ from app.catalog.servers import ServerRecord
 from app.catalog.snapshot import CatalogSnapshot
 from app.costing import terms
 from app.costing.owning import OwnedMonth, Running, Server, owned_offer, server_month
-from app.quoting.owning_params import COLOCATION, ELECTRICITY, OWN_FIGURES
-from app.quoting.params import ANY_GPU, FieldErrors, QuoteParams
+from app.quoting.params.owning import COLOCATION, ELECTRICITY, OWN_FIGURES
+from app.quoting.params.quote import ANY_GPU, FieldErrors, QuoteParams
 
 YOUR_FIGURES = "your own figures"
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from app.catalog.offer_records import OfferRecord
 from app.costing.quote import OfferCost
-from app.quoting.params import FieldErrors
+from app.quoting.params.quote import FieldErrors
 
 Column = Literal["provider", "offer", "compute", "egress", "storage", "total"]
 COLUMNS: dict[str, str] = {

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from app.catalog.presets import PresetRecord
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.costing.memory import Fit, Mode, ModelShape, Need, Precision, Run, fit, memory_need
-from app.quoting.params import FieldErrors, SizeParams
+from app.quoting.params.quote import FieldErrors, SizeParams
 
 SHAPE_FIELDS = ("parameters_b", "layers", "hidden_size", "kv_heads", "head_dim")
 

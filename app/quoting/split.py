@@ -21,11 +21,11 @@ from app.costing.hybrid import (
 )
 from app.costing.quote import PricedOffer
 from app.costing.terms import Assumptions, Billing, Tenancy
-from app.quoting.demand import read_hourly, read_weekly
 from app.quoting.fitted import Fitted
 from app.quoting.jobs import JobFit
-from app.quoting.params import FieldErrors, QuoteParams
-from app.quoting.split_params import SPLIT_GPUS_MAX, SplitParams
+from app.quoting.params.demand import read_hourly, read_weekly
+from app.quoting.params.quote import FieldErrors, QuoteParams
+from app.quoting.params.split import SPLIT_GPUS_MAX, SplitParams
 from app.quoting.split_search import PricedSplits, cheapest_with_base, rank
 
 BASE_BILLINGS = (Billing.MONTHLY, Billing.COMMITTED, Billing.PURCHASED)

@@ -13,12 +13,12 @@ from app.catalog.exports import current_offers
 from app.catalog.plans import ImportPlan, OfferPlanner
 from app.catalog.rows import OfferRow
 from app.catalog.tables import GpuModel
+from app.platform.settings import settings
 from app.refresh.azure import read_azure
 from app.refresh.fetch import Fetcher, RefreshFailed
 from app.refresh.oci import read_oci
 from app.refresh.reading import SourceRows
 from app.refresh.skypilot import CLOUDS, read_cloud
-from app.settings import settings
 
 Reader = Callable[[Fetcher, date, dict[str, OfferRow], set[str]], SourceRows]
 

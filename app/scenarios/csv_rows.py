@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 
-from app.quoting.owned_schemas import OwnedOut
-from app.quoting.schemas import OptionOut, QuoteOut
-from app.quoting.split_schemas import AloneOut, SplitOfferOut, SplitOut
-from app.templating import option_label
+from app.catalog.wording import option_label
+from app.quoting.out.owned import OwnedOut
+from app.quoting.out.quote import OptionOut, QuoteOut
+from app.quoting.out.split import AloneOut, SplitOfferOut, SplitOut
 
 CSV_COLUMNS = [
     "option", "provider", "product", "region", "compute_{cur}", "egress_{cur}", "storage_{cur}", "total_{cur}",

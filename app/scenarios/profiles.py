@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 
 from sqlmodel import Field, Session, SQLModel
 
-from app.db import serialised
+from app.platform.db import serialised
+from app.platform.settings import settings
 from app.scenarios.store import refuse_beyond_limits
-from app.settings import settings
 
 KEY_HEX = 16
 """64 bits of the hours' SHA-256: one key per profile among any number a calculator keeps."""

@@ -14,17 +14,17 @@ from sqlmodel import Session
 from app.catalog.snapshot import Catalogs
 from app.catalog.text_rules import CONTROL_CHARACTERS, plain_text
 from app.costing.money import cents
+from app.platform.settings import settings
 from app.quoting.build import QuoteResult, build_quote
-from app.quoting.demand import read_hourly
-from app.quoting.inputs import MaybeWhole
-from app.quoting.offer_schemas import option_name
-from app.quoting.params import VERSION_MAX, QuoteParams
-from app.quoting.schemas import QuoteOut, quote_out
+from app.quoting.out.offers import option_name
+from app.quoting.out.quote import QuoteOut, quote_out
+from app.quoting.params.demand import read_hourly
+from app.quoting.params.inputs import MaybeWhole
+from app.quoting.params.quote import VERSION_MAX, QuoteParams
 from app.scenarios.profiles import keep_profile, profile_key
 from app.scenarios.store import SLUG, save_scenario, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
 from app.scenarios.today import ThenAndNow, then_and_now
-from app.settings import settings
 
 
 def form_text(value: str, longest: int) -> str:

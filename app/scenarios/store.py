@@ -11,10 +11,10 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
-from app.db import serialised
-from app.quoting.params import QuoteParams
+from app.platform.db import serialised
+from app.platform.settings import settings
+from app.quoting.params.quote import QuoteParams
 from app.scenarios.tables import Scenario
-from app.settings import settings
 
 SLUG_BYTES = 12
 """96 random bits, 16 URL-safe characters: not guessable, not enumerable."""

@@ -13,7 +13,7 @@ from app.catalog.snapshot import Catalogs
 from app.costing.money import USD, Currency, cents
 from app.costing.quote import OfferCost
 from app.quoting.build import build_quote
-from app.quoting.params import QuoteParams
+from app.quoting.params.quote import QuoteParams
 from app.quoting.split import Answer
 from app.scenarios.tables import Scenario
 

@@ -12,8 +12,8 @@ from app.catalog.imports import load_catalog
 from app.catalog.selection import EU_COUNTRIES, select_offers
 from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import apply_shipped_updates
+from app.catalog.wording import plain_note
 from app.costing.terms import Billing, Tenancy
-from app.wording import plain_note
 from tests.factories import shipped_catalogs
 
 RESEARCH_WORDS = re.compile(

@@ -15,7 +15,7 @@ from app.catalog.rows import OPTIONAL_COLUMNS
 from app.catalog.tables import OfferVersion
 from app.catalog.updates import load_shipped_catalog
 from app.costing.terms import Billing
-from app.db import alembic_config, make_engine, migrate
+from app.platform.db import alembic_config, make_engine, migrate
 from app.refresh.reading import SourceRows, hourly_row, keep
 from tests.catalog.test_transfer import SKYPILOT
 from tests.factories import hand_checked_catalog

@@ -14,8 +14,8 @@ from sqlmodel import Session, SQLModel, col, func, select
 
 from app.catalog.tables import CatalogVersion, OfferVersion, Provider, ShippedUpdate
 from app.catalog.updates import SHIPPED_UPDATES
-from app.db import alembic_config, make_engine, migrate
-from app.settings import ROOT
+from app.platform.db import alembic_config, make_engine, migrate
+from app.platform.settings import ROOT
 
 
 def test_migrations_build_exactly_the_schema_of_the_models(database_url):

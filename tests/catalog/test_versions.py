@@ -11,8 +11,8 @@ from app.catalog.snapshot import Catalogs
 from app.deps import get_catalogs
 from app.main import app
 from app.quoting.build import build_quote
-from app.quoting.explorer_rows import explorable
-from app.quoting.params import QuoteParams
+from app.quoting.explorer.rows import explorable
+from app.quoting.params.quote import QuoteParams
 from tests.factories import hand_checked_catalog, make_provider
 from tests.web.helpers import QUERY
 
@@ -58,7 +58,7 @@ def test_concurrent_edits_from_the_same_form_land_once(database_url):
     from app.catalog.changes import last_change
     from app.catalog.provider_changes import replace_storage
     from app.catalog.tables import Provenance, StoragePrice
-    from app.db import make_engine
+    from app.platform.db import make_engine
 
     engine = make_engine(database_url)
     SQLModel.metadata.create_all(engine)

@@ -16,8 +16,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from sqlmodel import Session
 
 from app.catalog.updates import load_shipped_catalog
-from app.db import make_engine, migrate
 from app.main import create_app
+from app.platform.db import make_engine, migrate
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page
 from sqlmodel import Session
 
 from app.admin.accounts import create_admin
-from app.db import make_engine
+from app.platform.db import make_engine
 
 AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core-4.14.1" / "axe.min.js"
 SIZES = [(1280, 800), (390, 844)]

@@ -16,7 +16,7 @@ from app.admin.accounts import create_admin
 from app.catalog.changes import add_offer
 from app.catalog.provider_changes import add_provider
 from app.catalog.tables import GpuModel, OfferVersion
-from app.db import make_engine
+from app.platform.db import make_engine
 
 PAYLOADS = [
     "<script>window.__xss = 1</script>",

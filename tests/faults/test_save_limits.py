@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 from sqlmodel import Session, func, select
 
-from app.db import make_engine
+from app.platform.db import make_engine
 from app.scenarios.tables import Scenario
 from tests.faults.servers import serving
 

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, func, select
 
 from app.admin.accounts import create_admin
 from app.catalog.tables import GpuModel, OfferVersion
-from app.db import make_engine
+from app.platform.db import make_engine
 from app.scenarios.tables import Scenario
 from tests.faults.servers import serving
 

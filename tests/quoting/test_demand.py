@@ -1,7 +1,7 @@
 """Hourly demand read whole or refused with its line (issue 24: "a clear message for a bad line,
 nothing half-read")."""
 
-from app.quoting.demand import read_daily, read_hourly
+from app.quoting.params.demand import read_daily, read_hourly
 
 MONTH = ["2026-11-01T00:00,2"] * 640 + ["2026-11-27T16:00,10"] * 104
 

@@ -9,8 +9,8 @@ from pydantic import Field
 from app.catalog.snapshot import Catalogs
 from app.quoting.build import build_quote
 from app.quoting.moves import MOVES_BYTES, MOVES_KEPT, move_key
-from app.quoting.params import QuoteParams
-from app.results import shown
+from app.quoting.params.quote import QuoteParams
+from app.web.calculator.results import shown
 from tests.factories import hand_checked_catalog
 
 

@@ -13,7 +13,7 @@ from app.catalog.exports import current_offers
 from app.catalog.rates import rates_at
 from app.deps import public_sources
 from app.main import app
-from app.settings import settings
+from app.platform.settings import settings
 from tests.refresh.conftest import LAMBDA_URL, answering, recorded
 from tests.web.helpers import PASSWORD, csrf, html, signed_in_as, versions
 

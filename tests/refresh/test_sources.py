@@ -8,10 +8,10 @@ from decimal import Decimal
 import httpx
 import pytest
 
+from app.platform.settings import settings
 from app.refresh.azure import first_page
 from app.refresh.fetch import RefreshFailed
 from app.refresh.sources import plan_refresh
-from app.settings import settings
 from tests.refresh.conftest import LAMBDA_URL, answering, recorded
 
 AZURE = "https://prices.azure.test/api/retail/prices"

@@ -6,9 +6,9 @@ from fastapi.testclient import TestClient
 from app.admin.accounts import create_admin
 from app.catalog.changes import new_version
 from app.catalog.updates import ecb_rate_2026_04, model_presets_2026_11
-from app.db import session_factory
 from app.deps import get_catalogs, get_db
 from app.main import app
+from app.platform.db import session_factory
 from tests.factories import hand_checked_catalog, shipped_catalogs
 from tests.web.helpers import PASSWORD, signed_in_as
 

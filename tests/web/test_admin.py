@@ -13,7 +13,7 @@ from app.admin.accounts import create_admin
 from app.admin.tables import AdminSession, AdminUser
 from app.catalog.tables import CatalogVersion, OfferVersion
 from app.main import app
-from app.settings import settings
+from app.platform.settings import settings
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import PASSWORD, QUERY, csrf, html, sign_in, signed_in_as, soup, totals, versions
 

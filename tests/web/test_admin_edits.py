@@ -17,10 +17,10 @@ from app.catalog.rate_changes import change_rate
 from app.catalog.rates import exchange_rate
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import ExchangeRate, OfferVersion
-from app.db import make_engine, session_factory
 from app.deps import get_catalogs, get_db
-from app.forms import FactEdit, answer, checked
 from app.main import app
+from app.platform.db import make_engine, session_factory
+from app.web.admin.forms import FactEdit, answer, checked
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import PASSWORD, html, signed_in_as, versions
 

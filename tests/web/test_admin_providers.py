@@ -3,7 +3,7 @@ from sqlmodel import select
 
 from app.catalog.rows import OFFER_CHECKS
 from app.catalog.tables import CatalogVersion, Provider
-from app.routes.admin.offers import NewOffer
+from app.web.admin.offers import NewOffer
 from tests.web.helpers import QUERY, csrf, html, soup, totals, versions
 
 

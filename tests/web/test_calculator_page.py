@@ -146,7 +146,7 @@ def test_an_empty_tenancy_filter_means_all_tenancies(client, session):
 def test_money_is_shown_to_the_cent_with_a_true_minus_sign_in_either_currency():
     """At 1 EUR = 1.1664 USD: 1,003.60 USD = 860.4252 EUR -> €860.43; −200 USD = −171.4678 -> −€171.47."""
     from app.costing.money import Currency
-    from app.templating import money
+    from app.web.templating import money
 
     shown = (money(1003.6), money(-200.0), money(0.125), money(None))
     assert shown == ("$1,003.60", "−$200.00", "$0.13", "not published")
@@ -155,7 +155,7 @@ def test_money_is_shown_to_the_cent_with_a_true_minus_sign_in_either_currency():
 
 
 def test_gpu_hours_read_as_typed():
-    from app.templating import quantity
+    from app.web.templating import quantity
 
     assert (quantity(1_000_000), quantity(123_456.7), quantity(500.0), quantity(0.25)) == (
         "1,000,000",
@@ -296,7 +296,7 @@ def test_regions_are_grouped_by_country_with_the_providers_there(client, session
 
 
 def test_source_jargon_reads_as_sentences_and_its_trail_goes_to_the_tooltip(client, session):
-    from app.wording import plain_note
+    from app.catalog.wording import plain_note
 
     notes = "third_party_transcription_unverified; per-second hardware price [via someone/pricing.yml@0e4e7a9a]"
     assert plain_note(notes) == (

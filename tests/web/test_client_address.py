@@ -8,7 +8,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app.admin.throttle import MAX_FAILURES_PER_CLIENT
 from app.main import app
-from app.settings import settings
+from app.platform.settings import settings
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import sign_in
 

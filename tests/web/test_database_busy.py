@@ -10,8 +10,8 @@ from app.admin.accounts import create_admin
 from app.catalog.tables import OfferVersion
 from app.errors import BUSY
 from app.main import create_app
-from app.settings import settings
-from app.templating import templates
+from app.platform.settings import settings
+from app.web.templating import templates
 from tests.web.helpers import PASSWORD, html, signed_in_as
 
 

@@ -1,7 +1,7 @@
 """What a browser downloads: pages compressed, static files kept for a year where their address
 names their content, and checked again where it does not."""
 
-from app.assets import FOR_A_YEAR
+from app.platform.assets import FOR_A_YEAR
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import QUERY, soup
 

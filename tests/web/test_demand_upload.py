@@ -6,10 +6,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from sqlmodel import Session, SQLModel, delete, func, select
 
-from app.db import make_engine
-from app.quoting.split_params import WEEK_EXAMPLE
+from app.platform.db import make_engine
+from app.platform.settings import settings
+from app.quoting.params.split import WEEK_EXAMPLE
 from app.scenarios.profiles import DemandProfile, keep_profile, profile_key
-from app.settings import settings
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import QUERY, html, soup
 

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from app.quoting.explorer import explorer_url
+from app.quoting.explorer.listing import explorer_url
 from tests.web.helpers import html, soup
 
 P5_US_EAST_1 = "aws:p5.48xlarge:H100:us-east-1:on_demand"

@@ -4,8 +4,8 @@ import pytest
 from pydantic import ValidationError
 
 from app.admin.accounts import create_admin
-from app.hosts import host_allowed
-from app.settings import Settings, settings
+from app.platform.hosts import host_allowed
+from app.platform.settings import Settings, settings
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import PASSWORD, signed_in_as
 

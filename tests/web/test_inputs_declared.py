@@ -10,10 +10,10 @@ from fastapi.testclient import TestClient
 
 from app.catalog.snapshot import catalogs_for
 from app.deps import CatalogsDep, Fragment, get_catalogs
-from app.pages import calculator_page
-from app.quoting.form import form_of
-from app.quoting.inputs import Fieldset, Input, Number
-from app.quoting.params import QuoteParams
+from app.quoting.params.form import form_of
+from app.quoting.params.inputs import Fieldset, Input, Number
+from app.quoting.params.quote import QuoteParams
+from app.web.calculator.page import calculator_page
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import html
 

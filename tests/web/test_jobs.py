@@ -16,7 +16,7 @@ from app.catalog.tables import GpuModel
 from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
 from app.catalog.updates import model_presets_2026_11
 from app.quoting.build import build_quote
-from app.quoting.params import QuoteParams
+from app.quoting.params.quote import QuoteParams
 from tests.factories import hand_checked_catalog, make_gpu, make_offer, make_provider
 from tests.web.helpers import soup
 

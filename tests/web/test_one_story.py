@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from app.catalog.wording import option_label
 from app.costing.terms import HOURS_PER_MONTH
-from app.templating import option_label
 from tests.web.helpers import soup
 
 SERVE_70B = "job=serve&preset=llama-3.1-70b&gpu=H100&input_length=467&output_length=256&latency=interactive"

@@ -11,10 +11,10 @@ from sqlmodel import Session, SQLModel, func, select
 from app.catalog.changes import change_offer_price, retire_offer
 from app.catalog.provider_changes import change_headquarters
 from app.catalog.tables import CatalogVersion, Provenance, Provider
-from app.quoting.params import QuoteParams
+from app.platform.settings import settings
+from app.quoting.params.quote import QuoteParams
 from app.scenarios import store
 from app.scenarios.tables import Scenario
-from app.settings import settings
 from tests.factories import hand_checked_catalog, make_version
 from tests.web.helpers import QUERY, html, soup, totals
 
@@ -235,7 +235,7 @@ def test_a_taken_slug_is_never_reused(session, monkeypatch):
 
 
 def test_concurrent_saves_all_land_under_distinct_slugs(database_url, monkeypatch):
-    from app.db import make_engine
+    from app.platform.db import make_engine
 
     monkeypatch.setattr(settings, "saves_per_client_per_10_min", 1000)
     engine = make_engine(database_url)

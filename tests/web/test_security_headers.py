@@ -3,7 +3,7 @@ from fastapi.testclient import TestClient
 
 from app.errors import SERVER_ERROR
 from app.main import MAX_BODY_BYTES, create_app
-from app.settings import settings
+from app.platform.settings import settings
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import html
 

@@ -12,9 +12,9 @@ from sqlmodel import Session, SQLModel, func, select
 from app.admin.accounts import create_admin
 from app.admin.tables import LoginFailure
 from app.admin.throttle import Throttled, delay_for, record_attempt
-from app.db import make_engine
 from app.main import app, create_app
-from app.routes.admin import auth
+from app.platform.db import make_engine
+from app.web.admin import auth
 from tests.web.helpers import PASSWORD, sign_in
 
 STRANGERS = [f"198.51.100.{i}" for i in range(10)]

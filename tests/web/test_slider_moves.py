@@ -10,14 +10,14 @@ from bs4 import BeautifulSoup
 from app.catalog.changes import new_version
 from app.catalog.snapshot import Catalogs
 from app.catalog.updates import model_presets_2026_11
-from app.chart_layout import FRAMES
-from app.charts import NUMBERED, cost_chart, overlay_chart
 from app.deps import get_catalogs
 from app.main import app
 from app.quoting.build import build_quote
-from app.quoting.params import QuoteParams
-from app.results import figures, shown
-from app.templating import templates
+from app.quoting.params.quote import QuoteParams
+from app.web.calculator.charts import NUMBERED, cost_chart, overlay_chart
+from app.web.calculator.results import figures, shown
+from app.web.chart_layout import FRAMES
+from app.web.templating import templates
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import QUERY, totals
 

@@ -1,0 +1,149 @@
+"""Making a database engine (the app makes its own at start) and its short sessions, and bringing
+the schema up to date."""
+
+import fcntl
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, cast
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import CursorResult, Engine, Result, event, make_url, text
+from sqlalchemy.orm import sessionmaker
+from sqlalchemy.pool import NullPool
+from sqlmodel import Session, create_engine
+
+from app.platform.settings import ROOT
+
+MIGRATION_LOCK = zlib.crc32(b"gpucost migrate")
+"""The PostgreSQL advisory lock that one migrating process holds at a time."""
+
+
+def make_engine(url: str, connections: int | None = None, wait_s: float = 30.0) -> Engine:
+    """An engine on `url`. `connections`: the most it holds open at once, a checkout waiting `wait_s`
+    for one to come free before SQLAlchemy's TimeoutError (the server sizes it to its threads, in
+    app/main.py); None: SQLAlchemy's default of 5, and 10 more under load."""
+    pool = {} if connections is None else {"pool_size": connections, "max_overflow": 0, "pool_timeout": wait_s}
+    if not url.startswith("sqlite"):
+        engine = create_engine(url, pool_pre_ping=True, **pool)
+        event.listen(engine, "before_cursor_execute", _without_nul, retval=True)
+        return engine
+    engine = create_engine(url, connect_args={"check_same_thread": False}, **pool)
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+
+    return engine
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    """Sessions for one use of the database each: a route opens one (`with db() as session:`) for
+    the reads and writes it needs and closes it before it quotes, renders or calls out, so that a
+    connection is back in the pool while the request does the rest. What it read stays readable
+    after a commit and after the session closes."""
+    return sessionmaker(engine, class_=Session, expire_on_commit=False)
+
+
+def _without_nul(_connection: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> tuple[str, Any]:
+    """PostgreSQL refuses text holding a NUL character, which no name, note or price needs: dropped
+    here, in every statement's parameters, rather than failing the request (SQLite stores it)."""
+    return statement, _strip_nul(parameters)
+
+
+def _strip_nul(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {key: _strip_nul(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_strip_nul(item) for item in value)
+    return value
+
+
+@contextmanager
+def migration_lock(url: str) -> Iterator[None]:
+    """Held by one process at a time for each database, so that workers starting together on a new
+    database migrate and seed it one after the other: the first does the work, the others find it
+    done. PostgreSQL: an advisory lock, freed with its connection if the process dies; SQLite: an
+    exclusive lock on `<database file>.migrate.lock` (an in-memory database has one process)."""
+    if url.startswith("sqlite"):
+        path = make_url(url).database
+        if not path or path == ":memory:":
+            yield
+            return
+        with open(f"{path}.migrate.lock", "a") as lock_file:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            yield
+        return
+    engine = create_engine(url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+    finally:
+        engine.dispose()
+
+
+def alembic_config(url: str) -> Config:
+    """Alembic's configuration for the database at `url`, from any working directory."""
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(ROOT / "migrations"))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))  # a URL-escaped password or socket path
+    return config
+
+
+def upgrade_schema(url: str) -> None:
+    """Bring the schema to the newest Alembic revision; hold `migration_lock` around it."""
+    command.upgrade(alembic_config(url), "head")
+
+
+def migrate(url: str) -> None:
+    """Bring the schema to the newest Alembic revision, one process at a time."""
+    with migration_lock(url):
+        upgrade_schema(url)
+
+
+def rows_touched(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE changed: what tells a conditional change it lost a race."""
+    return cast(CursorResult[Any], result).rowcount
+
+
+def lock_record(session: Session, record: str) -> None:
+    """Order concurrent changes to one record until the transaction ends. SQLite's write lock
+    already orders every writing transaction; PostgreSQL's read-committed writers need this lock."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": zlib.crc32(record.encode())})
+
+
+@contextmanager
+def serialised(session: Session, *records: str) -> Iterator[None]:
+    """A transaction of its own that concurrent ones naming any of `records` wait for, committed
+    at the end (rolled back on an error): what a count that decides an insert needs, or parallel
+    requests all pass the count before any has inserted. Whatever the session did before is
+    committed first.
+
+    SQLite: BEGIN IMMEDIATE, which takes the database's write lock before the count (pysqlite would
+    begin only at the insert), waiting up to its busy timeout. PostgreSQL: an advisory lock per
+    record, in the order given, so callers name them in one order (else two could wait on each other).
+    """
+    session.commit()
+    try:
+        if session.get_bind().dialect.name == "sqlite":
+            session.execute(text("BEGIN IMMEDIATE"))
+        else:
+            for record in records:
+                lock_record(session, record)
+        yield
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise

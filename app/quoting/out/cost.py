@@ -1,0 +1,111 @@
+"""One offer's cost for the workload as JSON, part by part: an option's, and a provider's bill."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.catalog.snapshot import CatalogSnapshot, OfferRecord
+from app.costing.jobs import per_million_tokens
+from app.costing.money import Currency, cents, rate
+from app.costing.owning import OWNED_OFFER_ID
+from app.costing.quote import OfferCost
+from app.costing.terms import Billing, Tenancy
+from app.quoting.out.offers import OfferOut, option_name
+
+
+def _money(usd: float | None, currency: Currency) -> float | None:
+    """USD in the display currency, rounded to the cent once."""
+    return None if usd is None else float(cents(currency.of(usd)))
+
+
+def _money_rate(usd: float | None, currency: Currency) -> float | None:
+    return None if usd is None else float(rate(currency.of(usd)))
+
+
+class CostOut(BaseModel):
+    """One offer's cost for the workload a month of the horizon, part by part, in the display currency."""
+
+    option: str
+    offer_id: int
+    provider: str
+    tenancy: Tenancy
+    billing: Billing
+    compute: float = Field(description="a month of the horizon: a minimum term longer than the horizon billed whole")
+    egress: float | None = Field(description="null: the provider publishes no price for it, and none is assumed")
+    storage: float | None = Field(description="null: the provider publishes no price for it, and none is assumed")
+    total: float = Field(
+        description="a month of the horizon (what options are ranked by), a minimum term longer than the horizon "
+        "billed whole, without the setup fee; without egress or storage where null"
+    )
+    term_months: int | None = Field(
+        description="the months of a minimum term longer than the horizon, billed whole; null where it fits"
+    )
+    month_as_billed: float = Field(description="a month of compute as the offer bills it: the term's monthly share")
+    virtualization_tax: float = Field(
+        description="of compute, what the virtualization tax assumed adds: hours lost, or whole units more"
+    )
+    cold_starts: float = Field(description="of compute, what the serverless cold starts assumed add")
+    setup_fee: float = Field(description="charged once: in horizon_total, not in the month's total")
+    horizon_total: float = Field(
+        description="the months of the horizon (all of a minimum commitment's compute) plus the setup fee once"
+    )
+    effective_per_gpu_hour: float | None
+    complete: bool = Field(description="false where egress or storage is left out of the total (null above)")
+    assumed: list[str] = Field(description="egress and/or storage priced in part at the assumed price you set")
+
+    @staticmethod
+    def figures(o: OfferCost, currency: Currency) -> dict[str, Any]:
+        return {
+            "option": option_name(o.option),
+            "offer_id": o.offer.offer_id,
+            "provider": o.offer.provider,
+            "tenancy": o.offer.tenancy,
+            "billing": o.offer.billing,
+            "compute": float(cents(currency.of(o.compute))),
+            "egress": _money(o.egress, currency),
+            "storage": _money(o.storage, currency),
+            "total": float(cents(currency.of(o.total))),
+            "term_months": o.term_past_horizon,
+            "month_as_billed": float(cents(currency.of(o.billed_month))),
+            "virtualization_tax": float(cents(currency.of(o.tax_usd))),
+            "cold_starts": float(cents(currency.of(o.cold_start_usd))),
+            "setup_fee": float(cents(currency.of(o.offer.setup_fee_usd))),
+            "horizon_total": float(o.horizon_in(currency)),
+            "effective_per_gpu_hour": _money_rate(o.effective_per_gpu_hour, currency),
+            "complete": o.complete,
+            "assumed": list(o.assumed),
+        }
+
+
+class OptionOut(CostOut):
+    per_million_output_tokens: float | None = Field(
+        None, description="a serving job's month divided by its millions of output tokens"
+    )
+    offer: OfferOut | None = Field(
+        description="the catalog's offer; null for the server owned (`owned` says what it is)"
+    )
+
+    @classmethod
+    def of(
+        cls, o: OfferCost, catalog: CatalogSnapshot, currency: Currency, output_tokens: float | None = None
+    ) -> OptionOut:
+        """`output_tokens`: a serving job's a month, for the cost per million of them."""
+        per_million = None if output_tokens is None else per_million_tokens(o.total, output_tokens)
+        return cls(
+            **cls.figures(o, currency),
+            per_million_output_tokens=_money_rate(per_million, currency),
+            offer=None if o.offer.offer_id == OWNED_OFFER_ID else OfferOut.at(catalog, o.offer.offer_id),
+        )
+
+
+class ProviderBillOut(CostOut):
+    """A provider's cheapest offer for the workload: its product and key (`offer=` prices it alone)."""
+
+    product: str
+    offer_key: str
+
+    @classmethod
+    def of(cls, o: OfferCost, record: OfferRecord, currency: Currency) -> ProviderBillOut:
+        return cls(**cls.figures(o, currency), product=record.row.product, offer_key=record.row.key)

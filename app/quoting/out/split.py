@@ -1,0 +1,204 @@
+"""The hybrid split as JSON: the demand profile, the cheapest base and burst, the month at every base,
+and bursting all of it or reserving the peak beside it; money in the quote's currency, to the cent.
+Also the body `POST /api/split` reads: the quote's inputs, for the split alone."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+from pydantic_core import PydanticCustomError
+
+from app.costing.hybrid import Split
+from app.costing.money import Currency, cents
+from app.costing.owning import OWNED_OFFER_ID
+from app.costing.quote import PricedOffer
+from app.costing.terms import Billing, Tenancy
+from app.quoting.build import QuoteResult
+from app.quoting.out.offers import OfferOut, option_name
+from app.quoting.params.job import Job
+from app.quoting.params.quote import QuoteParams
+from app.quoting.split import Alone, Answer
+
+
+class SplitIn(QuoteParams):
+    """Every input of `/api/quote`, as a JSON body: an hourly profile of a month or a year is too long
+    for a query string. `job` is the split's, whether sent or not."""
+
+    job: Literal[Job.SPLIT] = Field(
+        Job.SPLIT, description="split, the default: /api/quote quotes the other jobs; any other is refused"
+    )
+
+    @field_validator("job", mode="before")
+    @classmethod
+    def _the_split(cls, job: object) -> object:
+        """Refused in words, not as the Literal's `<Job.SPLIT: 'split'>`."""
+        if job != Job.SPLIT:
+            raise PydanticCustomError("job_not_split", "must be split: /api/quote quotes the other jobs")
+        return job
+
+
+class LevelOut(BaseModel):
+    """A step of the load-duration curve."""
+
+    gpus: int = Field(description="GPUs in use")
+    hours: float = Field(description="hours a month at this level, of 730")
+
+
+class SplitOfferOut(BaseModel):
+    """An offer the split runs on, named as the quote's options name theirs."""
+
+    option: str
+    offer_id: int
+    provider: str
+    tenancy: Tenancy
+    billing: Billing
+    offer: OfferOut | None = Field(description="the catalog's offer; null for the server owned (`owned`)")
+
+
+class SplitFiguresOut(BaseModel):
+    """A month carried by a base of whole units and the GPU-hours above it burst."""
+
+    units: int = Field(description="whole units of the base offer (0: no base, all of it burst)")
+    base_gpus: int = Field(description="GPUs in those units")
+    base: float = Field(description="the base's units, a month")
+    burst_gpu_hours: float = Field(description="GPU-hours a month billed above the base, in whole instances")
+    burst: float = Field(description="those GPU-hours a month, serverless cold starts included")
+    egress: float | None = Field(
+        description="where the data lives: with the base's provider, or with no base the burst's; null: that "
+        "provider publishes no price, and none is assumed"
+    )
+    storage: float | None = Field(description="as egress")
+    data: float = Field(description="egress and storage a month, as the total counts them (null as 0)")
+    total: float = Field(description="a month: base, burst and data; the base's setup fees are in horizon_total")
+    horizon_total: float = Field(
+        description="the months of the horizon (all of the base's minimum term) plus each base unit's setup fee once"
+    )
+    complete: bool = Field(description="false where an egress or storage price is left out (unpublished)")
+
+
+class BaseAtOut(BaseModel):
+    """The split's month at one base, on the best split's base and burst offers."""
+
+    units: int
+    base_gpus: int
+    total: float = Field(description="a month: base, burst and data")
+    horizon_total: float
+
+
+class BestSplitOut(SplitFiguresOut):
+    """The cheapest way, with the offers it runs on."""
+
+    base_offer: SplitOfferOut | None = Field(
+        description="the base option's offer (at `units` 0 still the one `every_base` prices); null where the "
+        "filters leave no base option"
+    )
+    burst_offer: SplitOfferOut | None = Field(description="the burst option's offer; null where none is left")
+
+
+class AloneOut(SplitFiguresOut):
+    """One offer carrying the whole profile."""
+
+    offer: SplitOfferOut
+    split_saves: float = Field(
+        description="over the horizon, what the best split costs less than this (negative only where this one "
+        "looks cheaper for leaving out an unpublished price: `complete`)"
+    )
+    split_saves_a_month: float = Field(description="split_saves over the horizon's months")
+
+
+class SplitOut(BaseModel):
+    """The hybrid split of the demand profile (DOMAIN.md, "The hybrid split"), in the quote's currency."""
+
+    profile: list[LevelOut] = Field(description="the load-duration curve: most GPUs first")
+    gpu_hours: float = Field(description="a month: the profile's GPUs x hours, what the options are quoted at")
+    peak_gpus: int = Field(description="GPUs at the profile's peak")
+    months: int = Field(description="the horizon the split is chosen over")
+    best: BestSplitOut | None = Field(
+        description="the cheapest over the horizon: of every base offer and burst offer at every base; where the "
+        "filters leave no base option, bursting all of it; where no burst option, reserving the peak; null where "
+        "no offer is left"
+    )
+    every_base: list[BaseAtOut] = Field(
+        description="from no base to enough units for the peak, on the best split's offers: the total against "
+        "the base; empty where best has no base and burst offer"
+    )
+    rule_gpus: int | None = Field(
+        description="GPUs of base by the simple rule: reserve the k-th GPU when busy at least the base's price "
+        "per GPU-month over 730 burst hours; null as every_base is empty"
+    )
+    all_burst: AloneOut | None = Field(description="all of it on the cheapest burst offer; null: none is left")
+    all_reserved: AloneOut | None = Field(
+        description="enough units of the cheapest base offer for the peak; null: none is left"
+    )
+
+
+def _offer(result: QuoteResult, p: PricedOffer) -> SplitOfferOut:
+    o = p.offer
+    offer = None if o.offer_id == OWNED_OFFER_ID else OfferOut.at(result.catalog, o.offer_id)
+    return SplitOfferOut(
+        option=option_name(p.option), offer_id=o.offer_id, provider=o.provider, tenancy=o.tenancy, billing=o.billing,
+        offer=offer,
+    )  # fmt: skip
+
+
+def _money(usd: float, cur: Currency) -> float:
+    """USD in the display currency, rounded to the cent once."""
+    return float(cents(cur.of(usd)))
+
+
+def _figures(split: Split, data_at: PricedOffer, complete: bool, cur: Currency) -> dict[str, Any]:
+    """`data_at`: the offer whose provider holds the data."""
+
+    def money(usd: float | None) -> float | None:
+        return None if usd is None else _money(usd, cur)
+
+    return {
+        "units": split.units, "base_gpus": split.base_gpus, "base": money(split.base),
+        "burst_gpu_hours": round(split.burst_gpu_hours, 2), "burst": money(split.burst),
+        "egress": money(data_at.fixed.egress), "storage": money(data_at.fixed.storage), "data": money(split.data),
+        "total": money(split.total), "horizon_total": money(split.horizon), "complete": complete,
+    }  # fmt: skip
+
+
+def _best(result: QuoteResult, answer: Answer) -> BestSplitOut:
+    base, burst = answer.base, answer.burst
+    data_at = base if answer.split.units else burst
+    assert data_at is not None, "a profile has a GPU in use: no base units means a burst"
+    return BestSplitOut(
+        base_offer=None if base is None else _offer(result, base),
+        burst_offer=None if burst is None else _offer(result, burst),
+        **_figures(answer.split, data_at, answer.complete, result.currency),
+    )  # fmt: skip
+
+
+def _alone(result: QuoteResult, alone: Alone | None, answer: Answer | None, months: int) -> AloneOut | None:
+    if alone is None:
+        return None
+    saves = 0.0 if answer is None else alone.split.horizon - answer.split.horizon
+    return AloneOut(
+        offer=_offer(result, alone.offer),
+        split_saves=_money(saves, result.currency),
+        split_saves_a_month=_money(saves / months, result.currency),
+        **_figures(alone.split, alone.offer, alone.offer.complete, result.currency),
+    )
+
+
+def split_out(result: QuoteResult) -> SplitOut | None:
+    q = result.split
+    if q is None:
+        return None
+    cur, answer = result.currency, q.answer
+    return SplitOut(
+        profile=[LevelOut(gpus=gpus, hours=round(hours, 2)) for gpus, hours in q.profile],
+        gpu_hours=result.params.gpu_hours, peak_gpus=result.params.peak_gpus, months=q.months,
+        best=None if answer is None else _best(result, answer),
+        every_base=[
+            BaseAtOut(units=s.units, base_gpus=s.base_gpus, total=_money(s.total, cur),
+                      horizon_total=_money(s.horizon, cur))
+            for s in (q.pair.splits if q.pair else ())
+        ],
+        rule_gpus=q.pair.rule_gpus if q.pair else None,
+        all_burst=_alone(result, q.all_burst, answer, q.months),
+        all_reserved=_alone(result, q.all_reserved, answer, q.months),
+    )  # fmt: skip

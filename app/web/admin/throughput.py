@@ -1,0 +1,158 @@
+"""Admin throughput benchmarks and GPU models' dense peaks: add or change one, as a new catalog
+version with its source."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from functools import partial
+from typing import Annotated, Any, Self
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import model_validator
+from sqlmodel import Session
+
+from app.admin.tables import AdminUser
+from app.catalog import rows as check
+from app.catalog.changes import last_change
+from app.catalog.queries import gpu_by_name, preset_by_key
+from app.catalog.tables import CatalogVersion
+from app.catalog.throughput import PeakRecord, ThroughputRecord
+from app.catalog.throughput_changes import peak_changed, save_peak, save_throughput
+from app.catalog.throughput_rows import (
+    BENCHMARK_CHECKS,
+    PEAK_CHECKS,
+    BenchmarkKind,
+    Scenario,
+    conditions_refused,
+    throughput_key,
+)
+from app.catalog.throughput_tables import ThroughputVersion
+from app.costing.memory import Precision
+from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, PostedForm
+from app.web.admin.forms import SOURCE_KINDS, Errors, FactEdit, Refused, answer, checked, in_catalog
+from app.web.admin.pages import admin_page
+
+router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
+
+KNOWN_GPU = in_catalog(gpu_by_name, "choose a GPU model of the catalog (add it under GPU models first)")
+KNOWN_PRESET = in_catalog(preset_by_key, "choose a model preset of the catalog (add it under Model presets first)")
+
+
+class ThroughputEdit(FactEdit):
+    """A benchmark under its conditions, with where it was read; the model's parameters in billions."""
+
+    conflict = "Someone changed this benchmark after you opened the page; the current one is shown, yours below."
+    key: Annotated[str, checked(throughput_key)]
+    kind: Annotated[str, checked(BENCHMARK_CHECKS["kind"])]
+    model: Annotated[str, checked(BENCHMARK_CHECKS["model"])]
+    preset: Annotated[str, checked(BENCHMARK_CHECKS["preset"]), KNOWN_PRESET]
+    parameters_b: Annotated[int, checked(check.billions)]
+    gpu: Annotated[str, checked(BENCHMARK_CHECKS["gpu"]), KNOWN_GPU]
+    gpus: Annotated[int, checked(BENCHMARK_CHECKS["gpus"])]
+    precision: Annotated[str, checked(BENCHMARK_CHECKS["precision"])]
+    precision_published: Annotated[str, checked(BENCHMARK_CHECKS["precision_published"])]
+    engine: Annotated[str, checked(BENCHMARK_CHECKS["engine"])]
+    scenario: Annotated[str, checked(BENCHMARK_CHECKS["scenario"])]
+    input_tokens: Annotated[int | None, checked(BENCHMARK_CHECKS["input_tokens"])]
+    output_tokens: Annotated[int | None, checked(BENCHMARK_CHECKS["output_tokens"])]
+    sequence_length: Annotated[int | None, checked(BENCHMARK_CHECKS["sequence_length"])]
+    ttft_ms: Annotated[float | None, checked(BENCHMARK_CHECKS["ttft_ms"])]
+    tbt_ms: Annotated[float | None, checked(BENCHMARK_CHECKS["tbt_ms"])]
+    latency_published: Annotated[str, checked(BENCHMARK_CHECKS["latency_published"])]
+    tokens_per_s: Annotated[Decimal, checked(BENCHMARK_CHECKS["tokens_per_s"])]
+
+    @model_validator(mode="after")
+    def _fits_its_kind_and_scenario(self) -> Self:
+        if refused := conditions_refused(self.model_dump()):
+            raise Refused(refused)
+        return self
+
+    @property
+    def benchmark(self) -> dict[str, Any]:
+        """What `save_throughput` stores: every field but the key, the parameters as a whole number."""
+        return {name: getattr(self, name) for name in BENCHMARK_CHECKS} | {"parameters": self.parameters_b}
+
+
+class PeakEdit(FactEdit):
+    """A GPU model's dense peak at one precision; posted by its names, keyed `peak_` on the page."""
+
+    prefix = "peak_"
+    conflict = "Someone changed this peak after you opened the page; the current one is shown, yours below."
+    gpu: Annotated[str, checked(PEAK_CHECKS["gpu"]), KNOWN_GPU]
+    precision: Annotated[str, checked(PEAK_CHECKS["precision"])]
+    dense_tflops: Annotated[Decimal, checked(PEAK_CHECKS["dense_tflops"])]
+
+
+def _as_typed(value: object) -> str:
+    """A stored figure as an admin would type it again: 2909, not 2909.0; nothing as empty."""
+    if value is None:
+        return ""
+    return check.decimal_text(Decimal(str(value))) if isinstance(value, float) else str(value)
+
+
+def _benchmark_values(now: ThroughputRecord) -> dict[str, str]:
+    typed = {name: _as_typed(getattr(now, name)) for name in BENCHMARK_CHECKS}
+    return typed | {"key": now.key, "parameters_b": f"{now.parameters / 1e9:g}", "notes": now.notes}
+
+
+def _peak_values(now: PeakRecord) -> dict[str, str]:
+    typed = {"gpu": now.gpu, "precision": now.precision, "dense_tflops": _as_typed(now.dense_tflops)}
+    return {f"peak_{name}": value for name, value in (typed | {"notes": now.notes}).items()}
+
+
+def _page(
+    request: Request, admin: AdminUser, db: Database, catalogs: CatalogsDep, key: str = "", gpu: str = "",
+    precision: str = "", status: int = 200, errors: Errors | None = None, values: dict[str, str] | None = None,
+) -> Response:  # fmt: skip
+    """The benchmarks and peaks now, a benchmark's form (`key`'s, else empty) and a peak's (`gpu` at
+    `precision`'s, else empty); refused as stale, with the change that came first."""
+    catalog = catalogs.current()
+    now = next((t for t in catalog.throughput if t.key == key), None)
+    peak = catalog.peaks.get((gpu, precision))
+    shown = (_benchmark_values(now) if now else {}) | (_peak_values(peak) if peak else {})
+    with db() as session:
+        based_on = last_change(session, ThroughputVersion, "key", key) if key else 0
+        peak_based_on = peak_changed(session, gpu, precision) if gpu else 0
+        change = session.get(CatalogVersion, based_on or peak_based_on) if errors and "conflict" in errors else None
+    return admin_page(
+        request, admin, "throughput", status, catalog=catalog, now=now, peak=peak, based_on=based_on,
+        peak_based_on=peak_based_on, change=change, kinds=[(k, k) for k in BenchmarkKind],
+        preset_options=[(p.key, p.name) for p in catalog.presets.values()], gpu_options=[(g, g) for g in catalog.gpus],
+        scenarios=[(s, s.replace("_", " ")) for s in Scenario], precisions=[(p, p) for p in Precision],
+        source_kinds=SOURCE_KINDS, errors=errors or {}, values=shown | (values or {}),
+    )  # fmt: skip
+
+
+@router.get("/throughput", response_class=HTMLResponse)
+def throughput(
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, key: str = "", gpu: str = "",
+    precision: str = "",
+) -> Response:  # fmt: skip
+    return _page(request, admin, db, catalogs, key, gpu, precision)
+
+
+@router.post("/throughput", response_class=HTMLResponse)
+def save_benchmark(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm) -> Response:
+    """A benchmark's every field as a new version; its key decides whether it is new."""
+
+    def save(session: Session, edit: ThroughputEdit) -> str:
+        save_throughput(session, edit.key, edit.benchmark, edit.provenance, edit.note, admin.username, edit.based_on)
+        return f"/admin/throughput?{urlencode({'key': edit.key})}"
+
+    page = partial(_page, request, admin, db, catalogs, posted.get("key", ""), "", "")
+    return answer(ThroughputEdit, posted, db, save, page)
+
+
+@router.post("/throughput/peaks", response_class=HTMLResponse)
+def save_gpu_peak(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm) -> Response:
+    """A GPU model's dense peak at a precision as a new version."""
+
+    def save(session: Session, edit: PeakEdit) -> str:
+        save_peak(session, edit.gpu, edit.precision, edit.dense_tflops, edit.provenance, edit.note, admin.username,
+                  edit.based_on)  # fmt: skip
+        return f"/admin/throughput?{urlencode({'gpu': edit.gpu, 'precision': edit.precision})}"
+
+    page = partial(_page, request, admin, db, catalogs, "", posted.get("gpu", ""), posted.get("precision", ""))
+    return answer(PeakEdit, posted, db, save, page)

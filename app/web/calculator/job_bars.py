@@ -1,0 +1,73 @@
+"""A job's figures in the results: what a useful output costs on an option, and the any-GPU ranking
+drawn as one bar per GPU model, as long as its cheapest option's cost for the same job, so that the
+eye finds the cheapest GPU for the job before it reads the table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.costing.jobs import per_million_tokens
+from app.costing.quote import OfferCost, OptionKey
+from app.quoting.build import QuoteResult
+from app.web.chart_layout import FRAMES, Frame
+from app.web.templating import amount, money_rate
+
+ROW = 30
+"""Height of one bar's row, in the frame's units."""
+BARS = 8
+"""GPU models drawn: the cheapest; the table lists them all."""
+
+
+def per_output(result: QuoteResult, o: OfferCost) -> str | None:
+    """What the job's useful output costs on this option: a million output tokens, or the run."""
+    cur = result.currency
+    if result.job is None:
+        return None
+    if result.job.run is not None:
+        return amount(o.horizon_in(cur), cur)
+    return money_rate(per_million_tokens(o.total, result.params.output_tokens), cur)
+
+
+def _cost(result: QuoteResult, o: OfferCost) -> float:
+    """USD the bar's length is drawn to (a ratio between bars, so the same in any currency)."""
+    return o.horizon_total if result.job is not None and result.job.run is not None else o.total
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    option: OptionKey
+    value: str
+    y: int
+    width: float
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Bars:
+    """The bars in one frame: labels left of `left`, bars from it, their value after each."""
+
+    frame: Frame
+    height: int
+    left: int
+    bars: tuple[Bar, ...]
+
+
+def job_bars(result: QuoteResult) -> tuple[Bars, ...]:
+    """Each GPU model's cheapest option for the job, cheapest first, in every frame; () unless a job
+    is quoted on any GPU."""
+    cheapest = [(c, c.cheapest) for c in result.choices if c.cheapest is not None][:BARS]
+    if result.job is None or not cheapest:
+        return ()
+    top = max(_cost(result, o) for _, o in cheapest) or 1.0
+    drawn = []
+    for frame in FRAMES:
+        left = 9 * frame.text
+        room = frame.width - left - 7 * frame.text
+        bars = tuple(
+            Bar(f"{c.gpus} x {c.gpu}", o.option, per_output(result, o) or "", i * ROW + 4,
+                max(1.0, room * _cost(result, o) / top), o.complete)
+            for i, (c, o) in enumerate(cheapest)
+        )  # fmt: skip
+        drawn.append(Bars(frame, len(bars) * ROW + 4, left, bars))
+    return tuple(drawn)
