@@ -96,6 +96,8 @@ def query(params: dict[str, Any]) -> str:
 # link is replaced where it is saved (Capture.scenario), by the order it was saved in.
 CSRF_TOKEN = re.compile(r"[A-Za-z0-9_-]{22}\.[0-9a-f]{32}")
 """A random nonce and its signature: new for every client, so for every run."""
+ASSET = re.compile(r"(/static/[\w./-]+)\?v=[0-9a-f]{12}")
+"""A static file's address carries its digest; the file itself is captured and compared (Capture.assets)."""
 
 
 def moments_of(days: set[date]) -> re.Pattern[str]:
@@ -112,10 +114,13 @@ class Capture:
         self.client, self.out = client, out
         self.index: list[str] = []
         self.slugs: list[str] = []
+        self.static: set[str] = set()
         self.days = {datetime.now(UTC).date()}
 
     def normalised(self, text: str) -> str:
         text = CSRF_TOKEN.sub("CSRF-TOKEN", text)
+        self.static.update(ASSET.findall(text))
+        text = ASSET.sub(r"\1?v=DIGEST", text)
         text = moments_of(self.days | {datetime.now(UTC).date()}).sub("MOMENT-OF-THE-RUN", text)
         for n, slug in enumerate(self.slugs, 1):
             # A saved scenario's link is random (secrets.token_urlsafe): named by the order of saving.
@@ -197,6 +202,8 @@ def capture(out: Path) -> int:
             capture_public(pages)
             create_admin(database_url, checkout)
             capture_admin(pages)
+            for path in sorted(pages.static):
+                pages.get(f"static.{path.rpartition('/')[2]}", path)
         (out / "index.txt").write_text("\n".join(pages.index) + "\n")
     print(f"{len(pages.index)} pages captured in {out}")
     return 0
