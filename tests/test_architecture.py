@@ -1,10 +1,14 @@
-"""The shape of the house, checked: small modules, routes that import no routes, a pure cost model,
-and a README map that names every room."""
+"""The shape of the house, checked: functions of few branches, routes that import no routes, a pure
+cost model, and a README map that names every room."""
 
 import ast
 import re
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+from radon.complexity import cc_visit
+from radon.visitors import Class, Function
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "app"
@@ -25,8 +29,44 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-def test_no_module_is_over_250_lines():
-    assert [p.name for p in MODULES if len(p.read_text().splitlines()) > 250] == []
+# Functions over the limit that are being rewritten elsewhere, by (path, name). This set must shrink
+# to empty: remove each pair as its rewrite lands, and add none.
+_BEING_REWRITTEN = {
+    ("app/web/calculator/charts.py", "overlay_chart"),
+    ("app/costing/breakeven.py", "crossings"),
+    ("app/web/history/charts.py", "step_chart"),
+    ("app/web/history/view.py", "series_views"),
+    ("app/web/calculator/page.py", "calculator_page"),
+}
+
+
+def _complexities(source: str) -> Iterator[tuple[str, int]]:
+    """Each function, method and closure of `source`, named as `Class.method.closure`, with its own
+    complexity. `cc_visit` lists each class's methods beside the class too: they are read in it."""
+    return _functions(block for block in cc_visit(source) if isinstance(block, Class) or not block.is_method)
+
+
+def _functions(blocks: Iterable[Function | Class], outer: str = "") -> Iterator[tuple[str, int]]:
+    """Each function with its closures, each class's methods and inner classes: a class's own
+    complexity is its methods' average, no function's."""
+    for block in blocks:
+        if isinstance(block, Class):
+            yield from _functions([*block.methods, *block.inner_classes], f"{outer}{block.name}.")
+        else:
+            name = f"{outer}{block.name}"
+            yield name, block.complexity
+            yield from _functions(block.closures, f"{name}.")
+
+
+def test_no_function_is_more_complex_than_15():
+    """Cyclomatic complexity as radon counts it: past 15 branches a function wants helpers, whatever its length."""
+    too_complex = [
+        f"{path}:{name} {complexity}"
+        for path in (p.relative_to(ROOT).as_posix() for p in MODULES)
+        for name, complexity in _complexities((ROOT / path).read_text())
+        if complexity > 15 and (path, name) not in _BEING_REWRITTEN
+    ]
+    assert not too_complex, "more complex than 15 (path:function complexity):\n" + "\n".join(too_complex)
 
 
 def _module(path: Path) -> str:

@@ -5,6 +5,7 @@ into an empty database."""
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -113,44 +114,69 @@ def plan_import(
     plan = ImportPlan()
     reader = csv_rows(text)
     try:
-        columns = set(reader.fieldnames or [])
-    except csv.Error as e:
-        plan.problems.append((1, f"unreadable CSV: {e}"))
-        return plan
-    if both := sorted(old for old, new in EARLIER_NAMES.items() if {old, new} <= columns):
-        plan.problems.append((1, f"the header names both {both[0]} and {EARLIER_NAMES[both[0]]}: keep one"))
-        return plan
-    columns = {EARLIER_NAMES.get(name, name) for name in columns}
-    skypilot = SKYPILOT_COLUMNS <= columns
-    if not skypilot and not set(OFFER_COLUMNS) - set(OPTIONAL_COLUMNS) <= columns:
-        plan.problems.append((1, "the header is neither SkyPilot's catalog format nor this calculator's export"))
-        return plan
-    if skypilot and not (provider and source_url and as_of):
-        plan.problems.append((1, "a SkyPilot file needs the provider, the source address and the as-of date"))
+        skypilot = _header_says_skypilot(reader, bool(provider and source_url and as_of))
+    except ValueError as e:
+        plan.problems.append((1, str(e)))
         return plan
     planner = OfferPlanner(session, version, plan)
-    lines = enumerate(reader, start=2)
-    while True:
-        try:
-            line_no, line = next(lines)
-        except StopIteration:
-            break
-        except csv.Error as e:
-            plan.problems.append((reader.line_num, f"unreadable CSV: {e}"))
-            break
+    for line_no, line in _numbered_lines(reader, plan):
         plan.rows += 1
         try:
-            if None in line.values() or None in line:
-                raise ValueError("the row has a different number of fields than the header")
-            if skypilot and not line["AcceleratorName"].strip():
-                raise ValueError("no accelerator: not a GPU offer")
-            found = _skypilot_rows(line, provider, tenancy, source_url, as_of) if skypilot else [_own_row(line)]
+            found = _line_offers(line, skypilot, provider, tenancy, source_url, as_of)
         except (ValueError, KeyError, TypeError, ArithmeticError) as e:
             plan.problems.append((line_no, str(e)))
             continue
         for row in found:
             planner.add(line_no, row)
     return plan
+
+
+def _header_says_skypilot(reader: csv.DictReader[str], told_source: bool) -> bool:
+    """Whether the header is SkyPilot's catalog format rather than our export's. ValueError, saying
+    why, where it is unreadable, names a column by both its earlier and its present name, or is
+    neither; or where it is SkyPilot's and the provider, source and date it lacks were not told."""
+    try:
+        columns = set(reader.fieldnames or [])
+    except csv.Error as e:
+        raise ValueError(f"unreadable CSV: {e}") from None
+    if both := sorted(old for old, new in EARLIER_NAMES.items() if {old, new} <= columns):
+        raise ValueError(f"the header names both {both[0]} and {EARLIER_NAMES[both[0]]}: keep one")
+    columns = {EARLIER_NAMES.get(name, name) for name in columns}
+    skypilot = SKYPILOT_COLUMNS <= columns
+    if not skypilot and not set(OFFER_COLUMNS) - set(OPTIONAL_COLUMNS) <= columns:
+        raise ValueError("the header is neither SkyPilot's catalog format nor this calculator's export")
+    if skypilot and not told_source:
+        raise ValueError("a SkyPilot file needs the provider, the source address and the as-of date")
+    return skypilot
+
+
+def _numbered_lines(reader: csv.DictReader[str], plan: ImportPlan) -> Iterator[tuple[int, dict[str, str]]]:
+    """Each line after the header, by its number in the file, up to the first the CSV reader cannot
+    read: that one is a problem of the plan, and the lines after it are not read."""
+    lines = enumerate(reader, start=2)
+    while True:
+        try:
+            numbered = next(lines)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            plan.problems.append((reader.line_num, f"unreadable CSV: {e}"))
+            return
+        yield numbered
+
+
+def _line_offers(
+    line: dict[str, str], skypilot: bool, provider: str, tenancy: str, source_url: str, as_of: date | None
+) -> list[OfferRow]:
+    """The offers one line states; a ValueError (or a bad cell's KeyError, TypeError or
+    ArithmeticError) saying why where it states none."""
+    if None in line.values() or None in line:
+        raise ValueError("the row has a different number of fields than the header")
+    if not skypilot:
+        return [_own_row(line)]
+    if not line["AcceleratorName"].strip():
+        raise ValueError("no accelerator: not a GPU offer")
+    return _skypilot_rows(line, provider, tenancy, source_url, as_of)
 
 
 def save_pending_import(session: Session, plan: ImportPlan, version: int, who: str) -> PendingImport:

@@ -28,9 +28,17 @@ def select_offers(
         for o in catalog.offers_by_gpu.get(gpu, [])
         if (not key or o.row.key == key)
         and (not tenancies or o.priced.tenancy in tenancies)
-        and (not region or o.row.region == region)
-        and (not eu_only or o.row.region_country in EU_COUNTRIES)
-        and (not exclude_us_hq or (o.provider.hq_country is not None and o.provider.hq_country != "US"))
         and (not hide_spot or o.priced.billing is not terms.Billing.SPOT)
         and o.priced.gpus_per_unit >= min_gpus_per_unit
+        and _located(o, region, eu_only, exclude_us_hq)
     ]
+
+
+def _located(o: OfferRecord, region: str | None, eu_only: bool, exclude_us_hq: bool) -> bool:
+    """Whether the offer passes the filters of where it runs and whose it is: a country or headquarters
+    not known passes none of those that ask for one."""
+    return (
+        (not region or o.row.region == region)
+        and (not eu_only or o.row.region_country in EU_COUNTRIES)
+        and (not exclude_us_hq or (o.provider.hq_country is not None and o.provider.hq_country != "US"))
+    )

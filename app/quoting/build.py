@@ -124,34 +124,20 @@ def contenders_of(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuotePar
 def _offered(
     catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams, owned: OwnedRecord | None
 ) -> Contenders | FieldErrors:
-    if params.gpu == ANY_GPU and not params.sized:
-        return {"gpu": "any GPU that fits needs a model: choose a preset or give a parameter count"}
-    if params.gpu != ANY_GPU and params.gpu not in catalog.gpus:
-        return {"gpu": "is not a GPU model in the catalog"}
-    pinned = catalog.offers_by_key.get(params.offer) if params.offer else None
-    if params.offer and pinned is None:
-        why = next((f"cannot be quoted: {o.why}" for o in catalog.unpriced if o.row.key == params.offer), None)
-        return {
-            "offer": why
-            or f"is not an offer in the price list of {catalog.created_at:%Y-%m-%d}: it may have been retired"
-        }
-    if pinned and params.gpu not in (pinned.row.gpu, ANY_GPU):
-        return {"gpu": f"the offer you are pricing is of {pinned.row.gpu}: choose it, or price every offer"}
+    """Each GPU model's offers priced for the inputs, or the first input the catalog refuses: the GPU
+    model, the offer pinned, the currency, the job, then the model's size."""
+    refused = _gpu_refused(catalog, params) or _pinned_refused(catalog, params)
+    if refused:
+        return refused
     shown_in = display_currency(catalog, params.currency)
     if isinstance(shown_in, dict):
         return shown_in
     currency, rate = shown_in
-    serving_split = params.job is Job.SPLIT and params.serves
-    if params.sized and params.job is Job.SPLIT and not serving_split:
-        return {"preset": "a demand profile counts GPUs: leave the model out (none), or state it as a serving job"}
-    if serving_split and params.gpu == ANY_GPU:
-        return {"gpu": "the split prices one GPU model's offers: choose one"}
+    refused = _job_refused(params)
+    if refused:
+        return refused
     if not params.sized:
-        if params.job not in (Job.HOURS, Job.SPLIT) or serving_split:
-            return {"preset": "a job needs its model: choose a preset or give a parameter count"}
         return Contenders(currency, rate, None, (fitted_for(catalog, params, params.peak_gpus, {}, 1, owned=owned),))
-    if params.measured_tps is not None and params.serves and params.gpu == ANY_GPU:
-        return {"measured_tps": "is measured on one GPU model: choose it rather than any GPU"}
     sizing = size(catalogs, params)
     if isinstance(sizing, dict):
         return sizing
@@ -160,6 +146,55 @@ def _offered(
         return {"parameters_b": f"makes a checkpoint of {checkpoint_gb:,.0f} GB, more than {CHECKPOINT_GB_MAX:,} GB"}
     if params.job is not Job.HOURS:
         return _job_contenders(catalog, params, currency, rate, sizing, checkpoint_gb, owned)
+    return _hours_contenders(catalog, params, currency, rate, sizing, checkpoint_gb, owned)
+
+
+def _gpu_refused(catalog: CatalogSnapshot, params: QuoteParams) -> FieldErrors | None:
+    """Why the GPU model asked for cannot be quoted: any GPU is chosen by the model's size, so it needs one."""
+    if params.gpu == ANY_GPU and not params.sized:
+        return {"gpu": "any GPU that fits needs a model: choose a preset or give a parameter count"}
+    if params.gpu != ANY_GPU and params.gpu not in catalog.gpus:
+        return {"gpu": "is not a GPU model in the catalog"}
+    return None
+
+
+def _pinned_refused(catalog: CatalogSnapshot, params: QuoteParams) -> FieldErrors | None:
+    """Why the offer pinned cannot be priced: it is not in this price list (or has no price), or it is
+    of another GPU model than the one asked for."""
+    if not params.offer:
+        return None
+    pinned = catalog.offers_by_key.get(params.offer)
+    if pinned is None:
+        why = next((f"cannot be quoted: {o.why}" for o in catalog.unpriced if o.row.key == params.offer), None)
+        return {
+            "offer": why
+            or f"is not an offer in the price list of {catalog.created_at:%Y-%m-%d}: it may have been retired"
+        }
+    if params.gpu not in (pinned.row.gpu, ANY_GPU):
+        return {"gpu": f"the offer you are pricing is of {pinned.row.gpu}: choose it, or price every offer"}
+    return None
+
+
+def _job_refused(params: QuoteParams) -> FieldErrors | None:
+    """Why the job cannot be quoted as stated: a demand profile counts GPUs unless it serves a model,
+    on one GPU model; every other job needs its model; a measured rate is of one GPU model."""
+    serving_split = params.job is Job.SPLIT and params.serves
+    if params.sized and params.job is Job.SPLIT and not serving_split:
+        return {"preset": "a demand profile counts GPUs: leave the model out (none), or state it as a serving job"}
+    if serving_split and params.gpu == ANY_GPU:
+        return {"gpu": "the split prices one GPU model's offers: choose one"}
+    if not params.sized and (params.job not in (Job.HOURS, Job.SPLIT) or serving_split):
+        return {"preset": "a job needs its model: choose a preset or give a parameter count"}
+    if params.sized and params.measured_tps is not None and params.serves and params.gpu == ANY_GPU:
+        return {"measured_tps": "is measured on one GPU model: choose it rather than any GPU"}
+    return None
+
+
+def _hours_contenders(
+    catalog: CatalogSnapshot, params: QuoteParams, currency: Currency, rate: RateRecord | None, sizing: Sizing,
+    checkpoint_gb: float, owned: OwnedRecord | None,
+) -> Contenders | FieldErrors:  # fmt: skip
+    """Each GPU model of which an offered instance or node holds the model, at the GPUs that hold it."""
     wanted = [f for f in sizing.fits if f.fits_a_unit and params.gpu in (f.gpu, ANY_GPU)]
     if not wanted:
         where = "any GPU model in the catalog" if params.gpu == ANY_GPU else f"the catalog's {params.gpu}"

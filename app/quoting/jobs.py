@@ -132,14 +132,18 @@ def serving_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, f
             f"no benchmark of {model} on {gpu} at {p.input_length}/{p.output_length} tokens in and out "
             f"(only {_lengths(at_precision)})",
         )  # fmt: skip
+    return _holding_within(at_lengths, p, model, fit)
+
+
+def _holding_within(
+    at_lengths: list[ThroughputRecord], p: SizeParams, model: str, fit: Fit
+) -> ThroughputRecord | NoNumber:
+    """Of the benchmarks at the job's lengths, the one within its latency class whose deployment holds
+    the model as sized with the most output tokens per GPU; else which of the two none meets."""
+    gpu = fit.gpu
     within = [r for r in at_lengths if _within(r, p)]
     if not within:
-        bound = (
-            "at maximum throughput"
-            if p.latency is Latency.OFFLINE
-            else f"within {p.max_ttft_ms:g} ms to the first token and {p.max_tbt_ms:g} ms between tokens"
-        )
-        return NoNumber(gpu, "latency", f"no benchmark of {model} on {gpu} {bound} at these lengths")
+        return NoNumber(gpu, "latency", f"no benchmark of {model} on {gpu} {_latency_bound(p)} at these lengths")
     holding = [r for r in within if r.gpus >= fit.quoted]
     if not holding:
         return NoNumber(
@@ -148,6 +152,13 @@ def serving_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, f
             f"the model as sized needs {fit.quoted}",
         )  # fmt: skip
     return max(holding, key=lambda r: (r.tokens_per_s / r.gpus, r.key))
+
+
+def _latency_bound(p: SizeParams) -> str:
+    """The job's latency class as a benchmark must meet it, in words."""
+    if p.latency is Latency.OFFLINE:
+        return "at maximum throughput"
+    return f"within {p.max_ttft_ms:g} ms to the first token and {p.max_tbt_ms:g} ms between tokens"
 
 
 def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
@@ -180,33 +191,15 @@ def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) 
 
 def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
     gpu, gpus = fit.gpu, p.run_gpus
-    if fit.gpus > gpus:
-        return NoNumber(
-            gpu, "run_gpus", f"the run needs at least {fit.gpus} x {gpu} to hold the model and its training state"
-        )
-    if fit.largest_unit is None or fit.largest_unit < gpus:
-        return NoNumber(
-            gpu, "run_gpus", f"no offered instance or node holds {gpus} x {gpu} (the largest: {fit.largest_unit})"
-        )
-    tokens = p.train_tokens_b * 1e9
-    lora = p.train_mode is Mode.LORA
-    rows = [
-        r
-        for r in catalog.throughput
-        if r.kind == BenchmarkKind.TRAINING
-        and r.gpu == gpu
-        and r.gpus == gpus
-        and r.precision == p.compute
-        and _same_model(r, sizing)
-    ]
-    benchmark = max(rows, key=lambda r: (r.tokens_per_s, r.key)) if rows and not lora else None
+    refused = _run_refused(fit, gpus)
+    if refused is not None:
+        return refused
+    benchmark = None if p.train_mode is Mode.LORA else _training_benchmark(catalog, p, sizing, gpu)
     peak = catalog.peaks.get((gpu, p.compute))
     if benchmark is not None:
-        gpu_hours = gpu_hours_at_rate(tokens, benchmark.tokens_per_s)
+        gpu_hours = gpu_hours_at_rate(p.train_tokens_b * 1e9, benchmark.tokens_per_s)
     elif peak is not None:
-        active = sizing.preset.active_parameters if sizing.preset and sizing.preset.active_parameters else None
-        flops = training_flops(active or sizing.run.shape.parameters, tokens, lora)
-        gpu_hours = gpu_hours_at_peak(flops, peak.dense_tflops, p.utilisation_pct / 100)
+        gpu_hours = _gpu_hours_at_peak(p, sizing, peak)
     else:
         return NoNumber(
             gpu, "compute", f"the catalog has no dense peak of {gpu} in {p.compute.upper()} and no training benchmark"
@@ -219,6 +212,43 @@ def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit)
         gpu, plan.gpu_hours_per_month, gpus, gpus, plan.months, run=plan, benchmark=benchmark,
         peak=peak if at_peak else None, utilisation=p.utilisation_pct / 100 if at_peak else None,
     )  # fmt: skip
+
+
+def _run_refused(fit: Fit, gpus: int) -> NoNumber | None:
+    """Why a run on `gpus` of the fit's GPU model cannot be priced: too few to hold the model and its
+    training state, or more than any offered instance or node holds (the run's GPUs share one)."""
+    gpu = fit.gpu
+    if fit.gpus > gpus:
+        return NoNumber(
+            gpu, "run_gpus", f"the run needs at least {fit.gpus} x {gpu} to hold the model and its training state"
+        )
+    if fit.largest_unit is None or fit.largest_unit < gpus:
+        return NoNumber(
+            gpu, "run_gpus", f"no offered instance or node holds {gpus} x {gpu} (the largest: {fit.largest_unit})"
+        )
+    return None
+
+
+def _training_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, gpu: str) -> ThroughputRecord | None:
+    """The fastest training benchmark of the model on exactly the run's GPUs at its precision, if any."""
+    rows = [
+        r
+        for r in catalog.throughput
+        if r.kind == BenchmarkKind.TRAINING
+        and r.gpu == gpu
+        and r.gpus == p.run_gpus
+        and r.precision == p.compute
+        and _same_model(r, sizing)
+    ]
+    return max(rows, key=lambda r: (r.tokens_per_s, r.key)) if rows else None
+
+
+def _gpu_hours_at_peak(p: SizeParams, sizing: Sizing, peak: PeakRecord) -> float:
+    """The run's GPU-hours at the share of the dense peak assumed, where no benchmark has them: a
+    mixture of experts' FLOPs counted on its active parameters, LoRA's as its share of a full run's."""
+    active = sizing.preset.active_parameters if sizing.preset and sizing.preset.active_parameters else None
+    flops = training_flops(active or sizing.run.shape.parameters, p.train_tokens_b * 1e9, p.train_mode is Mode.LORA)
+    return gpu_hours_at_peak(flops, peak.dense_tflops, p.utilisation_pct / 100)
 
 
 def job_fit(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:

@@ -59,27 +59,11 @@ def owned_for(catalog: CatalogSnapshot, params: QuoteParams) -> OwnedRecord | Fi
     if errors := _refused(catalog, params, server):
         return errors
     assert own is not None and power is not None and colocation is not None, "_refused says why any is missing"
-    if server is not None:
-        price = float(server.price + (server.setup or Decimal(0))) * (usd_per_unit(server.currency, catalog.rates) or 0)
-    else:
-        price = (params.own_price or 0.0) * own
-    kwh = params.own_kwh if params.own_kwh is not None else ELECTRICITY[params.own_currency][0]
-    running = Running(
-        life_months=params.own_life_months, usd_per_kwh=kwh * own, colocation_usd_per_kw_month=colocation * own,
-        draw=params.own_draw_pct / 100, pue=params.own_pue, capital_rate=params.own_capital_pct / 100,
-        operations_usd=params.own_operations * own,
-    )  # fmt: skip
+    price = _price_usd(catalog, params, server, own)
+    running = _running(params, own, colocation)
     gpus = server.gpus if server is not None else params.own_gpus
     seller = server.seller if server is not None else YOUR_FIGURES
     bought = Server(gpus=gpus, price_usd=price, power_kw=power)
-    defaults = tuple(
-        f"{name}: {source}"
-        for name, typed, (_, source) in (
-            ("electricity", params.own_kwh, ELECTRICITY[params.own_currency]),
-            ("colocation", params.own_colocation, COLOCATION.get(params.own_currency, (0, ""))),
-        )
-        if typed is None
-    )
     return OwnedRecord(
         owned_offer(bought, running, seller),
         ProviderRecord("owned", seller if server is None else f"bought from {seller}", "", None, (), None),
@@ -88,7 +72,38 @@ def owned_for(catalog: CatalogSnapshot, params: QuoteParams) -> OwnedRecord | Fi
         server_month(bought, running),
         price,
         running,
-        defaults,
+        _defaults_taken(params),
+    )
+
+
+def _price_usd(catalog: CatalogSnapshot, params: QuoteParams, server: ServerRecord | None, own: float) -> float:
+    """What the server costs to buy and set up, in USD: the catalog's at its currency's rate, else as
+    typed in the buyer's currency (`own` USD per unit of it)."""
+    if server is None:
+        return (params.own_price or 0.0) * own
+    return float(server.price + (server.setup or Decimal(0))) * (usd_per_unit(server.currency, catalog.rates) or 0)
+
+
+def _running(params: QuoteParams, own: float, colocation: float) -> Running:
+    """What running the server costs, in USD (`own` USD per unit of the buyer's currency): electricity
+    as typed, else the sourced price in the buyer's currency."""
+    kwh = params.own_kwh if params.own_kwh is not None else ELECTRICITY[params.own_currency][0]
+    return Running(
+        life_months=params.own_life_months, usd_per_kwh=kwh * own, colocation_usd_per_kw_month=colocation * own,
+        draw=params.own_draw_pct / 100, pue=params.own_pue, capital_rate=params.own_capital_pct / 100,
+        operations_usd=params.own_operations * own,
+    )  # fmt: skip
+
+
+def _defaults_taken(params: QuoteParams) -> tuple[str, ...]:
+    """The sourced defaults the month takes where the buyer typed no figure, each named with its source."""
+    return tuple(
+        f"{name}: {source}"
+        for name, typed, (_, source) in (
+            ("electricity", params.own_kwh, ELECTRICITY[params.own_currency]),
+            ("colocation", params.own_colocation, COLOCATION.get(params.own_currency, (0, ""))),
+        )
+        if typed is None
     )
 
 

@@ -172,19 +172,29 @@ def _explorable(catalog: CatalogSnapshot) -> Explorable:
     offers = catalog.listed
     listed_gpus = {o.row.gpu for o in offers}
     providers = sorted({(o.provider.slug, o.provider.name) for o in offers}, key=lambda p: p[1].casefold())
-    countries = sorted({o.row.region_country for o in offers if o.row.region_country}, key=country_name)
     rows = tuple(explorer_row(o, catalog.gpus) for o in offers)
-    index: dict[str, dict[object, set[int]]] = {name: defaultdict(set) for name in FACTS}
-    for r in rows:
-        for name, fact in FACTS.items():
-            index[name][fact(r)].add(r.offer_id)
     return Explorable(
         rows=rows,
         gpus=tuple((g, f"{g} ({memory} GiB)") for g, memory in catalog.gpus.items() if g in listed_gpus),
         gpu_counts=tuple((str(n), str(n)) for n in sorted({o.row.gpus_per_unit for o in offers})),
         providers=tuple(providers),
-        countries=tuple((c, f"{country_name(c)} (EU)" if c in EU_COUNTRIES else country_name(c)) for c in countries),
-        index={name: {value: frozenset(ids) for value, ids in found.items()} for name, found in index.items()},
+        countries=_country_choices(offers),
+        index=_fact_index(rows),
         outside_us_hq=frozenset(r.offer_id for r in rows if r.record.provider.hq_country not in (None, "US")),
         grew=catalog.derived.grew,
     )
+
+
+def _country_choices(offers: list[OfferRecord | UnpricedRecord]) -> tuple[Choice, ...]:
+    """Each country an offer is in, by its name, with the EU's marked (the EU filter's members)."""
+    countries = sorted({o.row.region_country for o in offers if o.row.region_country}, key=country_name)
+    return tuple((c, f"{country_name(c)} (EU)" if c in EU_COUNTRIES else country_name(c)) for c in countries)
+
+
+def _fact_index(rows: tuple[ExplorerRow, ...]) -> dict[str, dict[object, frozenset[int]]]:
+    """Per filter, each value of its fact to the ids of the offers with it: a filter is a set lookup."""
+    index: dict[str, dict[object, set[int]]] = {name: defaultdict(set) for name in FACTS}
+    for r in rows:
+        for name, fact in FACTS.items():
+            index[name][fact(r)].add(r.offer_id)
+    return {name: {value: frozenset(ids) for value, ids in found.items()} for name, found in index.items()}

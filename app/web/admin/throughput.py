@@ -17,6 +17,7 @@ from app.admin.tables import AdminUser
 from app.catalog import rows as check
 from app.catalog.changes import last_change
 from app.catalog.queries import gpu_by_name, preset_by_key
+from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.tables import CatalogVersion
 from app.catalog.throughput import PeakRecord, ThroughputRecord
 from app.catalog.throughput_changes import peak_changed, save_peak, save_throughput
@@ -118,11 +119,21 @@ def _page(
         change = session.get(CatalogVersion, based_on or peak_based_on) if errors and "conflict" in errors else None
     return admin_page(
         request, admin, "throughput", status, catalog=catalog, now=now, peak=peak, based_on=based_on,
-        peak_based_on=peak_based_on, change=change, kinds=[(k, k) for k in BenchmarkKind],
-        preset_options=[(p.key, p.name) for p in catalog.presets.values()], gpu_options=[(g, g) for g in catalog.gpus],
-        scenarios=[(s, s.replace("_", " ")) for s in Scenario], precisions=[(p, p) for p in Precision],
-        source_kinds=SOURCE_KINDS, errors=errors or {}, values=shown | (values or {}),
+        peak_based_on=peak_based_on, change=change, source_kinds=SOURCE_KINDS, errors=errors or {},
+        values=shown | (values or {}), **_options(catalog),
     )  # fmt: skip
+
+
+def _options(catalog: CatalogSnapshot) -> dict[str, list[tuple[str, str]]]:
+    """The choices of the forms' select fields, as (value, label): the catalog's presets and GPU
+    models, and the kinds, scenarios and precisions a benchmark may state."""
+    return {
+        "kinds": [(k, k) for k in BenchmarkKind],
+        "preset_options": [(p.key, p.name) for p in catalog.presets.values()],
+        "gpu_options": [(g, g) for g in catalog.gpus],
+        "scenarios": [(s, s.replace("_", " ")) for s in Scenario],
+        "precisions": [(p, p) for p in Precision],
+    }
 
 
 @router.get("/throughput", response_class=HTMLResponse)

@@ -10,13 +10,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.costing.money import USD
 from app.costing.quote import OfferCost, OptionKey
 from app.deps import CatalogsDep, Database
+from app.quoting.build import QuoteResult
 from app.quoting.params.demand import uploaded
 from app.quoting.params.form import form_of, form_values
 from app.quoting.params.inputs import Widget
 from app.quoting.params.quote import QuoteParams
 from app.scenarios.service import saved_quote, slug_in
 from app.scenarios.store import scenario_at, scenario_params
-from app.web.calculator.charts import overlay_chart
+from app.scenarios.tables import Scenario
+from app.web.calculator.charts import Chart, overlay_chart
 from app.web.chart_layout import FRAMES
 from app.web.templating import templates
 
@@ -81,6 +83,53 @@ def _slugs_asked(entries: list[str]) -> dict[str, str]:
     return named
 
 
+def _scenarios_named(db: Database, slugs: dict[str, str]) -> dict[str, Scenario]:
+    """Each slug asked, once, to its saved scenario; refused where an entry names no saved scenario."""
+    with db() as session:
+        found = {slug: scenario_at(session, slug) for slug in dict.fromkeys(slugs.values())}
+    missing = [entry for entry, slug in slugs.items() if found[slug] is None]
+    if missing:
+        raise Refused(404, f"No saved scenario at: {_quoted(missing)}. Check that the whole link was copied.")
+    return {slug: scenario for slug, scenario in found.items() if scenario is not None}
+
+
+def _inputs_side_by_side(scenarios: list[Scenario]) -> list[tuple[str, list[str], bool]]:
+    """Each input in the form's order: its label, each scenario's value as shown, and whether they differ."""
+    values = [form_values(scenario_params(scenario)) for scenario in scenarios]
+    return [
+        (field.input.label, cells, len(set(cells)) > 1)
+        for field in form_of(QuoteParams).in_form_order
+        for cells in [[_shown(v[field.name], field.input.widget) for v in values]]
+    ]
+
+
+def _options_side_by_side(results: list[QuoteResult]) -> dict[OptionKey, list[OfferCost | None]]:
+    """Each option any scenario quotes, to its cost in each scenario's column (None where it has none)."""
+    options: dict[OptionKey, list[OfferCost | None]] = {}
+    for column, result in enumerate(results):
+        for cost in result.quote.options:
+            options.setdefault(cost.option, [None] * len(results))[column] = cost
+    return options
+
+
+def _overlay_charts(results: list[QuoteResult]) -> list[Chart]:
+    """Every scenario's curves on one chart, one per frame. One axis needs one currency: where the
+    scenarios differ, it is USD, the prices' own."""
+    currencies = {r.currency for r in results}
+    shared = currencies.pop() if len(currencies) == 1 else USD
+    return [
+        overlay_chart(
+            [r.quote for r in results],
+            [r.params.gpu_hours for r in results],
+            break_evens=True,
+            currency=shared,
+            frame=frame,
+            layer_names=[str(n) for n in range(1, len(results) + 1)],
+        )
+        for frame in FRAMES
+    ]
+
+
 @router.get("/compare", response_class=HTMLResponse, summary="Compare two to four saved scenarios")
 def compare(
     request: Request,
@@ -92,49 +141,21 @@ def compare(
     more than once and hold pasted links, spaced or one a line: it is sent on to that plain address."""
     entries = _entries(s)
     try:
-        slugs = _slugs_asked(entries)
-        with db() as session:
-            found = {slug: scenario_at(session, slug) for slug in dict.fromkeys(slugs.values())}
-        missing = [entry for entry, slug in slugs.items() if found[slug] is None]
-        if missing:
-            raise Refused(404, f"No saved scenario at: {_quoted(missing)}. Check that the whole link was copied.")
+        found = _scenarios_named(db, _slugs_asked(entries))
     except Refused as refused:
         to_mend = {"problem": str(refused), "typed": "\n".join(entries)}  # the form again, one entry a line
         return templates.TemplateResponse(request, "scenarios/compare.html", to_mend, status_code=refused.status)
     if s != [",".join(found)]:
         return RedirectResponse(f"/compare?s={','.join(found)}", status_code=303)
-    scenarios = [scenario for scenario in found.values() if scenario is not None]
+    scenarios = list(found.values())
     results = [saved_quote(catalogs, scenario) for scenario in scenarios]
-    values = [form_values(scenario_params(scenario)) for scenario in scenarios]
-    inputs = [
-        (field.input.label, cells, len(set(cells)) > 1)
-        for field in form_of(QuoteParams).in_form_order
-        for cells in [[_shown(v[field.name], field.input.widget) for v in values]]
-    ]
-    options: dict[OptionKey, list[OfferCost | None]] = {}
-    for column, result in enumerate(results):
-        for cost in result.quote.options:
-            options.setdefault(cost.option, [None] * len(results))[column] = cost
-    # One axis needs one currency: where the scenarios differ, it is USD, the prices' own.
-    currencies = {r.currency for r in results}
-    shared = currencies.pop() if len(currencies) == 1 else USD
     context = {
         "scenarios": scenarios,
         "room_for_more": len(scenarios) < COMPARED_MAX,
         "results": results,
-        "inputs": inputs,
-        "options": options,
+        "inputs": _inputs_side_by_side(scenarios),
+        "options": _options_side_by_side(results),
         "splits": [r.split.answer if r.split else None for r in results],
-        "charts": [
-            overlay_chart(
-                [r.quote for r in results],
-                [r.params.gpu_hours for r in results],
-                break_evens=True,
-                currency=shared,
-                frame=frame,
-                layer_names=[str(n) for n in range(1, len(results) + 1)],
-            )
-            for frame in FRAMES
-        ],
+        "charts": _overlay_charts(results),
     }
     return templates.TemplateResponse(request, "scenarios/compare.html", context)
