@@ -64,7 +64,10 @@ def stylesheet() -> str:
     """Each option's colour (`stroke` for lines, `color` for keys, swatches and bars, which paint in
     `currentColor`) and, where lines are options (`.by-option`), its dash pattern and width; where lines
     are layers instead (GPU models, compared scenarios), app.css dashes them by layer."""
-    rules = ["/* Generated from app/web/option_styles.py by `python -m app.web.option_styles`: edit the table there. */"]
+    rules = [
+        "/* Generated from app/web/option_styles.py by `python -m app.web.option_styles`: "
+        "edit the table there. */"
+    ]
     for option, look in LOOKS.items():
         name = option_class(option)
         dashes = " ".join(f"{d:g}" for d in look.dashes) or "none"
