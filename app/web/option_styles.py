@@ -65,8 +65,7 @@ def stylesheet() -> str:
     `currentColor`) and, where lines are options (`.by-option`), its dash pattern and width; where lines
     are layers instead (GPU models, compared scenarios), app.css dashes them by layer."""
     rules = [
-        "/* Generated from app/web/option_styles.py by `python -m app.web.option_styles`: "
-        "edit the table there. */"
+        "/* Generated from app/web/option_styles.py by `python -m app.web.option_styles`: edit the table there. */"
     ]
     for option, look in LOOKS.items():
         name = option_class(option)
