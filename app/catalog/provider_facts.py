@@ -14,13 +14,14 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.catalog.rates import RateRecord, usd_per_unit
-from app.catalog.tables import EgressTierVersion, Provider, ProviderHeadquarters, StoragePrice, valid_at
+from app.catalog.records import Sourced
+from app.catalog.tables import EgressTierVersion, Provenance, Provider, ProviderHeadquarters, StoragePrice, valid_at
 from app.catalog.tier_rows import priced_tiers
 from app.costing import tiers
 
 
 @dataclass(frozen=True)
-class TierRecord:
+class TierRecord(Sourced):
     """A tier with where it came from: egress per GB, or storage per GB-month."""
 
     tier: tiers.Tier
@@ -29,11 +30,6 @@ class TierRecord:
     """The currency the tier was published in."""
     published: Decimal
     """Per GB or GB-month, as published."""
-    source: str
-    as_of: date | None
-    source_kind: str
-    quote: str
-    notes: str
 
 
 @dataclass(frozen=True)
@@ -81,7 +77,7 @@ class ProviderRecord:
 def _tier(row: EgressTierVersion | StoragePrice, amount: Decimal, usd: float) -> TierRecord:
     tier = priced_tiers([(row.from_gb, row.to_gb, amount)])[0]
     tier = tiers.Tier(tier.from_gb, tier.to_gb, tier.usd_per_gb * usd)
-    return TierRecord(tier, row.currency, amount, row.source, row.as_of, row.source_kind, row.quote, row.notes)
+    return TierRecord(tier, row.currency, amount, **row.model_dump(include=set(Provenance.model_fields)))
 
 
 def _table(rows: list[Any], amount: str, rates: Mapping[str, RateRecord]) -> tuple[TierRecord, ...]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from sqlalchemy import Column, Index, Numeric, text
+from sqlalchemy import Column, Numeric
 from sqlmodel import Field
 
-from app.catalog.tables import Provenance
+from app.catalog.tables import Provenance, one_current_row
 
 
 def _amount(nullable: bool) -> Column[Decimal]:
@@ -21,16 +21,7 @@ def _amount(nullable: bool) -> Column[Decimal]:
 # it across them. A configuration retired is closed with no row after it; it stays in history.
 class OwnedServerVersion(Provenance, table=True):
     __tablename__ = "ownedserver"
-    __table_args__ = (
-        # At most one current row per server: two changes racing for one server cannot both land.
-        Index(
-            "uq_ownedserver_current_key",
-            "key",
-            unique=True,
-            sqlite_where=text("valid_to IS NULL"),
-            postgresql_where=text("valid_to IS NULL"),
-        ),
-    )
+    __table_args__ = (one_current_row("ownedserver"),)
 
     id: int | None = Field(default=None, primary_key=True)
     key: str = Field(index=True)

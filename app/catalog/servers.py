@@ -4,18 +4,16 @@ catalog data, each with its source, versioned like a price."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 from decimal import Decimal
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
+from app.catalog.records import Sourced, records_at
 from app.catalog.server_tables import OwnedServerVersion
-from app.catalog.tables import GpuModel, valid_at
-from app.catalog.throughput import BESIDE_THE_RECORD
 
 
 @dataclass(frozen=True)
-class ServerRecord:
+class ServerRecord(Sourced):
     """One server configuration as published: its GPUs, its price in the currency it was published in
     (a reseller's list or archived price, not a transaction price), and its power where a source states it."""
 
@@ -31,17 +29,10 @@ class ServerRecord:
     power_source: str
     setup: Decimal | None
     """A one-off cost of putting the server in service (installation, cabling), in `currency`."""
-    source: str
-    as_of: date | None
-    source_kind: str
-    quote: str
-    notes: str
 
 
 def servers_at(session: Session, version: int) -> dict[str, ServerRecord]:
     """The server configurations at `version`, by key, ordered by GPU model, then price (in the
     currency each is published in), then key."""
-    gpus = {g.id: g.name for g in session.exec(select(GpuModel))}
-    rows = session.exec(select(OwnedServerVersion).where(valid_at(OwnedServerVersion, version)))
-    records = (ServerRecord(**s.model_dump(exclude=BESIDE_THE_RECORD), gpu=gpus[s.gpu_model_id]) for s in rows)
+    records = records_at(session, OwnedServerVersion, version, ServerRecord)
     return {s.key: s for s in sorted(records, key=lambda s: (s.gpu, s.price, s.key))}

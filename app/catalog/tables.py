@@ -34,6 +34,13 @@ def _optional_numeric(scale: int = 9) -> Column[Decimal]:
     return Column(Numeric(20, scale, asdecimal=True), nullable=True)
 
 
+def one_current_row(table: str) -> Index:
+    """At most one current row per `key` of a versioned table: two changes racing for one record cannot
+    both land."""
+    current = text("valid_to IS NULL")
+    return Index(f"uq_{table}_current_key", "key", unique=True, sqlite_where=current, postgresql_where=current)
+
+
 class SourceKind(StrEnum):
     """Who published a fact: the provider itself, a copy of its page, or someone else's model."""
 
@@ -180,16 +187,7 @@ class PendingImport(SQLModel, table=True):
 # One version of an offer, valid in one range of catalog versions; `key` names the offer across them.
 class OfferVersion(OfferBase, table=True):
     __tablename__ = "offer"
-    __table_args__ = (
-        # At most one current row per offer: two changes racing for one offer cannot both land.
-        Index(
-            "uq_offer_current_key",
-            "key",
-            unique=True,
-            sqlite_where=text("valid_to IS NULL"),
-            postgresql_where=text("valid_to IS NULL"),
-        ),
-    )
+    __table_args__ = (one_current_row("offer"),)
 
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)

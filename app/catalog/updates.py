@@ -8,7 +8,7 @@ load without the turn, ShippedUpdate's primary key still stops it applying an up
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -56,40 +56,39 @@ def model_presets_2026_11(session: Session, version: int) -> None:
         )  # fmt: skip
 
 
-def _checked(row: dict[str, str], checks: dict[str, Callable[[str], object]]) -> dict[str, Any]:
-    """A shipped row's fields read through the checks an admin's edit passes."""
-    return {name: check(row[name]) for name, check in checks.items()}
+def _on_gpus(
+    session: Session,
+    file: str,
+    checks: dict[str, Callable[[str], object]],
+    refused: Callable[[dict[str, Any]], dict[str, str]] = lambda _: {},
+) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
+    """Each row of a shipped file with its fields read through the checks an admin's edit passes (and
+    refused by its key where `refused` finds fault with them), its GPU model named by id."""
+    gpus = {g.name: g.id for g in session.exec(select(GpuModel)) if g.id is not None}
+    for row in rows_of(file):
+        fields: dict[str, Any] = {name: check(row[name]) for name, check in checks.items()}
+        if why := refused(fields):
+            raise ValueError(f"{row['key']}: {why}")
+        fields["gpu_model_id"] = gpus[fields.pop("gpu")]
+        yield row, fields
 
 
 def throughput_2026_12(session: Session, version: int) -> None:
     """Throughput benchmarks and GPUs' dense peaks (throughput_2026_12.csv and gpu_peaks_2026_12.csv,
     read from the team's throughput.csv; see seed_data/README.md), the first of either."""
-    gpus = {g.name: g.id for g in session.exec(select(GpuModel)) if g.id is not None}
-    for row in rows_of("throughput_2026_12.csv"):
-        benchmark = _checked(row, BENCHMARK_CHECKS)
-        if refused := conditions_refused(benchmark):
-            raise ValueError(f"{row['key']}: {refused}")
-        gpu_id = gpus[benchmark.pop("gpu")]
-        session.add(ThroughputVersion(key=row["key"], parameters=int(row["parameters"]), gpu_model_id=gpu_id,
-                                      valid_from=version, **benchmark, **provenance(row)))  # fmt: skip
-    for row in rows_of("gpu_peaks_2026_12.csv"):
-        peak = _checked(row, PEAK_CHECKS)
-        gpu_id = gpus[peak.pop("gpu")]
-        session.add(GpuPeakVersion(gpu_model_id=gpu_id, valid_from=version, **peak, **provenance(row)))
+    for row, benchmark in _on_gpus(session, "throughput_2026_12.csv", BENCHMARK_CHECKS, conditions_refused):
+        session.add(ThroughputVersion(key=row["key"], parameters=int(row["parameters"]), valid_from=version,
+                                      **benchmark, **provenance(row)))  # fmt: skip
+    for row, peak in _on_gpus(session, "gpu_peaks_2026_12.csv", PEAK_CHECKS):
+        session.add(GpuPeakVersion(valid_from=version, **peak, **provenance(row)))
 
 
 def owned_servers_2026_12(session: Session, version: int) -> None:
     """Servers a buyer may own, with their dated purchase prices (owned_servers_2026_12.csv, read from the
     team's tco_inputs.csv; see seed_data/README.md): reseller list, archived and quoted prices, none a
     transaction price, each in the currency it was published in, with power only where a source states it."""
-    gpus = {g.name: g.id for g in session.exec(select(GpuModel)) if g.id is not None}
-    for row in rows_of("owned_servers_2026_12.csv"):
-        server = _checked(row, SERVER_CHECKS)
-        if refused := power_refused(server):
-            raise ValueError(f"{row['key']}: {refused}")
-        gpu_id = gpus[server.pop("gpu")]
-        session.add(OwnedServerVersion(key=server_key(row["key"]), gpu_model_id=gpu_id, valid_from=version,
-                                       **server, **provenance(row)))  # fmt: skip
+    for row, server in _on_gpus(session, "owned_servers_2026_12.csv", SERVER_CHECKS, power_refused):
+        session.add(OwnedServerVersion(key=server_key(row["key"]), valid_from=version, **server, **provenance(row)))
 
 
 def ecb_rate_2026_04(session: Session, version: int) -> None:

@@ -103,20 +103,10 @@ class SizeOut(BaseModel):
 
 
 def size_out(s: Sizing) -> SizeOut:
-    p = s.preset
     return SizeOut(
         catalog_version=s.catalog.version,
         params=s.params,
-        preset=None
-        if p is None
-        else PresetOut(
-            key=p.key,
-            name=p.name,
-            parameters=p.parameters,
-            active_parameters=p.active_parameters,
-            source=p.source,
-            parameters_source=p.parameters_source,
-        ),  # fmt: skip
+        preset=None if s.preset is None else PresetOut.model_validate(s.preset, from_attributes=True),
         context=s.run.context,
         need_gb=round(s.need.gb, 2),
         checkpoint_gb=round(s.need.checkpoint_bytes / 1e9, 2),

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic_core import ErrorDetails
 
 from app.catalog.files import csv_text
 from app.catalog.selection import EU_COUNTRIES
@@ -20,6 +21,7 @@ from app.costing.terms import Billing, Tenancy
 from app.quoting.explorer.rows import COLUMNS, DEFAULT_COLUMNS, FACTS, Explorable, ExplorerRow, explorable
 from app.quoting.explorer.workload import COLUMNS as WORKLOAD_COLUMNS
 from app.quoting.explorer.workload import ExplorerWorkload
+from app.quoting.params.form import field_errors
 from app.quoting.params.quote import VERSION_MAX, FieldErrors
 
 PER_PAGE = 100
@@ -120,21 +122,20 @@ _MESSAGES = {
 }
 
 
+def _message(error: ErrorDetails) -> str:
+    context = error.get("ctx", {})
+    if error["type"] == "value_error":
+        return str(context["error"])
+    return _MESSAGES.get(error["type"], error["msg"]).format(**context)
+
+
 def parse_explorer(query: dict[str, str | list[str]]) -> ExplorerParams | FieldErrors:
     """The query as params, or a plain message per bad field; an empty field means its default."""
     data = {k: v for k, v in query.items() if v not in ("", [], [""]) or k == "q"}
     try:
         return ExplorerParams.model_validate(data)
     except ValidationError as e:
-        errors: FieldErrors = {}
-        for err in e.errors():
-            field = str(err["loc"][0])
-            ctx = err.get("ctx", {})
-            if err["type"] == "value_error":
-                errors.setdefault(field, str(ctx["error"]))
-            else:
-                errors.setdefault(field, _MESSAGES.get(err["type"], err["msg"]).format(**ctx))
-        return errors
+        return field_errors(e, _message)
 
 
 def _matching(options: Explorable, p: ExplorerParams) -> set[int] | None:

@@ -3,7 +3,7 @@ into the model (a plain message per bad field), and the model written back as a 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any, get_args, get_origin
@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from annotated_types import Ge, Gt
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
+from pydantic_core import ErrorDetails
 
 from app.quoting.params.inputs import Fieldset, Input, Widget
 from app.quoting.params.quote import FieldErrors, QuoteParams
@@ -128,6 +129,20 @@ _MESSAGES = {
 }
 
 
+def field_errors(refused: ValidationError, message: Callable[[ErrorDetails], str]) -> FieldErrors:
+    """A plain message per bad field: the `message` of the first error pydantic finds in it."""
+    errors: FieldErrors = {}
+    for error in refused.errors():
+        errors.setdefault(str(error["loc"][0]), message(error))
+    return errors
+
+
+def _message(error: ErrorDetails) -> str:
+    template = _MESSAGES.get(error["type"])
+    context = {k: _number(v) for k, v in error.get("ctx", {}).items()}
+    return error["msg"] if template is None else template.format(**context)
+
+
 def _number(value: object) -> object:
     """1000000 -> '1,000,000' and 0.0 -> '0' in messages; anything else as it is."""
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -167,13 +182,7 @@ def parse_params(
     try:
         return model.model_validate(data)
     except ValidationError as e:
-        errors: FieldErrors = {}
-        for err in e.errors():
-            field = str(err["loc"][0])
-            template = _MESSAGES.get(err["type"])
-            context = {k: _number(v) for k, v in err.get("ctx", {}).items()}
-            errors.setdefault(field, err["msg"] if template is None else template.format(**context))
-        return errors
+        return field_errors(e, _message)
 
 
 def form_values(params: QuoteParams) -> dict[str, Any]:

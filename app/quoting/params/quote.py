@@ -3,7 +3,7 @@ described), declared once, on its field."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import ConfigDict
 
@@ -28,6 +28,14 @@ FROM_THE_PRESET = "from the preset"
 NONE_IS_UNKNOWN = "none: unknown, left out of the total"
 
 
+def _from_the_preset(label: str, most: int, what: str = "") -> Any:
+    """A figure of the model's architecture that a preset states: folded away, typed only to override it."""
+    default = "default: the preset's"
+    return Input(
+        label, Fieldset.MODEL, placeholder=FROM_THE_PRESET, folded=True, help=f"{what} ({default})" if what else default
+    ).field(None, ge=1, le=most)
+
+
 class SizeParams(SplitParams):
     """A model and how it runs; every field is a query parameter of `/api/size`, and of `/` and
     `/api/quote`, where a model (a preset or a parameter count) sets the GPUs used at once and the
@@ -43,22 +51,10 @@ class SizeParams(SplitParams):
         "Parameters", Fieldset.MODEL, unit="billions", placeholder=FROM_THE_PRESET,
         help="all of them for a mixture of experts",
     ).field(None, gt=0, le=100_000)  # fmt: skip
-    layers: MaybeWhole = Input(
-        "Layers", Fieldset.MODEL, placeholder=FROM_THE_PRESET, folded=True,
-        help="of the transformer (default: the preset's)",
-    ).field(None, ge=1, le=10_000)  # fmt: skip
-    hidden_size: MaybeWhole = Input(
-        "Hidden size", Fieldset.MODEL, placeholder=FROM_THE_PRESET, folded=True,
-        help="default: the preset's",
-    ).field(None, ge=1, le=1_000_000)  # fmt: skip
-    kv_heads: MaybeWhole = Input(
-        "KV heads", Fieldset.MODEL, placeholder=FROM_THE_PRESET, folded=True,
-        help="key-value heads, for grouped-query attention (default: the preset's)",
-    ).field(None, ge=1, le=10_000)  # fmt: skip
-    head_dim: MaybeWhole = Input(
-        "Head dimension", Fieldset.MODEL, placeholder=FROM_THE_PRESET, folded=True,
-        help="of one attention head (default: the preset's)",
-    ).field(None, ge=1, le=100_000)  # fmt: skip
+    layers: MaybeWhole = _from_the_preset("Layers", 10_000, "of the transformer")
+    hidden_size: MaybeWhole = _from_the_preset("Hidden size", 1_000_000)
+    kv_heads: MaybeWhole = _from_the_preset("KV heads", 10_000, "key-value heads, for grouped-query attention")
+    head_dim: MaybeWhole = _from_the_preset("Head dimension", 100_000, "of one attention head")
     weights: Precision = Input(
         "Weights", Fieldset.MODEL, widget=Widget.CHOICE, options=PRECISIONS,
         help="the precision they are stored in",

@@ -4,9 +4,10 @@ the base and which the burst."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
-from pydantic import field_validator
+from pydantic import ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.quoting.params.demand import read_daily, read_hourly, read_weekly
@@ -36,6 +37,13 @@ SPLIT_GPUS_MAX = 1_024
 so a request's time grows with it (a year of hours scattered up to 1,024 takes about a second)."""
 HOURLY_MAX = 60_000
 """A year of hours (8,784) at up to 5 digits and a comma each, with room: what a scenario keeps."""
+_READERS: dict[str, Callable[[str], tuple[float, ...] | str]] = {
+    "weekly": read_weekly,
+    "daily": read_daily,
+    "hourly": read_hourly,
+}
+"""Each profile's text as typed, pasted or uploaded, and the reader that refuses it with its first bad hour
+and why; empty, a profile is none (an empty day's traffic is even)."""
 
 
 class SplitParams(JobParams):
@@ -90,23 +98,9 @@ class SplitParams(JobParams):
         """A serving job: stated as one, or a split whose demand comes from one."""
         return self.job is Job.SERVE or (self.job is Job.SPLIT and self.demand == "serving")
 
-    @field_validator("weekly")
+    @field_validator(*_READERS)
     @classmethod
-    def _a_week(cls, text: str) -> str:
-        if text.strip() and isinstance(why := read_weekly(text), str):
-            raise PydanticCustomError("value_error", why)
-        return text
-
-    @field_validator("daily")
-    @classmethod
-    def _a_day(cls, text: str) -> str:
-        if isinstance(why := read_daily(text), str):
-            raise PydanticCustomError("value_error", why)
-        return text
-
-    @field_validator("hourly")
-    @classmethod
-    def _hours(cls, text: str) -> str:
-        if text.strip() and isinstance(why := read_hourly(text), str):
+    def _readable(cls, text: str, info: ValidationInfo) -> str:
+        if text.strip() and isinstance(why := _READERS[str(info.field_name)](text), str):
             raise PydanticCustomError("value_error", why)
         return text
