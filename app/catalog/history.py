@@ -18,11 +18,10 @@ from sqlmodel import Session, col, select
 from app.catalog.history_tables import PricePointRow
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, Provider
 from app.costing.history import DateBasis, PriceBasis, PricePoint
+from app.costing.terms import per_gpu_hour
 
 EIGHT_PLACES = Decimal("0.00000001")
 """Prices per GPU-hour are kept to 8 decimal places, as the offers' prices are."""
-GPU_HOURS_PER_PERIOD = {"second": Decimal(1) / 3600, "hour": Decimal(1), "month": Decimal(730), "year": Decimal(8760)}
-"""As costing/terms.PERIOD_HOURS counts them (730 hours a month), in decimals."""
 
 
 @dataclass(frozen=True)
@@ -57,10 +56,6 @@ class HistoryFilters:
         """Whether a point is of the provider, product and region asked for (all of them where none is)."""
         asked = ((self.provider, point.provider), (self.product, point.product), (self.region, point.region))
         return all(want is None or want == have for want, have in asked)
-
-
-def per_gpu_hour(price: Decimal, period: str, gpus_per_unit: int) -> Decimal:
-    return (price / GPU_HOURS_PER_PERIOD[period] / gpus_per_unit).quantize(EIGHT_PLACES)
 
 
 def _shipped_points(session: Session, gpu: GpuModel, filters: HistoryFilters) -> Iterable[PricePoint]:
@@ -100,9 +95,9 @@ def _offer_point(gpu: str, row: RowMapping) -> PricePoint:
     return PricePoint(
         gpu=gpu, provider=row["provider_slug"], product=row["product"], region=row["region"], tenancy=row["tenancy"],
         billing=row["billing"], day=as_of, provider_name=row["provider_name"],
-        per_gpu_hour=per_gpu_hour(row["price"], row["price_period"], row["gpus_per_unit"]), price=row["price"],
-        price_period=row["price_period"], gpus_per_unit=row["gpus_per_unit"], currency=row["currency"],
-        price_basis=PriceBasis.LIST, source=row["source_url"],
+        per_gpu_hour=per_gpu_hour(row["price"], row["price_period"], row["gpus_per_unit"]).quantize(EIGHT_PLACES),
+        price=row["price"], price_period=row["price_period"], gpus_per_unit=row["gpus_per_unit"],
+        currency=row["currency"], price_basis=PriceBasis.LIST, source=row["source_url"],
         date_basis=DateBasis.AS_OF if as_of is not None else DateBasis.UNDATED,
         date_stated=f"as of {as_of}" if as_of is not None else f"no date; listed in catalog version {version} of "
         f"{made:%Y-%m-%d}",

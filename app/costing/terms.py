@@ -4,14 +4,33 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import StrEnum
+from typing import TypeVar
 
 from app.costing.tiers import Tier
 
 HOURS_PER_MONTH = 730.0
 """8,760 hours a year / 12, as cloud invoices count a month."""
 
-PERIOD_HOURS = {"second": 1 / 3600, "hour": 1.0, "month": HOURS_PER_MONTH, "year": 8760.0}
+PERIOD_SECONDS = {"second": 1, "hour": 3600, "month": 730 * 3600, "year": 8760 * 3600}
+"""Whole seconds, so that a period's hours are exact in decimals too."""
+PERIOD_HOURS = {period: seconds / 3600 for period, seconds in PERIOD_SECONDS.items()}
+
+Price = TypeVar("Price", float, Decimal)
+
+
+def per_hour(price: Price, period: str) -> Price:
+    """A price for a period as a price per hour, in its own type: float for the curves, Decimal for a
+    price as stored (the history's), divided by the period's exact hours."""
+    if isinstance(price, Decimal):
+        return price / (Decimal(PERIOD_SECONDS[period]) / 3600)
+    return price / PERIOD_HOURS[period]
+
+
+def per_gpu_hour(price: Price, period: str, gpus_per_unit: int) -> Price:
+    """A unit's price for a period as a price per GPU-hour: every GPU of the unit carries its share."""
+    return per_hour(price, period) / gpus_per_unit
 
 
 class Tenancy(StrEnum):
@@ -69,11 +88,15 @@ class Offer:
 
     @property
     def usd_per_gpu_hour(self) -> float:
-        return self.price_usd / PERIOD_HOURS[self.period] / self.gpus_per_unit
+        return per_gpu_hour(self.price_usd, self.period, self.gpus_per_unit)
+
+    @property
+    def usd_per_unit_hour(self) -> float:
+        return per_hour(self.price_usd, self.period)
 
     @property
     def usd_per_unit_month(self) -> float:
-        return self.price_usd / PERIOD_HOURS[self.period] * HOURS_PER_MONTH
+        return self.usd_per_unit_hour * HOURS_PER_MONTH
 
     def gpus_billed(self, gpus_at_once: int) -> int:
         """An instance or node is rented whole: 1 GPU used on an 8-GPU node bills 8, 12 bill 16.

@@ -20,7 +20,7 @@ from app.catalog.seed import SEED_DIR
 from app.catalog.shipped_history import HISTORY_FILE, as_published, point_fields
 from app.catalog.tables import CatalogVersion
 from app.costing.history import DateBasis, PriceBasis, PricePoint, SeriesKey, cheapest_points, series_of
-from app.costing.terms import PERIOD_HOURS
+from app.costing.terms import per_gpu_hour
 from tests.databases import BACKENDS
 from tests.factories import hand_checked_catalog, make_offer, make_provider, shipped_catalogs
 
@@ -77,7 +77,7 @@ def test_the_price_as_published_gives_back_the_rows_price_per_gpu_hour():
     )  # fmt: skip
     for row in HISTORY:
         fields = point_fields(row)
-        worked = fields["price"] / Decimal(PERIOD_HOURS[fields["price_period"]]) / fields["gpus_per_unit"]
+        worked = per_gpu_hour(fields["price"], fields["price_period"], fields["gpus_per_unit"])
         assert abs(worked - fields["per_gpu_hour"]) < Decimal("0.00005"), row
 
 

@@ -17,7 +17,7 @@ from app.catalog.selection import EU_COUNTRIES
 from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.wording import country_name
 from app.costing.money import cents, rate
-from app.costing.terms import HOURS_PER_MONTH, PERIOD_HOURS
+from app.costing.terms import HOURS_PER_MONTH
 
 Value = str | int | Decimal | date | None
 
@@ -50,9 +50,9 @@ class ExplorerRow:
 
 def explorer_row(record: OfferRecord | UnpricedRecord, gpus: dict[str, int]) -> ExplorerRow:
     """A price per second or hour is scaled to an hour and 730 of them; a monthly or yearly one is
-    spread over its period's hours (PERIOD_HOURS), so every offer reads in the same units."""
+    spread over its period's hours, so every offer reads in the same units."""
     priced = record.priced
-    per_hour = None if priced is None else priced.price_usd / PERIOD_HOURS[priced.period]
+    per_hour = None if priced is None else priced.usd_per_unit_hour
     row = record.row
     return ExplorerRow(
         record=record,
