@@ -1,31 +1,29 @@
 """The currencies prices are published in. A price keeps its own; the snapshot converts it to USD at
 its version's rate for the cost model, and a price whose source states no currency is never guessed."""
 
-from enum import StrEnum
+from app.costing.money import CODES
 
-
-class PriceCurrency(StrEnum):
-    USD = "USD"
-    EUR = "EUR"
-    NOT_STATED = ""
-    """The source gives a number without a currency: listed in the explorer as published, never quoted."""
+NOT_STATED = ""
+"""The source gives a number without a currency: listed in the explorer as published, never quoted."""
+PUBLISHED_IN = (*CODES, NOT_STATED)
+"""What an offer's currency may be: one of the cost model's currencies, or none stated."""
 
 
 def price_currency(value: str) -> str:
     """USD or EUR, or empty where the source states none (shipped research, imports)."""
-    if value not in set(PriceCurrency):
-        raise ValueError("must be USD or EUR, or empty where the source states no currency")
+    if value not in PUBLISHED_IN:
+        raise ValueError(f"must be {' or '.join(CODES)}, or empty where the source states no currency")
     return value
 
 
 def stated_currency(value: str) -> str:
     """A currency an admin types a price in: only shipped research may leave it unstated."""
-    if not value or value not in set(PriceCurrency):
+    if value not in CODES:
         raise ValueError("choose the currency the price is published in")
     return value
 
 
-STATED = [(c.value, c.value) for c in PriceCurrency if c]
+STATED = [(code, code) for code in CODES]
 """The choices of an admin's currency menu."""
 
 

@@ -13,7 +13,6 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
-from app.catalog.currencies import PriceCurrency
 from app.catalog.files import csv_rows
 from app.catalog.plans import ImportPlan, OfferPlanner
 from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, OPTIONAL_COLUMNS, OfferRow, check_offer_fields, offer_key
@@ -29,6 +28,7 @@ from app.catalog.tables import (
     StoragePrice,
 )
 from app.catalog.text_rules import plain_text
+from app.costing.money import USD
 from app.costing.terms import Billing, PricePeriod
 from app.platform.db import rows_touched
 
@@ -95,7 +95,7 @@ def _renamed(fields: dict[str, Any]) -> dict[str, Any]:
 
 def _own_row(line: dict[str, str]) -> OfferRow:
     """A row of our export, checked as the admin's forms check a new offer."""
-    line = {"currency": PriceCurrency.USD} | _renamed(line)
+    line = {"currency": USD.code} | _renamed(line)
     values, errors = check_offer_fields(line)
     if errors:
         name, message = next(iter(errors.items()))

@@ -10,9 +10,9 @@ from decimal import Decimal
 
 from sqlmodel import Session, select
 
-from app.catalog.currencies import PriceCurrency
 from app.catalog.rows import price
 from app.catalog.tables import ExchangeRate, valid_at
+from app.costing.money import USD
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ def exchange_rate(text: str) -> Decimal:
 def usd_per_unit(currency: str, rates: Mapping[str, RateRecord]) -> float | None:
     """What one unit of a price's currency is in USD at a version; None where the source states no
     currency or the version holds no rate for it: such a price is listed, never quoted."""
-    if currency == PriceCurrency.USD:
+    if currency == USD.code:
         return 1.0
     found = rates.get(currency)
     return None if found is None else float(found.usd_per_unit)

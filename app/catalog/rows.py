@@ -13,8 +13,9 @@ from typing import Any
 from sqlalchemy import Numeric
 from sqlmodel import Field, SQLModel
 
-from app.catalog.currencies import PriceCurrency, price_currency
+from app.catalog.currencies import price_currency
 from app.catalog.text_rules import FORMULA_START, plain_text
+from app.costing.money import USD
 from app.costing.terms import RENTAL_BILLINGS, RENTED, PricePeriod
 
 PRICE_MAX = Decimal(10_000_000)
@@ -29,7 +30,7 @@ class OfferBase(SQLModel):
     billing: str
     gpus_per_unit: int
     price: Decimal = Field(sa_type=Numeric(20, 8, asdecimal=True))
-    currency: str = PriceCurrency.USD
+    currency: str = USD.code
     """The price's and the setup fee's, as published; a provider's own USD list is another offer."""
     price_period: str
     min_commitment_months: int | None = None
@@ -68,7 +69,7 @@ def decimal_text(value: Decimal) -> str:
 
 def offer_key(provider: str, product: str, gpu: str, region: str, billing: str, currency: str = "USD") -> str:
     """USD, the first catalog's one currency, adds nothing to the key, so older keys stay as they were."""
-    tail = "" if currency == PriceCurrency.USD else f":{currency or 'unstated'}"
+    tail = "" if currency == USD.code else f":{currency or 'unstated'}"
     return f"{provider}:{product}:{gpu}:{region}:{billing}{tail}"
 
 

@@ -11,7 +11,6 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from app.catalog.currencies import PriceCurrency
 from app.catalog.seed import shipped_day
 from app.catalog.tables import (
     EgressTierVersion,
@@ -22,6 +21,7 @@ from app.catalog.tables import (
     StoragePrice,
 )
 from app.catalog.tier_rows import TierRow, priced_tiers
+from app.costing.money import USD
 from app.costing.tiers import check_tiers
 
 TABLES: dict[str, ProviderTable] = {
@@ -74,7 +74,7 @@ def replace_provider_facts(session: Session, version: int, rows: Iterable[dict[s
             continue
         for (from_gb, to_gb, price), row in zip(_tiers(lines, amount), lines, strict=True):
             common = dict(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, valid_from=version,
-                          currency=row.get("currency", PriceCurrency.USD), **provenance(row))  # fmt: skip
+                          currency=row.get("currency", USD.code), **provenance(row))  # fmt: skip
             if fact == "egress":
                 session.add(EgressTierVersion(per_gb=price, **common))
             else:

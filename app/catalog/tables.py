@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, TypeAlias
 from sqlalchemy import BigInteger, Column, ColumnElement, Index, Numeric, and_, or_, text
 from sqlmodel import Field, SQLModel, col
 
-from app.catalog.currencies import PriceCurrency
 from app.catalog.rows import OfferBase, OfferRow
+from app.costing.money import USD
 
 if TYPE_CHECKING:
     from app.catalog.server_tables import OwnedServerVersion
@@ -115,7 +115,7 @@ class EgressTierVersion(Provenance, table=True):
     from_gb: Decimal = Field(sa_column=_numeric(9))
     to_gb: Decimal | None = Field(default=None, sa_column=_optional_numeric())
     per_gb: Decimal = Field(sa_column=_numeric())
-    currency: str = PriceCurrency.USD
+    currency: str = USD.code
     valid_from: int = Field(foreign_key="catalogversion.id", index=True)
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
@@ -130,7 +130,7 @@ class StoragePrice(Provenance, table=True):
     from_gb: Decimal = Field(default=Decimal(0), sa_column=_numeric(9))
     to_gb: Decimal | None = Field(default=None, sa_column=_optional_numeric())
     per_gb_month: Decimal = Field(sa_column=_numeric())
-    currency: str = PriceCurrency.USD
+    currency: str = USD.code
     valid_from: int = Field(foreign_key="catalogversion.id", index=True)
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 

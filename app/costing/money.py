@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
+from typing import Literal, get_args
 
 CENT = Decimal("0.01")
 TENTH_OF_A_CENT = Decimal("0.0001")
@@ -45,5 +46,10 @@ class Currency:
         return usd / self.usd_per_unit
 
 
-USD = Currency("USD", "$")
-SYMBOLS = {"USD": "$", "EUR": "€"}
+CurrencyCode = Literal["USD", "EUR"]
+"""The currencies a price is published in and money is shown in: USD, which the cost model adds, and EUR."""
+CODES: tuple[CurrencyCode, ...] = get_args(CurrencyCode)
+SYMBOLS: dict[str, str] = {"USD": "$", "EUR": "€"}
+NAMES: dict[str, str] = {"USD": "US dollars", "EUR": "euros"}
+"""Each currency's symbol and name, in the order of CODES."""
+USD = Currency("USD", SYMBOLS["USD"])

@@ -34,3 +34,11 @@ def test_a_price_per_gpu_hour_reads_in_cents_and_to_three_significant_figures_be
         "0.05": "0.05",
         "0.9996": "1.00",
     }
+
+
+def test_every_currency_has_its_symbol_and_name_in_one_order():
+    """The form's choices, the catalog's checks and the amounts shown all read these: USD, then EUR."""
+    from app.costing.money import CODES, NAMES, SYMBOLS
+
+    assert CODES == ("USD", "EUR")
+    assert tuple(SYMBOLS) == tuple(NAMES) == CODES

@@ -3,15 +3,14 @@ default where one exists (../shared/data/tco_inputs.csv) and none where none doe
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict
 
+from app.costing.money import CODES, NAMES, CurrencyCode
 from app.quoting.params.inputs import Fieldset, Input, MaybeNumber, Number, Whole, Widget
 
 OWN_FIGURES = "custom"
 """The server choice that prices a server from the buyer's own figures (GPUs, price, power)."""
-OWNING_CURRENCIES = (("USD", "US dollars"), ("EUR", "euros"))
+OWNING_CURRENCIES = tuple((code, NAMES[code]) for code in CODES)
 
 ELECTRICITY = {
     "USD": (0.0806, "EIA, US industrial average, 2023"),
@@ -51,7 +50,7 @@ class OwningParams(BaseModel):
         "Useful life", Fieldset.OWNING, unit="months",
         help="what the purchase is spread over; filings say 4 to 6 years (60: Epoch AI's model since 2023)",
     ).field(60, ge=1, le=240)  # fmt: skip
-    own_currency: Literal["USD", "EUR"] = Input(
+    own_currency: CurrencyCode = Input(
         "Currency of your figures", Fieldset.OWNING, widget=Widget.CHOICE, options=OWNING_CURRENCIES,
         help="of your server's price, electricity, colocation and operations",
     ).field("USD")  # fmt: skip

@@ -3,11 +3,12 @@ described), declared once, on its field."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ConfigDict
 
 from app.costing.memory import Mode, Precision, SizingAssumptions
+from app.costing.money import CODES, NAMES, USD, CurrencyCode
 from app.costing.terms import Assumptions, Tenancy, Workload
 from app.quoting.params.inputs import Fieldset, Flag, Input, MaybeNumber, MaybeWhole, Number, Whole, Widget
 from app.quoting.params.job import Job
@@ -23,7 +24,7 @@ VERSION_MAX = 2**31 - 1
 
 PRECISIONS = (("fp32", "FP32"), ("bf16", "BF16 / FP16"), ("fp8", "FP8 / INT8"), ("int4", "INT4"), ("fp4", "FP4"))
 MODES = (("inference", "inference"), ("lora", "LoRA fine-tuning"), ("full", "full fine-tuning or training (Adam)"))
-CURRENCIES = (("USD", "US dollars (as published)"), ("EUR", "euros (converted)"))
+CURRENCIES = tuple((code, f"{NAMES[code]} ({'as published' if code == USD.code else 'converted'})") for code in CODES)
 FROM_THE_PRESET = "from the preset"
 NONE_IS_UNKNOWN = "none: unknown, left out of the total"
 
@@ -191,7 +192,7 @@ class QuoteParams(SizeParams, OwningParams):
         "Storage where the provider publishes no price", Fieldset.ASSUMPTIONS, unit="USD per GB-month",
         placeholder="unknown", help=NONE_IS_UNKNOWN,
     ).field(None, ge=0, le=10)  # fmt: skip
-    currency: Literal["USD", "EUR"] = Input(
+    currency: CurrencyCode = Input(
         "Show money in", Fieldset.DATA, widget=Widget.CHOICE, options=CURRENCIES,
         help="EUR converts at the exchange rate of the prices quoted",
     ).field("USD")  # fmt: skip
