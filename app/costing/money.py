@@ -45,6 +45,14 @@ class Currency:
     def of(self, usd: float) -> float:
         return usd / self.usd_per_unit
 
+    def cents(self, usd: float) -> Decimal:
+        """USD in this currency, rounded to the cent: as every amount is read."""
+        return cents(self.of(usd))
+
+    def rate(self, usd: float) -> Decimal:
+        """A per-hour rate in USD in this currency, to 1/100 of a cent."""
+        return rate(self.of(usd))
+
 
 CurrencyCode = Literal["USD", "EUR"]
 """The currencies a price is published in and money is shown in: USD, which the cost model adds, and EUR."""

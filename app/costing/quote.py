@@ -11,7 +11,7 @@ from app.costing.billing import added_to_compute, billed_months, cost_curve, gpu
 from app.costing.crossovers import BreakEven, Turn, crossovers
 from app.costing.curves import CostCurve, SteppedCost
 from app.costing.fixed_costs import FixedCosts, fixed_costs
-from app.costing.money import USD, Currency, cents
+from app.costing.money import USD, Currency
 from app.costing.ranking import by_option, cheapest_by
 from app.costing.terms import Assumptions, Billing, Offer, Tenancy, Workload
 
@@ -70,10 +70,10 @@ class OfferCost:
         horizon: its whole compute, rounded once), and the setup fee, rounded to the cent, once."""
         fixed = (self.egress or 0.0) + (self.storage or 0.0)
         if self.term_past_horizon:
-            compute = cents(currency.of(self.compute * self.months))
+            compute = currency.cents(self.compute * self.months)
         else:
-            compute = cents(currency.of(self.compute)) * self.months
-        return compute + cents(currency.of(fixed)) * self.months + cents(currency.of(self.offer.setup_fee_usd))
+            compute = currency.cents(self.compute) * self.months
+        return compute + currency.cents(fixed) * self.months + currency.cents(self.offer.setup_fee_usd)
 
     @property
     def billed_month(self) -> float:

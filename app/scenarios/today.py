@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from app.costing.money import USD, Currency, cents
+from app.costing.money import USD, Currency
 from app.costing.quote import OfferCost, OptionKey, Quote
 
 
@@ -20,7 +20,7 @@ class ThenAndNow:
         display currency at its own version's rate."""
         if self.saved is None or self.today is None:
             return None
-        return cents(today_in.of(self.today.total)) - cents(saved_in.of(self.saved.total))
+        return today_in.cents(self.today.total) - saved_in.cents(self.saved.total)
 
 
 def then_and_now(saved: Quote, today: Quote) -> list[ThenAndNow]:

@@ -10,7 +10,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from app.catalog.snapshot import Catalogs
-from app.costing.money import USD, Currency, cents
+from app.costing.money import USD, Currency
 from app.costing.quote import OfferCost
 from app.quoting.build import build_quote
 from app.quoting.params.quote import QuoteParams
@@ -38,7 +38,7 @@ class AtVersion:
     def month(self) -> Decimal | None:
         """A month of the answer, to the cent, in the display currency at this version's rate."""
         usd = self.split.split.total if self.split else self.best.total if self.best else None
-        return None if usd is None else cents(self.currency.of(usd))
+        return None if usd is None else self.currency.cents(usd)
 
     @property
     def figure(self) -> tuple[object, ...]:

@@ -12,7 +12,7 @@ from app.catalog.currencies import beside_a_number
 from app.catalog.rows import decimal_text
 from app.catalog.wording import BILLING_LABELS, TENANCY_LABELS, by_country, country_name, option_label, plain_note
 from app.costing.jobs import DEFAULT_UTILISATION
-from app.costing.money import SYMBOLS, USD, Currency, cents, rate
+from app.costing.money import SYMBOLS, USD, Currency
 from app.costing.owning import OWNED_OFFER_ID
 from app.costing.quote import OfferCost
 from app.costing.terms import RENTAL_BILLINGS, RENTED, Tenancy
@@ -42,7 +42,7 @@ def money(usd: float | None, currency: Currency = USD) -> str:
     nobody published."""
     if usd is None:
         return "not published"
-    return amount(cents(currency.of(usd)), currency)
+    return amount(currency.cents(usd), currency)
 
 
 def amount(value: Decimal, currency: Currency = USD) -> str:
@@ -52,7 +52,7 @@ def amount(value: Decimal, currency: Currency = USD) -> str:
 
 def money_gap(more_usd: float, less_usd: float, currency: Currency = USD) -> str:
     """How much more one total is than another, between the cent-rounded figures the page shows."""
-    return amount(cents(currency.of(more_usd)) - cents(currency.of(less_usd)), currency)
+    return amount(currency.cents(more_usd) - currency.cents(less_usd), currency)
 
 
 def money_change(difference: Decimal | None, currency: Currency = USD) -> str:
@@ -130,7 +130,7 @@ def quantity(value: float) -> str:
 
 
 def money_rate(usd: float | None, currency: Currency = USD) -> str:
-    return "—" if usd is None else f"{currency.symbol}{rate(currency.of(usd)):,}"
+    return "—" if usd is None else f"{currency.symbol}{currency.rate(usd):,}"
 
 
 templates = Jinja2Blocks(directory=str(ROOT / "templates"))

@@ -42,3 +42,11 @@ def test_every_currency_has_its_symbol_and_name_in_one_order():
 
     assert CODES == ("USD", "EUR")
     assert tuple(SYMBOLS) == tuple(NAMES) == CODES
+
+
+def test_a_currency_rounds_what_it_converts_once():
+    """USD 10.01 at 1.08 USD a euro: 9.268518... -> EUR 9.27; a rate of USD 3.9492 an hour: 3.656666... -> 3.6567."""
+    from app.costing.money import Currency
+
+    eur = Currency("EUR", "€", 1.08)
+    assert (eur.cents(10.01), eur.rate(3.9492)) == (Decimal("9.27"), Decimal("3.6567"))

@@ -14,7 +14,7 @@ from decimal import Decimal
 from urllib.parse import parse_qsl
 
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
-from app.costing.money import Currency, cents
+from app.costing.money import Currency
 from app.costing.quote import OfferCost, breakdown, price_offers
 from app.costing.terms import Offer, Workload
 from app.quoting.build import quoted_fits
@@ -75,7 +75,7 @@ class ExplorerWorkload:
         missing = " and ".join(cost.unpublished)
         total = cost.total if cost.complete else f"unknown (no {missing} price)"
         return tuple(
-            "not published" if usd is None else usd if isinstance(usd, str) else cents(self.currency.of(usd))
+            "not published" if usd is None else usd if isinstance(usd, str) else self.currency.cents(usd)
             for usd in (cost.egress, cost.storage, total)
         )
 

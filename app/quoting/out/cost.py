@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord
 from app.costing.jobs import per_million_tokens
-from app.costing.money import Currency, cents, rate
+from app.costing.money import Currency
 from app.costing.owning import OWNED_OFFER_ID
 from app.costing.quote import OfferCost
 from app.costing.terms import Billing, Tenancy
@@ -17,11 +17,11 @@ from app.quoting.out.offers import OfferOut, option_name
 
 def _money(usd: float | None, currency: Currency) -> float | None:
     """USD in the display currency, rounded to the cent once."""
-    return None if usd is None else float(cents(currency.of(usd)))
+    return None if usd is None else float(currency.cents(usd))
 
 
 def _money_rate(usd: float | None, currency: Currency) -> float | None:
-    return None if usd is None else float(rate(currency.of(usd)))
+    return None if usd is None else float(currency.rate(usd))
 
 
 class CostOut(BaseModel):
@@ -63,15 +63,15 @@ class CostOut(BaseModel):
             "provider": o.offer.provider,
             "tenancy": o.offer.tenancy,
             "billing": o.offer.billing,
-            "compute": float(cents(currency.of(o.compute))),
+            "compute": float(currency.cents(o.compute)),
             "egress": _money(o.egress, currency),
             "storage": _money(o.storage, currency),
-            "total": float(cents(currency.of(o.total))),
+            "total": float(currency.cents(o.total)),
             "term_months": o.term_past_horizon,
-            "month_as_billed": float(cents(currency.of(o.billed_month))),
-            "virtualization_tax": float(cents(currency.of(o.tax_usd))),
-            "cold_starts": float(cents(currency.of(o.cold_start_usd))),
-            "setup_fee": float(cents(currency.of(o.offer.setup_fee_usd))),
+            "month_as_billed": float(currency.cents(o.billed_month)),
+            "virtualization_tax": float(currency.cents(o.tax_usd)),
+            "cold_starts": float(currency.cents(o.cold_start_usd)),
+            "setup_fee": float(currency.cents(o.offer.setup_fee_usd)),
             "horizon_total": float(o.horizon_in(currency)),
             "effective_per_gpu_hour": _money_rate(o.effective_per_gpu_hour, currency),
             "complete": o.complete,

@@ -6,7 +6,6 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
-from app.costing.money import cents, rate
 from app.quoting.build import QuoteResult
 from app.quoting.owned_quote import owned_at, owned_beats
 
@@ -48,7 +47,7 @@ def owned_out(result: QuoteResult, name_of: dict[tuple[str, str], str]) -> Owned
     cur, owned = result.currency, at.record
 
     def money(usd: float) -> float:
-        return float(cents(cur.of(usd)))
+        return float(cur.cents(usd))
 
     return OwnedOut(
         server_key=owned.server.key if owned.server is not None else None,
@@ -57,7 +56,7 @@ def owned_out(result: QuoteResult, name_of: dict[tuple[str, str], str]) -> Owned
         as_of=owned.row.as_of, useful_life_months=owned.running.life_months, servers=at.servers,
         capex=money(at.month.capex), energy=money(at.month.energy), colocation=money(at.month.colocation),
         operations=money(at.month.operations), busy_share=round(at.busy, 4),
-        full_use_per_gpu_hour=float(rate(cur.of(at.full_use))), not_yet_written_off=money(at.left),
+        full_use_per_gpu_hour=float(cur.rate(at.full_use)), not_yet_written_off=money(at.left),
         beats=[
             OwnedBeatsOut(against=name_of[b.against], gpu_hours=round(b.hours, 2), busy_share=round(b.busy, 4),
                           until_gpu_hours=None if b.until is None else round(b.until, 2))

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.costing.hybrid import Split
-from app.costing.money import Currency, cents
+from app.costing.money import Currency
 from app.costing.owning import OWNED_OFFER_ID
 from app.costing.quote import PricedOffer
 from app.costing.terms import Billing, Tenancy
@@ -144,7 +144,7 @@ def _offer(result: QuoteResult, p: PricedOffer) -> SplitOfferOut:
 
 def _money(usd: float, cur: Currency) -> float:
     """USD in the display currency, rounded to the cent once."""
-    return float(cents(cur.of(usd)))
+    return float(cur.cents(usd))
 
 
 def _figures(split: Split, data_at: PricedOffer, complete: bool, cur: Currency) -> dict[str, Any]:
