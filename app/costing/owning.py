@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.costing.crossovers import BreakEven
+from app.costing.breakeven import BreakEven
 from app.costing.curves import SteppedCost
 from app.costing.terms import HOURS_PER_MONTH, Billing, Offer, PricePeriod, Tenancy
 from app.costing.tiers import Tier

@@ -8,7 +8,7 @@ from decimal import Decimal
 from functools import cached_property
 
 from app.costing.billing import added_to_compute, billed_months, cost_curve, gpus_used_and_billed
-from app.costing.crossovers import BreakEven, Turn, crossovers
+from app.costing.breakeven import BreakEven, Turn, crossovers
 from app.costing.curves import CostCurve, SteppedCost
 from app.costing.fixed_costs import FixedCosts, fixed_costs
 from app.costing.money import USD, Currency

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.catalog.cache import MemoEntry
-from app.costing.breakeven import hours_searched
-from app.costing.crossovers import crossovers
+from app.costing.breakeven import crossovers, hours_searched
 from app.costing.quote import Quote, cheapest_at
 from app.quoting.fitted import Fitted
 

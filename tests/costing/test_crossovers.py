@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.costing.crossovers import relevant_first, stretch_at
+from app.costing.breakeven import relevant_first, stretch_at
 from app.costing.quote import quote
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
 from app.costing.tiers import Tier

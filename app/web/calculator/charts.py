@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from app.costing.breakeven import nice_ceiling
-from app.costing.crossovers import BreakEven, listed_and_folded
+from app.costing.breakeven import BreakEven, listed_and_folded, nice_ceiling
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency
 from app.costing.quote import OptionKey, Quote

@@ -18,7 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from app.catalog.cache import MemoEntry
-from app.costing.crossovers import Stretch, stretch_at
+from app.costing.breakeven import Stretch, stretch_at
 from app.costing.owning import OwnedBreakEven
 from app.costing.quote import OfferCost
 from app.quoting.build import QuoteResult
