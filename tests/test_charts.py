@@ -5,7 +5,7 @@ from app.costing.quote import quote
 from app.costing.terms import Assumptions, Billing, Offer, PricePeriod, Tenancy, Workload
 from app.costing.tiers import Tier
 from app.web.calculator.charts import cost_chart, overlay_chart
-from app.web.chart_layout import BADGE_R, END_LABEL_GAP, NARROW, WIDE, path_below, spread, text_width
+from app.web.chart_kit import BADGE_R, END_LABEL_GAP, NARROW, WIDE, path_below, spread, text_width
 
 FREE = (Tier(0, None, 0.0),)
 OFFERS = [

@@ -22,7 +22,7 @@ from app.quoting.explorer.listing import explorer_url
 from app.quoting.params.form import query_string
 from app.quoting.params.quote import MODES, QuoteParams
 from app.quoting.provider_view import COLUMNS as PROVIDER_COLUMNS
-from app.web.chart_layout import BADGE_R, END_LABEL_GAP
+from app.web.chart_kit import BADGE_R, END_LABEL_GAP
 from app.web.option_styles import option_class
 
 

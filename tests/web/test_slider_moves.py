@@ -16,7 +16,7 @@ from app.quoting.build import build_quote
 from app.quoting.params.quote import QuoteParams
 from app.web.calculator.charts import NUMBERED, cost_chart, overlay_chart
 from app.web.calculator.results import figures, shown
-from app.web.chart_layout import FRAMES
+from app.web.chart_kit import FRAMES
 from app.web.templating import templates
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import QUERY, totals

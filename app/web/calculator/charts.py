@@ -1,5 +1,5 @@
-"""Numbers -> SVG geometry for the monthly-cost chart: scales, ticks, paths, labels placed so that
-none overlaps another or a line. No HTTP."""
+"""The monthly-cost chart in numbers: each option's month against GPU-hours, one quote or several
+overlaid, with the break-evens marked and numbered, drawn with the chart kit. No HTTP."""
 
 from __future__ import annotations
 
@@ -12,19 +12,23 @@ from app.costing.breakeven import BreakEven, listed_and_folded, nice_ceiling
 from app.costing.curves import CostCurve
 from app.costing.money import USD, Currency
 from app.costing.quote import OptionKey, Quote
-from app.web.chart_layout import (
+from app.web.chart_kit import (
     BADGE_PITCH,
     BADGE_R,
+    COMPACT,
     END_LABEL_GAP,
     WIDE,
     EndLabel,
     Frame,
+    Ticks,
     badge_rows,
     end_labels,
+    even_steps,
     path_below,
     place_badges,
     spread,
     text_width,
+    ticks,
 )
 
 SHOWN_ABOVE_CHEAPEST = 4
@@ -77,8 +81,8 @@ class CurrentLine:
 @dataclass(frozen=True)
 class Chart:
     frame: Frame
-    x_ticks: list[tuple[float, str]]
-    y_ticks: list[tuple[float, str]]
+    x_ticks: Ticks
+    y_ticks: Ticks
     y_title: str
     series: list[Series]
     break_evens: list[BreakEvenMark]
@@ -98,14 +102,6 @@ class Chart:
     @property
     def height(self) -> int:
         return self.frame.height
-
-
-def _money_label(value: float, symbol: str) -> str:
-    if value >= 1_000_000:
-        return f"{symbol}{value / 1_000_000:g}M"
-    if value >= 1000:
-        return f"{symbol}{value / 1000:g}k"
-    return f"{symbol}{value:g}"
 
 
 def current_lines(chart: Chart, hours: Sequence[float], labels: Sequence[str], x_max: float) -> list[CurrentLine]:
@@ -137,6 +133,44 @@ def cost_chart(quote: Quote, current_hours: float, currency: Currency = USD, fra
     return replace(drawn, current=yours(drawn, current_hours, quote.hours_max))
 
 
+Layered = tuple[tuple[int, ...], BreakEven]
+"""A pair of options that cross, with the overlaid quotes it crosses in just so."""
+
+
+@dataclass(frozen=True)
+class _Plot:
+    """The plot's box and its axes' ends: where GPU-hours and a month's USD fall, to a tenth of a pixel.
+    Multiplied before divided, unlike a `Scale`: rounded to a tenth, the two differ where a place
+    falls on a half, and the chart's coordinates stay as they were drawn."""
+
+    left: int
+    right: int
+    top: int
+    bottom: int
+    x_max: float
+    y_max: float
+    currency: Currency
+
+    def x(self, hours: float) -> float:
+        return round(self.left + (self.right - self.left) * hours / self.x_max, 1)
+
+    def y(self, usd: float) -> float:
+        return round(self.bottom - (self.bottom - self.top) * self.currency.of(usd) / self.y_max, 1)
+
+    def path(self, curve: CostCurve) -> str:
+        """Exact corners; steps narrower than a pixel are read once per pixel column instead."""
+        steps, width, x_max = curve.steps(self.x_max), self.right - self.left, self.x_max
+        if len(steps) * 2 > width:
+            columns = range(int(width) + 1)
+            points = [(self.x(x_max * c / width), self.y(curve.at(x_max * c / width))) for c in columns]
+        else:
+            points = []
+            for lo, hi in pairwise([0.0, *steps, x_max]):
+                intercept, slope = curve.piece(lo, hi)
+                points += [(self.x(lo), self.y(intercept + slope * lo)), (self.x(hi), self.y(intercept + slope * hi))]
+        return path_below(points, self.top)
+
+
 def overlay_chart(
     quotes: list[Quote],
     current_hours: list[float],
@@ -150,79 +184,36 @@ def overlay_chart(
     `currency` (the curves are USD). With `layer_names`, each line's end carries its layer's name.
     With `numbered` (one quote), its break-evens that matter come first and only so many are drawn."""
     x_max = max(q.hours_max for q in quotes)
-    at_end = [currency.of(o.curve.at(x_max)) for q in quotes for o in q.options]
-    y_max = nice_ceiling(max(1.0, min(max(at_end, default=0), SHOWN_ABOVE_CHEAPEST * min(at_end, default=0))))
-    shared: dict[tuple[object, ...], tuple[BreakEven, list[int]]] = {}
-    for layer, q in enumerate(quotes if break_evens else []):
-        for pair in q.break_evens:
-            if pair.crossings:
-                same = (pair.a, pair.b, pair.more, *(c.hours for c in pair.crossings))
-                shared.setdefault(same, (pair, []))[1].append(layer)
-    pairs = sorted(((tuple(layers), pair) for pair, layers in shared.values()), key=lambda f: f[1].crossings[0].hours)
+    y_max = _money_top(quotes, x_max, currency)
+    pairs = _shared_pairs(quotes) if break_evens else []
     folded: list[BreakEven] = []
     if numbered is not None:
         listed, folded = listed_and_folded(quotes[0], numbered, y_max * currency.usd_per_unit)
         pairs = [((0,), pair) for pair in listed]
-    rows = badge_rows(len(pairs), frame.width - frame.left - frame.right)
-    top = frame.text + 10 + rows * BADGE_PITCH + 6
-    bottom = frame.height - frame.bottom
-
-    def y(usd: float) -> float:
-        return round(bottom - (bottom - top) * currency.of(usd) / y_max, 1)
-
+    rows = badge_rows(len(pairs), frame.right - frame.left)
+    plot = _Plot(frame.left, frame.right, frame.top + rows * BADGE_PITCH, frame.bottom, x_max, y_max, currency)
     curves = {(layer, o.option): o.curve for layer, q in enumerate(quotes) for o in q.options}
-    named = curves.items() if layer_names else []
-    ends = [(layer_names[layer], option, max(top, y(c.at(x_max)))) for (layer, option), c in named]
-    at_ends = end_labels(ends, frame.text, top, bottom)
-    widest = max((text_width(label.text, frame.text) for label in at_ends), default=0)
-    room = max(END_LABEL_ROOM, math.ceil(END_LABEL_GAP + widest + 2 - frame.right)) if layer_names else 0
-    left, right = frame.left, frame.width - frame.right - room
-
-    def x(hours: float) -> float:
-        return round(left + (right - left) * hours / x_max, 1)
-
-    def path(curve: CostCurve) -> str:
-        """Exact corners; steps narrower than a pixel are read once per pixel column instead."""
-        steps = curve.steps(x_max)
-        if len(steps) * 2 > right - left:
-            columns = range(int(right - left) + 1)
-            points = [(x(x_max * c / (right - left)), y(curve.at(x_max * c / (right - left)))) for c in columns]
-        else:
-            points = []
-            for lo, hi in pairwise([0.0, *steps, x_max]):
-                intercept, slope = curve.piece(lo, hi)
-                points += [(x(lo), y(intercept + slope * lo)), (x(hi), y(intercept + slope * hi))]
-        return path_below(points, top)
-
-    series = [Series(option, path(curve), layer) for (layer, option), curve in curves.items()]
-
-    crossings = [
-        [
-            (c.hours, x(c.hours), max(top, y(curves[layers[0], pair.a].at(c.hours))), pair.cheaper_above(c))
-            for c in pair.crossings
-        ]
-        for layers, pair in pairs
-    ]
-    badges = place_badges([marks[0][1] for marks in crossings], left, right, rows, frame.text + 10 + BADGE_R)
-    marks = [
-        BreakEvenMark(n, pair.a, pair.b, layers, found, pair.more, *badge)
-        for n, ((layers, pair), found, badge) in enumerate(zip(pairs, crossings, badges, strict=True), start=1)
-    ]
-
+    at_ends = _end_labels(curves, layer_names, plot, frame)
+    if layer_names:
+        widest = max((text_width(label.text, frame.text) for label in at_ends), default=0)
+        room = max(END_LABEL_ROOM, math.ceil(END_LABEL_GAP + widest + 2 - frame.right_margin))
+        plot = replace(plot, right=frame.right - room)
     chart = Chart(
         frame=frame,
-        x_ticks=[(x(x_max * i / frame.x_ticks), f"{x_max * i / frame.x_ticks:,.0f}") for i in range(frame.x_ticks + 1)],
-        y_ticks=[
-            (y(y_max * i / 5 * currency.usd_per_unit), _money_label(y_max * i / 5, currency.symbol)) for i in range(6)
-        ],
+        x_ticks=ticks(even_steps(x_max, frame.x_ticks), plot.x, lambda hours: f"{hours:,.0f}"),
+        y_ticks=ticks(
+            even_steps(y_max, 5),
+            lambda money: plot.y(money * currency.usd_per_unit),
+            lambda money: COMPACT(money, currency.symbol),
+        ),
         y_title=f"{currency.code} per month",
-        series=series,
-        break_evens=marks,
+        series=[Series(option, plot.path(curve), layer) for (layer, option), curve in curves.items()],
+        break_evens=_marks(pairs, curves, plot, rows, frame.text + 10 + BADGE_R),
         end_labels=at_ends,
-        plot_left=left,
-        plot_right=right,
-        plot_top=top,
-        plot_bottom=bottom,
+        plot_left=plot.left,
+        plot_right=plot.right,
+        plot_top=plot.top,
+        plot_bottom=plot.bottom,
         folded=folded,
     )
     labels = [
@@ -230,3 +221,52 @@ def overlay_chart(
         for i, h in enumerate(current_hours)
     ]
     return replace(chart, current=current_lines(chart, current_hours, labels, x_max))
+
+
+def _money_top(quotes: list[Quote], x_max: float, currency: Currency) -> float:
+    """The money axis's end, in `currency`: round, above the lines a buyer compares (SHOWN_ABOVE_CHEAPEST)."""
+    at_end = [currency.of(o.curve.at(x_max)) for q in quotes for o in q.options]
+    return nice_ceiling(max(1.0, min(max(at_end, default=0), SHOWN_ABOVE_CHEAPEST * min(at_end, default=0))))
+
+
+def _shared_pairs(quotes: list[Quote]) -> list[Layered]:
+    """Each pair of options that cross, once for all the quotes where it crosses just so, leftmost first."""
+    shared: dict[tuple[object, ...], tuple[BreakEven, list[int]]] = {}
+    for layer, q in enumerate(quotes):
+        for pair in q.break_evens:
+            if pair.crossings:
+                same = (pair.a, pair.b, pair.more, *(c.hours for c in pair.crossings))
+                shared.setdefault(same, (pair, []))[1].append(layer)
+    return sorted(((tuple(layers), pair) for pair, layers in shared.values()), key=lambda f: f[1].crossings[0].hours)
+
+
+def _end_labels(
+    curves: dict[tuple[int, OptionKey], CostCurve], layer_names: Sequence[str], plot: _Plot, frame: Frame
+) -> list[EndLabel]:
+    """Each layer's name where its lines end, at the axis's right end (a line off the top ends at the top)."""
+    named = curves.items() if layer_names else []
+    ends = [(layer_names[layer], option, max(plot.top, plot.y(c.at(plot.x_max)))) for (layer, option), c in named]
+    return end_labels(ends, frame.text, plot.top, plot.bottom)
+
+
+def _marks(
+    pairs: list[Layered], curves: dict[tuple[int, OptionKey], CostCurve], plot: _Plot, rows: int, first_y: float
+) -> list[BreakEvenMark]:
+    """Each pair's dots where it crosses (on the top edge where that is above the plot) and its badge."""
+    crossings = [
+        [
+            (
+                c.hours,
+                plot.x(c.hours),
+                max(plot.top, plot.y(curves[layers[0], pair.a].at(c.hours))),
+                pair.cheaper_above(c),
+            )
+            for c in pair.crossings
+        ]
+        for layers, pair in pairs
+    ]
+    badges = place_badges([marks[0][1] for marks in crossings], plot.left, plot.right, rows, first_y)
+    return [
+        BreakEvenMark(n, pair.a, pair.b, layers, found, pair.more, *badge)
+        for n, ((layers, pair), found, badge) in enumerate(zip(pairs, crossings, badges, strict=True), start=1)
+    ]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from app.costing.jobs import per_million_tokens
 from app.costing.quote import OfferCost, OptionKey
 from app.quoting.build import QuoteResult
-from app.web.chart_layout import FRAMES, Frame
+from app.web.chart_kit import FRAMES, Frame
 from app.web.templating import amount, money_rate
 
 ROW = 30

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from app.costing.owning import OWNED_OFFER_ID, OwnedBreakEven, OwnedMonth
 from app.quoting.build import QuoteResult
 from app.quoting.owned_quote import owned_at, owned_beats
+from app.web.chart_kit import stacked
 from app.web.templating import money, money_rate
 
 
@@ -58,11 +59,8 @@ def owned_figures(result: QuoteResult) -> OwnedFigures | None:
 
 def _bars(parts: OwnedMonth, rental: float) -> tuple[str, ...]:
     scale = 100 / max(parts.total, rental, 1e-9)
-    drawn, x = [], 0.0
-    for part in (parts.capex, parts.energy, parts.colocation, parts.operations):
-        drawn += [f"{x:.2f}", f"{part * scale:.2f}"]
-        x += part * scale
-    return (*drawn, f"{rental * scale:.2f}")
+    owned = stacked((parts.capex, parts.energy, parts.colocation, parts.operations), scale)
+    return (*(f"{n:.2f}" for bar in owned for n in bar), f"{rental * scale:.2f}")
 
 
 def owned_break_evens(result: QuoteResult) -> tuple[OwnedBreakEven, ...]:

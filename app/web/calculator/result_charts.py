@@ -13,7 +13,7 @@ from app.costing.quote import Quote
 from app.quoting.build import QuoteResult
 from app.quoting.choices import GpuChoice
 from app.web.calculator.charts import Chart, CurrentLine, options_chart, overlay_chart, yours
-from app.web.chart_layout import FRAMES
+from app.web.chart_kit import FRAMES
 from app.web.templating import macros
 
 GPU_LINES = 4

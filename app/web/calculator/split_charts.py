@@ -9,26 +9,11 @@ from app.costing.hybrid import Split
 from app.costing.money import Currency
 from app.costing.terms import HOURS_PER_MONTH
 from app.quoting.split import Pair, SplitQuote
+from app.web.chart_kit import TENTHS_OF_K, Frame, Scale, Ticks, polyline, step_area, ticks
 from app.web.templating import quantity
 
-WIDTH, HEIGHT = 480, 210
-LEFT, RIGHT, TOP, BOTTOM = 54, 20, 14, 40
-
-
-@dataclass(frozen=True)
-class Frame:
-    """Where the charts' plot area lies in their viewBox, for the template's axes and labels."""
-
-    width: int = WIDTH
-    height: int = HEIGHT
-    left: int = LEFT
-    right: int = WIDTH - RIGHT
-    top: int = TOP
-    bottom: int = HEIGHT - BOTTOM
-    middle: float = (LEFT + WIDTH - RIGHT) / 2
-
-
-FRAME = Frame()
+FRAME = Frame("wide", 480, 210, left=54, top=14, right_margin=20, bottom_margin=40, text=13)
+"""One frame, which the page lays out beside the other chart or under it."""
 
 
 @dataclass(frozen=True)
@@ -38,8 +23,8 @@ class Curve:
 
     area: str
     base_y: float
-    y_ticks: tuple[tuple[float, str], ...]
-    x_ticks: tuple[tuple[float, str], ...]
+    y_ticks: Ticks
+    x_ticks: Ticks
 
 
 @dataclass(frozen=True)
@@ -49,51 +34,49 @@ class Line:
     points: str
     dots: tuple[tuple[float, float, int, bool, bool], ...]
     """x, y, units, the best, the rule's."""
-    y_ticks: tuple[tuple[float, str], ...]
-    x_ticks: tuple[tuple[float, str], ...]
-
-
-def _x(hours: float) -> float:
-    return LEFT + hours / HOURS_PER_MONTH * (WIDTH - LEFT - RIGHT)
+    y_ticks: Ticks
+    x_ticks: Ticks
 
 
 def _y(value: float, top: float) -> float:
-    return TOP + (1 - value / top) * (HEIGHT - TOP - BOTTOM) if top > 0 else HEIGHT - BOTTOM
+    """From the plot's bottom (0) up to its top (`top`); every value at the bottom where `top` is 0.
+    Its own arithmetic rather than a `Scale`'s, whose last digit differs: the ticks are written unrounded."""
+    return FRAME.top + (1 - value / top) * (FRAME.bottom - FRAME.top) if top > 0 else FRAME.bottom
 
 
 def curve_drawn(q: SplitQuote, carried: float) -> Curve:
     top = max(1, q.profile[0][0] if q.profile else 1)
-    path, at = [f"M{_x(0):.1f},{_y(0, top):.1f}"], 0.0
+    x = Scale(0, HOURS_PER_MONTH, FRAME.left, FRAME.right)
+    levels, at = [], 0.0
     for gpus, hours in q.profile:
-        path.append(f"V{_y(gpus, top):.1f}H{_x(at + hours):.1f}")
+        levels.append((x(at), x(at + hours), _y(gpus, top)))
         at += hours
-    path.append(f"V{_y(0, top):.1f}Z")
-    y_ticks = tuple((_y(v, top), quantity(v)) for v in sorted({0, top // 2, top}))
-    x_ticks = tuple((_x(HOURS_PER_MONTH * share), f"{share:.0%}") for share in (0, 0.25, 0.5, 0.75, 1))
-    return Curve("".join(path), round(_y(min(carried, top), top), 1), y_ticks, x_ticks)
+    return Curve(
+        step_area(levels, x(0), _y(0, top)),
+        round(_y(min(carried, top), top), 1),
+        ticks(sorted({0, top // 2, top}), lambda gpus: _y(gpus, top), quantity),
+        ticks((0, 0.25, 0.5, 0.75, 1), lambda share: x(HOURS_PER_MONTH * share), "{:.0%}".format),
+    )
 
 
 def line_drawn(pair: Pair, months: int, currency: Currency) -> Line:
     totals = [month_of(s, months) for s in pair.splits]
     top, most = max(totals) * 1.05, max(1, len(totals) - 1)
-
-    def x(units: int) -> float:
-        return LEFT + units / most * (WIDTH - LEFT - RIGHT)
-
+    x = Scale(0, most, FRAME.left, FRAME.right)
     dots = tuple(
-        (round(x(s.units), 1), round(_y(t, top), 1), s.units, s.units == pair.best.units, s.units == pair.rule_units)
+        (x.px(s.units), round(_y(t, top), 1), s.units, s.units == pair.best.units, s.units == pair.rule_units)
         for s, t in zip(pair.splits, totals, strict=True)
     )
-    step = max(1, most // 8)
-    x_ticks = tuple((x(u), str(u)) for u in range(0, most + 1, step))
-    y_ticks = tuple((_y(v, top), _short(v, currency)) for v in (0, top / 2, top / 1.05))
-    return Line(" ".join(f"{d[0]},{d[1]}" for d in dots), dots, y_ticks, x_ticks)
-
-
-def _short(usd: float, currency: Currency) -> str:
-    """An axis label: $12.3k, not $12,300.00."""
-    value = currency.of(usd)
-    return f"{currency.symbol}{value / 1000:,.1f}k" if value >= 1000 else f"{currency.symbol}{value:,.0f}"
+    return Line(
+        polyline(dots),
+        dots,
+        ticks(
+            (0, top / 2, top / 1.05),
+            lambda usd: _y(usd, top),
+            lambda usd: TENTHS_OF_K(currency.of(usd), currency.symbol),
+        ),
+        ticks(range(0, most + 1, max(1, most // 8)), x, str),
+    )
 
 
 def month_of(split: Split, months: int) -> float:

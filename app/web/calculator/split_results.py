@@ -14,7 +14,8 @@ from app.costing.terms import Billing
 from app.quoting.build import QuoteResult
 from app.quoting.owning import OwnedRecord
 from app.quoting.split import Alone, Pair, SplitQuote
-from app.web.calculator.split_charts import FRAME, Curve, Frame, Line, curve_drawn, line_drawn, month_of
+from app.web.calculator.split_charts import FRAME, Curve, Line, curve_drawn, line_drawn, month_of
+from app.web.chart_kit import Frame
 from app.web.templating import money, money_rate, quantity
 
 FLAT = 0.01

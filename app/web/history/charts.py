@@ -11,43 +11,21 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-LEFT, RIGHT, TOP, BOTTOM = 56, 24, 14, 36
+from app.web.chart_kit import CENTS, Frame, Scale, Step, Ticks, apart, round_steps, step_path, ticks
+
 TICK_GAP = 84
 """The least room between the dates under the axis, so that no two overlap."""
 COUNT_BAND, COUNT_GAP, COUNT_FOOT = 60, 30, 8
 """The providers' band under the dates: its height with the gap above it (the dates' row) and below it."""
 
 
-@dataclass(frozen=True)
-class Frame:
-    """A viewBox: a wide one for screens, a narrow one a phone shows at about its own size, so that its
-    text stays readable."""
-
-    name: str
-    width: int
-    height: int
-    left: int = LEFT
-    top: int = TOP
-
-    @property
-    def right(self) -> int:
-        return self.width - RIGHT
-
-    @property
-    def bottom(self) -> int:
-        """The prices' axis; the dates under it, the providers' band under those."""
-        return self.height - BOTTOM - COUNT_BAND
-
-    @property
-    def count_top(self) -> int:
-        return self.bottom + COUNT_GAP
-
-    @property
-    def count_bottom(self) -> int:
-        return self.height - COUNT_FOOT
+def _frame(name: str, width: int, height: int) -> Frame:
+    """The prices' plot, the dates under its axis, the providers' band under those."""
+    return Frame(name, width, height, left=56, top=14, right_margin=24, bottom_margin=36 + COUNT_BAND, text=12)
 
 
-FRAMES = (Frame("wide", 640, 300), Frame("narrow", 360, 280))
+FRAMES = (_frame("wide", 640, 300), _frame("narrow", 360, 280))
+"""A wide frame for screens, a narrow one a phone shows at about its own size, so that its text stays readable."""
 
 
 @dataclass(frozen=True)
@@ -72,12 +50,12 @@ class StepChart:
     """The provider's own line, where one was asked for."""
     dots: tuple[tuple[float, float], ...]
     """The cheapest at each step: each a row of the table, with the offer that sets it and its source."""
-    y_ticks: tuple[tuple[float, str], ...]
-    x_ticks: tuple[tuple[float, str], ...]
+    y_ticks: Ticks
+    x_ticks: Ticks
     frame: Frame
     count: str = ""
     """SVG path of how many providers have a dated price, in the band under the dates."""
-    count_ticks: tuple[tuple[float, str], ...] = ()
+    count_ticks: Ticks = ()
     marks: tuple[Mark, ...] = ()
 
 
@@ -85,33 +63,24 @@ Line = Sequence[tuple[date, Decimal | None]]
 """From each date, a price per GPU-hour until the next; None: no price from then on."""
 
 
-def _step_path(line: Line, x: _Scale, y: _Scale, until: date) -> str:
-    """Horizontal from each point to the next, vertical at the change; a gap where the price is None."""
-    path, drawn = [], False
-    for (day, price), nxt in zip(line, [*(d for d, _ in line[1:]), until], strict=False):
-        if price is None:
-            drawn = False
-            continue
-        at = f"{y(float(price)):.1f}"
-        path.append(f"{'V' if drawn else f'M{x(day.toordinal()):.1f},'}{at}H{x(nxt.toordinal()):.1f}")
-        drawn = True
-    return "".join(path)
+def _levels(line: Line, x: Scale, y: Scale, until: date) -> list[Step]:
+    """Each price from its date to the next one's (the last to `until`), in the viewBox."""
+    ends = [*(day for day, _ in line[1:]), until]
+    return [
+        (x(day.toordinal()), x(end.toordinal()), None if price is None else y(float(price)))
+        for (day, price), end in zip(line, ends, strict=False)
+    ]
 
 
-class _Scale:
-    def __init__(self, lo: float, hi: float, start: float, end: float) -> None:
-        self.lo, self.span, self.start, self.length = lo, (hi - lo) or 1.0, start, end - start
-
-    def __call__(self, value: float) -> float:
-        return self.start + (value - self.lo) / self.span * self.length
-
-
-def _price_ticks(top: float) -> list[float]:
-    """About four round prices from 0 to the top: steps of 1, 2 or 5 times a power of ten."""
-    raw = top / 4
-    power = 10 ** len(str(int(raw))) / 10 if raw >= 1 else 0.1 if raw >= 0.1 else 0.01
-    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
-    return [i * step for i in range(int(top / step) + 1)]
+def _date_ticks(first: date, until: date, x: Scale) -> Ticks:
+    """The first month, each new year and the last month, those that fit apart."""
+    wanted = [
+        (first, f"{first:%Y-%m}"),
+        *((date(year, 1, 1), str(year)) for year in range(first.year + 1, until.year + 1)),
+        (until, f"{until:%Y-%m}"),
+    ]
+    placed = apart([(x(day.toordinal()), label) for day, label in wanted], TICK_GAP)
+    return tuple((round(at, 1), label) for at, label in placed)
 
 
 def step_chart(
@@ -131,27 +100,22 @@ def step_chart(
     first = start or min(day for day, _ in [*cheapest, *provider])
     prices = [float(p) for _, p in [*cheapest, *median, *provider] if p is not None]
     top = max(prices, default=1.0) * 1.1
-    x = _Scale(first.toordinal(), until.toordinal(), frame.left, frame.right)
-    y = _Scale(0, top, frame.bottom, frame.top)
-    x_ticks = [(x(first.toordinal()), f"{first:%Y-%m}")]
-    for tick, label in [*((date(year, 1, 1), str(year)) for year in range(first.year + 1, until.year + 1)),
-                        (until, f"{until:%Y-%m}")]:  # fmt: skip
-        if x(tick.toordinal()) - x_ticks[-1][0] > TICK_GAP:
-            x_ticks.append((x(tick.toordinal()), label))
+    x = Scale(first.toordinal(), until.toordinal(), frame.left, frame.right)
+    y = Scale(0, top, frame.bottom, frame.top)
     most = max((n for _, n in counts), default=0)
-    count_y = _Scale(0, most or 1, frame.count_bottom, frame.count_top)
+    band = Scale(0, most or 1, frame.height - COUNT_FOOT, frame.bottom + COUNT_GAP)
     return StepChart(
-        _step_path(cheapest, x, y, until),
-        _step_path(median, x, y, until),
-        _step_path(provider, x, y, until),
-        tuple((round(x(day.toordinal()), 1), round(y(float(p)), 1)) for day, p in cheapest if p is not None),
-        tuple((round(y(v), 1), f"{symbol}{v:,.2f}") for v in _price_ticks(top)),
-        tuple((round(at, 1), label) for at, label in x_ticks),
+        step_path(_levels(cheapest, x, y, until)),
+        step_path(_levels(median, x, y, until)),
+        step_path(_levels(provider, x, y, until)),
+        tuple((x.px(day.toordinal()), y.px(float(p))) for day, p in cheapest if p is not None),
+        ticks(round_steps(top), y.px, lambda price: CENTS(price, symbol)),
+        _date_ticks(first, until, x),
         frame,
-        _step_path([(day, Decimal(n)) for day, n in counts], x, count_y, until),
-        tuple((round(count_y(n), 1), str(n)) for n in sorted({0, most})) if counts else (),
+        step_path(_levels([(day, Decimal(n)) for day, n in counts], x, band, until)),
+        ticks(sorted({0, most}), band.px, str) if counts else (),
         tuple(
-            Mark(round(x(day.toordinal()), 1), round(y(float(price)), 1), round(count_y(n), 1), kind, said)
+            Mark(x.px(day.toordinal()), y.px(float(price)), band.px(n), kind, said)
             for day, price, n, kind, said in marks
         ),
     )

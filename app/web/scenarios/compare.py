@@ -19,7 +19,7 @@ from app.scenarios.service import saved_quote, slug_in
 from app.scenarios.store import scenario_at, scenario_params
 from app.scenarios.tables import Scenario
 from app.web.calculator.charts import Chart, overlay_chart
-from app.web.chart_layout import FRAMES
+from app.web.chart_kit import FRAMES
 from app.web.templating import templates
 
 router = APIRouter(tags=["scenarios"])
