@@ -1,12 +1,15 @@
 """Benchmark: a GPU-hours slider move in a real Chromium, from request to settled swap, against a no-op htmx
-round trip to the same server; and the bytes the calculator's first load and a second visit transfer.
+round trip to the same server; the slider from the hand's move to the painted chart, and while it is
+dragged; and the bytes the calculator's first load and a second visit transfer.
 
 Why: the server benchmark (bench_partial.py) times the partial, not what a user waits for, which also
 holds gzip, parsing, the history snapshot htmx takes for `hx-push-url`, the swap and htmx's settle.
 Goals (issue 12): p95 of request-to-settled-swap <= 1.5x p95 of a no-op htmx round trip, with one swap
 per response; first load <= 60 KB transferred, static files kept by the cache on a second visit.
+Goals (issue 36): the slider's input to the painted chart <= 100 ms (median), and at least 7 redraws while
+it is dragged for 1.4 s, the last position the one shown at the end.
 
-Usage: python bench/bench_browser.py [--runs 3] [--moves 40]
+Usage: python bench/bench_browser.py [--runs 3] [--moves 40] [--slides 20] [--drag-ms 1400]
 
 A uvicorn (1 worker) on a fresh SQLite file with the shipped catalog, Debian's Chromium through Playwright.
 Bytes are Chromium's own count (CDP `Network.loadingFinished` encodedDataLength): the body as sent, so
@@ -20,6 +23,17 @@ Both end when htmx has settled their target (`htmx:afterSettle`, after the app's
 the response (`htmx:afterRequest`): htmx settles a `swap: 'none'` too, after the same delay
 (`htmx.config.defaultSettleDelay`, 20 ms; the app keeps it), so both spans hold it. The ratio up to
 `htmx:afterRequest` (response handled and swapped, settle not begun) is printed beside it.
+
+The slider itself, in each run after the moves: `--slides` times its value is set and `input` dispatched on
+it, each after the last has been painted, nothing is in flight and 150 ms have passed (what one move of the
+hand waits for, not a move among others); timed from just before the dispatch until a new results block
+showing that value is in the page (a MutationObserver) and until the first task after the frame that draws
+it (a message posted from `requestAnimationFrame`: the frame's style, layout and paint are done). Then one
+drag: the mouse pressed on the slider's track at a tenth of its width and moved to nine tenths over
+`--drag-ms`, each step 16 ms after the last was handled and where the time says (a busy page handles fewer
+steps, as it would coalesce a hand's), then released; every new results block painted between the pointer's down and up
+is a redraw, and each one's lag is its paint less the input that set the value it shows. It refuses a drag
+whose results, once nothing is in flight, show another value than the slider's.
 """
 
 from __future__ import annotations
@@ -31,6 +45,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -92,6 +107,57 @@ TIMED = """([kind, value]) => new Promise((resolve, reject) => {
 })"""
 """One move or no-op, done when its target has settled and htmx has handled the response (whichever is
 later: with no settle delay, htmx settles before `htmx:afterRequest`), or when its request failed."""
+SLIDES_GOAL = 100
+"""Milliseconds, the slider's input to the painted chart, median."""
+DRAG_GOAL = 7 / 1400
+"""Redraws per millisecond of a drag: 7 while the slider is dragged for 1.4 s."""
+PAINTS = """() => {
+  const paints = window.paints = {log: [], inputs: [], pointer: {}, wake: null};
+  let shown = document.getElementById("results");
+  let pending = [];
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    const now = performance.now();
+    for (const paint of pending.splice(0)) paints.log.push({...paint, painted: now});
+    if (paints.wake) paints.wake();
+  };
+  new MutationObserver(() => {
+    const results = document.getElementById("results");
+    if (!results || results === shown) return;
+    shown = results;
+    const headline = results.querySelector(".headline");
+    const hours = headline && /At ([\\d,]+) GPU-hours/.exec(headline.textContent);
+    pending.push({swapped: performance.now(), value: hours ? Number(hours[1].replaceAll(",", "")) : null,
+                  chart: results.querySelector("svg") !== null});
+    requestAnimationFrame(() => channel.port2.postMessage(null));
+  }).observe(document.getElementById("calculator"), {childList: true, subtree: true});
+  window.addEventListener("input", (event) => {
+    if (event.target.id === "gpu_hours-slider") paints.inputs.push([performance.now(), Number(event.target.value)]);
+  }, true);
+  for (const name of ["pointerdown", "pointerup"]) {
+    window.addEventListener(name, () => { paints.pointer[name] = performance.now(); }, true);
+  }
+}"""
+"""Logs each new results block: when it came in, when the first task after the frame that draws it ran, the
+GPU-hours its headline shows; and the slider's inputs and the pointer's down and up. On the window, capturing,
+so that it sees the slider's input before the page's own listeners."""
+SLIDE = """(value) => new Promise((resolve, reject) => {
+  const paints = window.paints;
+  const timeout = setTimeout(() => reject(new Error(`slider to ${value}: not painted within 10 s`)), 10000);
+  const slider = document.getElementById("gpu_hours-slider");
+  const start = performance.now();
+  paints.wake = () => {
+    const paint = paints.log.find((p) => p.swapped >= start && p.value === value);
+    if (!paint) return;
+    paints.wake = null;
+    clearTimeout(timeout);
+    resolve({swapped: paint.swapped - start, painted: paint.painted - start, chart: paint.chart});
+  };
+  slider.value = String(value);
+  slider.dispatchEvent(new Event("input", {bubbles: true}));
+})"""
+"""One move of the slider, done when the results showing its value have been painted."""
+IDLE = "() => !document.querySelector('.htmx-request')"
 
 
 def record_transfers(page: Page) -> dict[str, dict]:
@@ -170,6 +236,85 @@ def gpu_hours(i: int) -> int:
     return 10 + i * 123 % 5000
 
 
+def slider_value(i: int) -> int:
+    """The i-th slide's GPU-hours: 10 to 729, within the slider's end at one GPU (730), no repeat within 720."""
+    return 10 + i * 37 % 720
+
+
+def slide(page: Page, value: int) -> dict:
+    """One move of the slider to `value`, then until nothing is in flight and 150 ms have passed."""
+    try:
+        result = page.evaluate(SLIDE, value)
+    except PlaywrightError as e:
+        sys.exit(f"refusing to time a broken page: {e.message}")
+    if not result["chart"]:
+        sys.exit(f"refusing to time a broken page: slider to {value}: results without a chart")
+    page.wait_for_function(IDLE)
+    page.wait_for_timeout(150)
+    return result
+
+
+def slides(page: Page, count: int, first: int) -> dict[str, float]:
+    """`count` slider moves, one at a time; prints and returns the median and p95 of input to paint, in ms."""
+    results = [slide(page, slider_value(i)) for i in range(first, first + count)]
+    painted = [r["painted"] for r in results]
+    figures = {"median": statistics.median(painted), "p95": p95(painted)}
+    print(
+        f"  slider input to painted chart ({count} moves): median {figures['median']:.1f} p95 {figures['p95']:.1f} ms"
+        f" (to the new results in the page: median {statistics.median(r['swapped'] for r in results):.1f} ms)"
+    )
+    return figures
+
+
+def drag(page: Page, ms: int) -> dict[str, float]:
+    """One drag of the slider over `ms`; prints and returns the redraws during it, per second, and their lag."""
+    page.evaluate("() => { paints.log = []; paints.inputs = []; paints.pointer = {}; }")
+    slider = page.locator("#gpu_hours-slider")
+    slider.scroll_into_view_if_needed()
+    box = slider.bounding_box()
+    if box is None:
+        sys.exit("refusing to time a broken page: the slider is not shown")
+    y, left, right = box["y"] + box["height"] / 2, box["x"] + box["width"] * 0.1, box["x"] + box["width"] * 0.9
+    page.mouse.move(left, y)
+    page.mouse.down()
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < ms / 1000:
+        page.mouse.move(left + (right - left) * elapsed / (ms / 1000), y)
+        time.sleep(0.016)
+    page.mouse.move(right, y)
+    page.mouse.up()
+    last = int(slider.input_value())
+    ends_there = f"() => paints.log.length > 0 && paints.log.at(-1).value === {last}"
+    try:
+        page.wait_for_function(ends_there, timeout=5000)
+        page.wait_for_function(IDLE)
+        page.wait_for_timeout(300)  # an older answer landing late would show here
+    except PlaywrightError:
+        pass
+    log = page.evaluate("() => paints")
+    shown = log["log"][-1]["value"] if log["log"] else None
+    if shown != last:
+        sys.exit(f"refusing a drag that ends on {shown} GPU-hours with the slider at {last}")
+    down, up = log["pointer"]["pointerdown"], log["pointer"]["pointerup"]
+    during = [p for p in log["log"] if down <= p["painted"] <= up]
+    lags = []
+    for paint in during:
+        asked = [at for at, value in log["inputs"] if value == paint["value"] and at <= paint["swapped"]]
+        lags += [paint["painted"] - max(asked)] if asked else []
+    figures = {
+        "redraws": len(during),
+        "per_second": len(during) / ((up - down) / 1000),
+        "lag": statistics.median(lags) if lags else float("nan"),
+    }
+    lag = f", lag median {figures['lag']:.1f} ms" if lags else ""
+    print(
+        f"  drag over {up - down:.0f} ms, {len(log['inputs'])} slider inputs: {len(during)} redraws during it"
+        f" ({figures['per_second']:.1f}/s){lag}; {len(log['log']) - len(during)} after the release;"
+        f" ends on {shown} GPU-hours, as the slider"
+    )
+    return figures
+
+
 def one_run(page: Page, moves: int, first: int) -> dict[str, float]:
     """`moves` moves, each followed by a no-op; prints p50/p95 and returns the p95 ratios, settled and afterRequest."""
     move, noop = [], []
@@ -196,6 +341,11 @@ def one_run(page: Page, moves: int, first: int) -> dict[str, float]:
     return ratios
 
 
+def median_of(values: list[float], unit: str) -> str:
+    """The median with min and max, as the runs' ratios are shown."""
+    return f"{statistics.median(values):.1f}{unit} ({min(values):.1f}-{max(values):.1f})"
+
+
 def verdict(value: float, goal: float, unit: str) -> str:
     return f"goal <= {goal:,g}{unit}: {'MET' if value <= goal else 'NOT MET'}"
 
@@ -204,11 +354,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="runs of moves and no-ops (default 3)")
     parser.add_argument("--moves", type=int, default=40, help="moves, and as many no-ops, per run (default 40)")
+    parser.add_argument("--slides", type=int, default=20, help="slider moves timed to paint, per run (default 20)")
+    parser.add_argument("--drag-ms", type=int, default=1400, help="how long the slider is dragged (default 1400)")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so `finally` stops the server on kill too
     print(f"{os.cpu_count()} cores; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
-    ratios = []
+    ratios, slid, dragged = [], [], []
     with tempfile.TemporaryDirectory(prefix="bench-browser-") as tmp, sync_playwright() as p:
         server = None
         try:
@@ -222,12 +374,17 @@ def main() -> int:
             visit(page, url, seen, "second visit (same context)")
 
             page.evaluate(RECORDER)
+            page.evaluate(PAINTS)
             for i in range(WARMUP):
                 timed(page, "move", gpu_hours(i))
                 timed(page, "noop")
+            for i in range(WARMUP):
+                slide(page, slider_value(i))
             for run in range(args.runs):
                 print(f"\nrun {run + 1}: {args.moves} moves and {args.moves} no-ops, alternating")
                 ratios.append(one_run(page, args.moves, WARMUP + run * args.moves))
+                slid.append(slides(page, args.slides, WARMUP + run * args.slides))
+                dragged.append(drag(page, args.drag_ms))
             browser.close()
         finally:
             if server:
@@ -241,6 +398,19 @@ def main() -> int:
     print(f"\nmedian of {args.runs} runs (min-max), p95 move / p95 no-op, each ratio within one run:")
     print(f"  request to settled swap  {spread(settled)}  {verdict(statistics.median(settled), 1.5, 'x')}")
     print(f"  request to afterRequest  {spread(handled)}  (both without the settle delay)")
+    print(f"median of {args.runs} runs (min-max), the slider:")
+    for what, key, unit in (("input to paint, median", "median", " ms"), ("input to paint, p95", "p95", " ms")):
+        values = [s[key] for s in slid]
+        goal = f"  {verdict(statistics.median(values), SLIDES_GOAL, ' ms')}" if key == "median" else ""
+        print(f"  {what:<30} {median_of(values, unit)}{goal}")
+    redraws, goal = [d["redraws"] for d in dragged], DRAG_GOAL * args.drag_ms
+    print(
+        f"  redraws during a {args.drag_ms} ms drag  {median_of(redraws, '')}  goal >= {goal:g}: "
+        f"{'MET' if statistics.median(redraws) >= goal else 'NOT MET'}"
+    )
+    print(f"  redraws per second            {median_of([d['per_second'] for d in dragged], '/s')}")
+    lags = [d["lag"] for d in dragged if d["redraws"]]
+    print(f"  lag of a redraw, median       {median_of(lags, ' ms') if lags else 'no redraw during a drag'}")
     return 0
 
 

@@ -21,6 +21,9 @@ document.addEventListener("input", (event) => {
   if (el.matches("input[type=range][data-pair]")) {
     document.getElementById(el.dataset.pair).value = el.value;
     showValue(el, el.value);
+    // The slider asks for results itself (below): the form's own trigger would wait for the hand to stop.
+    event.stopPropagation();
+    if (el.form) slid(el.form);
   } else if (el.matches("input[type=number]") && sliderOf(el)) {
     showValue(sliderOf(el), el.value);
   }
@@ -37,6 +40,42 @@ document.addEventListener("input", (event) => {
     if (own && own.dataset.each) sayBeyond(el, own);
   }
 }, true);
+
+// While a slider moves, the results follow it: a request at most every SLIDE_EVERY ms (htmx's
+// hx-sync="this:replace" drops an older one still in flight), and always one for where it stopped, which
+// htmx's own throttle would drop. A drag (moves less than DRAG_PAUSE apart, the form's delay for typing)
+// is one step of the history, as when its one request waited for the hand to stop: its first answer
+// pushes the address, the later ones replace it.
+const SLIDE_EVERY = 80;
+const DRAG_PAUSE = 200;
+const sliding = { drag: 0, dragEnds: null, wait: null, due: null, pushed: 0 };
+
+function slid(form) {
+  if (sliding.dragEnds === null) sliding.drag += 1;
+  clearTimeout(sliding.dragEnds);
+  sliding.dragEnds = setTimeout(() => { sliding.dragEnds = null; }, DRAG_PAUSE);
+  askWhileSliding(form);
+}
+
+function askWhileSliding(form) {
+  if (sliding.wait !== null) {
+    sliding.due = form;
+    return;
+  }
+  form.dispatchEvent(new CustomEvent("slide", { detail: { drag: sliding.drag } }));
+  sliding.wait = setTimeout(() => {
+    const due = sliding.due;
+    sliding.wait = sliding.due = null;
+    if (due) askWhileSliding(due);
+  }, SLIDE_EVERY);
+}
+
+document.addEventListener("htmx:beforeHistoryUpdate", (event) => {
+  const asked = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+  if (!asked || asked.type !== "slide") return;
+  if (asked.detail.drag === sliding.pushed) event.detail.history.type = "replace";
+  sliding.pushed = asked.detail.drag;
+});
 
 // The upload's file and pasted hours sit in the calculator's job fold but belong to the upload's own
 // form: what is typed there changes none of the calculator's inputs, so it asks for no new results.

@@ -49,6 +49,43 @@ def test_moving_the_hours_slider_redraws_chart_and_updates_url(page: Page) -> No
     assert (_chart_paths(page), _totals(page)) == after, "reloading the URL should give the same answer"
 
 
+def test_dragging_the_hours_slider_redraws_as_it_moves_and_ends_where_it_stops(page: Page) -> None:
+    """While the slider is dragged the chart follows it (no waiting for the hand to stop), and when it is let
+    go the results are those of where it stopped, also when its last steps came too fast to each be asked."""
+    open_page(page)
+    page.evaluate("""() => {
+        window.drawn = [];
+        document.addEventListener("htmx:afterSwap", (event) => {
+            if (event.detail.target.id === "results") drawn.push(performance.now());
+        });
+        for (const name of ["pointerdown", "pointerup"]) {
+            window.addEventListener(name, () => { window[name] = performance.now(); }, true);
+        }
+    }""")
+    slider = page.locator("#gpu_hours-slider")
+    box = slider.bounding_box()
+    assert box is not None
+    y, left, width = box["y"] + box["height"] / 2, box["x"] + 10, box["width"] - 20
+    page.mouse.move(left, y)
+    page.mouse.down()
+    for step in range(1, 13):  # a step every 120 ms or so: a request for each, each with time to land
+        page.wait_for_timeout(120)
+        page.mouse.move(left + width * step / 20, y)
+    for step in range(13, 16):  # the last steps at once: only the trailing request asks for the last one
+        page.mouse.move(left + width * step / 20, y)
+    page.mouse.up()
+    last = slider.input_value()
+
+    expect(page.locator(HEADLINE)).to_contain_text(f"At {int(last):,} GPU-hours")
+    page.wait_for_function("!document.querySelector('.htmx-request')")  # nothing left in flight to land late
+    expect(page.locator(HEADLINE)).to_contain_text(f"At {int(last):,} GPU-hours")
+    expect(page.locator(CAPTION)).to_contain_text(f"at {int(last):,} GPU-hours")
+    assert page.locator("#gpu_hours").input_value() == last
+    expect(page).to_have_url(_url_has("gpu_hours", last))
+    during = page.evaluate("drawn.filter((t) => t >= window.pointerdown && t <= window.pointerup).length")
+    assert during >= 2, f"the results were redrawn {during} times while the slider was dragged"
+
+
 def test_fast_typing_shows_the_last_value_not_a_stale_answer(page: Page) -> None:
     """Inputs faster than the server answers must end on the last value, never on an older late reply
     (two GPUs at once, so that 900 GPU-hours are on the slider too)."""
