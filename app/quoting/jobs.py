@@ -71,6 +71,12 @@ class JobFit:
     utilisation: float | None = None
     """A run at the dense peak: the share of it assumed."""
 
+    @property
+    def tokens_per_s(self) -> float | None:
+        """The throughput the figures rest on, as the page and the API state it: the buyer's own where
+        given, else the benchmark's (a replica's output tokens/s serving, a GPU's tokens/s training)."""
+        return self.measured_tps or (self.benchmark.tokens_per_s if self.benchmark else None)
+
 
 @dataclass(frozen=True)
 class NoNumber:

@@ -1,5 +1,5 @@
 """How the calculator shows each provider's cheapest offer: folded away (the default), or listed
-and sorted by a column the buyer picks.
+and sorted by a column the buyer picks, in the order the API lists them too.
 
 Read from the page's query beside the inputs, never one of them: the API lists the providers only
 when asked the same way (`providers=`), a saved scenario keeps inputs alone, and the memo of a
@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from app.catalog.offer_records import OfferRecord
 from app.costing.quote import OfferCost
+from app.quoting.build import QuoteResult
 from app.quoting.params.quote import FieldErrors
 
 Column = Literal["provider", "offer", "compute", "egress", "storage", "total"]
@@ -65,6 +66,12 @@ class ProviderView(BaseModel):
         known = [b for b in bills if key(b) is not None]
         ordered = sorted(known, key=key, reverse=self.providers_dir == "desc")  # type: ignore[arg-type]
         return ordered + [b for b in bills if key(b) is None]
+
+
+def provider_bills(result: QuoteResult, view: ProviderView) -> list[Bill]:
+    """Each provider's cheapest offer for the quote beside its record, in the view's order: the rows the
+    page's table (web/calculator/result_rows.py) and the API (out/quote.py) list alike."""
+    return view.sorted([(o, result.catalog.offers_by_id[o.offer.offer_id]) for o in result.providers])
 
 
 def parse_view(query: dict[str, object]) -> ProviderView | FieldErrors:

@@ -7,7 +7,6 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord
-from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency
 from app.costing.owning import OWNED_OFFER_ID
 from app.costing.quote import OfferCost
@@ -89,10 +88,9 @@ class OptionOut(CostOut):
 
     @classmethod
     def of(
-        cls, o: OfferCost, catalog: CatalogSnapshot, currency: Currency, output_tokens: float | None = None
+        cls, o: OfferCost, catalog: CatalogSnapshot, currency: Currency, per_million: float | None = None
     ) -> OptionOut:
-        """`output_tokens`: a serving job's a month, for the cost per million of them."""
-        per_million = None if output_tokens is None else per_million_tokens(o.total, output_tokens)
+        """`per_million`: a serving job's USD per million output tokens on this option (app/quoting/per_output.py)."""
         return cls(
             **cls.figures(o, currency),
             per_million_output_tokens=_money_rate(per_million, currency),

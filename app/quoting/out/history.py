@@ -1,18 +1,19 @@
 """A GPU model's price history as JSON: every dated point with its source, and the step series made of
-them (costing/history.py), as `GET /api/history` answers."""
+them (app/quoting/price_series.py), as `GET /api/history` answers."""
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
 
 from pydantic import BaseModel, Field
 
 from app.catalog.history import HistoryFilters
 from app.catalog.rows import GPU_NAME, PROVIDER_SLUG
-from app.costing.history import DateBasis, Move, PriceBasis, PricePoint, Series, series_of
+from app.costing.history import DateBasis, Move, PriceBasis, PricePoint
 from app.costing.terms import Billing, Tenancy
+from app.quoting.price_series import PriceSeries, price_series
 
 
 class HistoryParams(BaseModel):
@@ -119,15 +120,15 @@ class SeriesOut(BaseModel):
     undated: int = Field(description="how many of its points have no date (listed in `points`, on no step)")
 
     @classmethod
-    def of(cls, s: Series, names: Mapping[str, str]) -> SeriesOut:
-        """`names`: each provider's name by key."""
+    def of(cls, found: PriceSeries) -> SeriesOut:
+        s = found.series
         return cls(
             tenancy=Tenancy(s.key.tenancy), billing=Billing(s.key.billing), price_basis=PriceBasis(s.key.price_basis),
             currency=s.key.currency, tracking_since=s.tracking_since, undated=len(s.undated),
-            steps=[StepOut(date=t.day, cheapest=_number(t.cheapest), median=_number(t.median), providers=t.providers,
-                           entered=[names[k] for k in t.entered], left=[names[k] for k in t.left],
-                           cheapest_moved_by=t.moved_by, moved_by_provider=names[t.mover] if t.mover else None)
-                   for t in s.steps],
+            steps=[StepOut(date=n.step.day, cheapest=_number(n.step.cheapest), median=_number(n.step.median),
+                           providers=n.step.providers, entered=list(n.entered), left=list(n.left),
+                           cheapest_moved_by=n.step.moved_by, moved_by_provider=n.mover)
+                   for n in found.steps],
         )  # fmt: skip
 
 
@@ -139,11 +140,10 @@ class HistoryOut(BaseModel):
 
     @classmethod
     def of(cls, gpu: str, points: Sequence[PricePoint]) -> HistoryOut:
-        series = series_of(points)
-        names = {p.provider: p.who for p in points}
+        series = price_series(points)
         return cls(
             gpu=gpu,
-            tracking_since=min((s.tracking_since for s in series if s.tracking_since), default=None),
-            series=[SeriesOut.of(s, names) for s in series],
+            tracking_since=min((s.series.tracking_since for s in series if s.series.tracking_since), default=None),
+            series=[SeriesOut.of(s) for s in series],
             points=[PricePointOut.of(p) for p in points],
         )

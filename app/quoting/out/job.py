@@ -33,7 +33,6 @@ class JobOut(BaseModel):
     @classmethod
     def of(cls, job: Job, j: JobFit) -> JobOut:
         serving, run = j.serving, j.run
-        rate = j.measured_tps or (j.benchmark.tokens_per_s if j.benchmark else None)
         return cls(
             job=job, gpu=j.gpu, gpu_hours=round(j.gpu_hours, 4), gpus_at_once=j.gpus_at_once, unit_gpus=j.unit_gpus,
             replicas=serving.replicas if serving else None,
@@ -41,7 +40,8 @@ class JobOut(BaseModel):
             run_gpu_hours=round(run.gpu_hours, 4) if run else None,
             wall_clock_hours=round(run.wall_clock_hours, 4) if run else None,
             months=run.months if run else None,
-            benchmark=j.benchmark.key if j.benchmark else None, tokens_per_s=rate, measured=j.measured_tps is not None,
+            benchmark=j.benchmark.key if j.benchmark else None, tokens_per_s=j.tokens_per_s,
+            measured=j.measured_tps is not None,
             dense_tflops=j.peak.dense_tflops if j.peak else None, utilisation=j.utilisation if j.peak else None,
         )  # fmt: skip
 

@@ -15,7 +15,8 @@ from app.quoting.out.offers import option_name
 from app.quoting.out.owned import OwnedOut, owned_out
 from app.quoting.out.split import SplitOut, split_out
 from app.quoting.params.quote import QuoteParams
-from app.quoting.provider_view import ProviderView
+from app.quoting.per_output import per_million
+from app.quoting.provider_view import ProviderView, provider_bills
 from app.quoting.sizing import SizeOut, size_out
 
 
@@ -95,20 +96,21 @@ class QuoteOut(BaseModel):
     split: SplitOut | None = Field(description="the hybrid split of the demand profile, for job split; null otherwise")
 
 
-def _gpu_option(result: QuoteResult, choice: GpuChoice, o: OfferCost, tokens: float | None) -> GpuOptionOut:
+def _option(result: QuoteResult, o: OfferCost) -> OptionOut:
+    return OptionOut.of(o, result.catalog, result.currency, per_million(result, o.total))
+
+
+def _gpu_option(result: QuoteResult, choice: GpuChoice, o: OfferCost) -> GpuOptionOut:
     job = None if choice.job is None else JobOut.of(result.params.job, choice.job)
-    option = OptionOut.of(o, result.catalog, result.currency, tokens)
-    return GpuOptionOut(gpu=choice.gpu, gpus=choice.gpus, option=option, job=job)
+    return GpuOptionOut(gpu=choice.gpu, gpus=choice.gpus, option=_option(result, o), job=job)
 
 
 def _bills(result: QuoteResult, view: ProviderView) -> list[ProviderBillOut]:
-    bills = view.sorted([(o, result.catalog.offers_by_id[o.offer.offer_id]) for o in result.providers])
-    return [ProviderBillOut.of(o, r, result.currency) for o, r in bills]
+    return [ProviderBillOut.of(o, r, result.currency) for o, r in provider_bills(result, view)]
 
 
 def quote_out(result: QuoteResult, view: ProviderView | None = None) -> QuoteOut:
     q = result.quote
-    tokens = result.params.output_tokens if result.job is not None and result.job.serving else None
     return QuoteOut(
         catalog_version=result.catalog.version,
         currency=result.currency.code,
@@ -125,13 +127,13 @@ def quote_out(result: QuoteResult, view: ProviderView | None = None) -> QuoteOut
         catalog_prices_undated=result.catalog.undated,
         params=result.params,
         hours_searched_up_to=q.hours_max,
-        options=[OptionOut.of(o, result.catalog, result.currency, tokens) for o in q.options],
+        options=[_option(result, o) for o in q.options],
         cheaper_looking=None
         if q.cheaper_looking is None
         else OptionOut.of(q.cheaper_looking, result.catalog, result.currency),
         providers=None if view is None else _bills(result, view),
         sizing=None if result.sizing is None else size_out(result.sizing),
-        any_gpu=[_gpu_option(result, choice, o, tokens) for choice, o in result.gpu_options],
+        any_gpu=[_gpu_option(result, choice, o) for choice, o in result.gpu_options],
         any_gpu_ranked=bool(result.choices) and result.not_ranked_why is None,
         any_gpu_not_ranked=result.not_ranked_why,
         job=None if result.job is None else JobOut.of(result.params.job, result.job),

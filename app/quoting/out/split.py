@@ -9,7 +9,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from app.costing.hybrid import Split
 from app.costing.money import Currency
 from app.costing.owning import OWNED_OFFER_ID
 from app.costing.quote import PricedOffer
@@ -18,7 +17,7 @@ from app.quoting.build import QuoteResult
 from app.quoting.out.offers import OfferOut, option_name
 from app.quoting.params.job import Job
 from app.quoting.params.quote import QuoteParams
-from app.quoting.split import Alone, Answer
+from app.quoting.split_ways import SplitWays, Way, split_ways
 
 
 class SplitIn(QuoteParams):
@@ -94,6 +93,9 @@ class BestSplitOut(SplitFiguresOut):
         "filters leave no base option"
     )
     burst_offer: SplitOfferOut | None = Field(description="the burst option's offer; null where none is left")
+    per_million_output_tokens: float | None = Field(
+        description="a serving job's split: its month divided by its millions of output tokens; null otherwise"
+    )
 
 
 class AloneOut(SplitFiguresOut):
@@ -147,8 +149,8 @@ def _money(usd: float, cur: Currency) -> float:
     return float(cur.cents(usd))
 
 
-def _figures(split: Split, data_at: PricedOffer, complete: bool, cur: Currency) -> dict[str, Any]:
-    """`data_at`: the offer whose provider holds the data."""
+def _figures(way: Way, cur: Currency) -> dict[str, Any]:
+    split, data_at = way.split, way.data_at
 
     def money(usd: float | None) -> float | None:
         return None if usd is None else _money(usd, cur)
@@ -157,30 +159,30 @@ def _figures(split: Split, data_at: PricedOffer, complete: bool, cur: Currency) 
         "units": split.units, "base_gpus": split.base_gpus, "base": money(split.base),
         "burst_gpu_hours": round(split.burst_gpu_hours, 2), "burst": money(split.burst),
         "egress": money(data_at.fixed.egress), "storage": money(data_at.fixed.storage), "data": money(split.data),
-        "total": money(split.total), "horizon_total": money(split.horizon), "complete": complete,
+        "total": money(split.total), "horizon_total": money(split.horizon), "complete": way.complete,
     }  # fmt: skip
 
 
-def _best(result: QuoteResult, answer: Answer) -> BestSplitOut:
-    base, burst = answer.base, answer.burst
-    data_at = base if answer.split.units else burst
-    assert data_at is not None, "a profile has a GPU in use: no base units means a burst"
+def _best(result: QuoteResult, ways: SplitWays) -> BestSplitOut:
+    base, burst, per_million = ways.answer.base, ways.answer.burst, ways.per_million
     return BestSplitOut(
         base_offer=None if base is None else _offer(result, base),
         burst_offer=None if burst is None else _offer(result, burst),
-        **_figures(answer.split, data_at, answer.complete, result.currency),
+        per_million_output_tokens=None if per_million is None else float(result.currency.rate(per_million)),
+        **_figures(ways.answer, result.currency),
     )  # fmt: skip
 
 
-def _alone(result: QuoteResult, alone: Alone | None, answer: Answer | None, months: int) -> AloneOut | None:
-    if alone is None:
+def _alone(result: QuoteResult, way: Way | None) -> AloneOut | None:
+    if way is None:
         return None
-    saves = 0.0 if answer is None else alone.split.horizon - answer.split.horizon
+    offer = way.base or way.burst
+    assert offer is not None, "one offer carries it all"
     return AloneOut(
-        offer=_offer(result, alone.offer),
-        split_saves=_money(saves, result.currency),
-        split_saves_a_month=_money(saves / months, result.currency),
-        **_figures(alone.split, alone.offer, alone.offer.complete, result.currency),
+        offer=_offer(result, offer),
+        split_saves=_money(way.saved, result.currency),
+        split_saves_a_month=_money(way.saved_a_month, result.currency),
+        **_figures(way, result.currency),
     )
 
 
@@ -188,17 +190,17 @@ def split_out(result: QuoteResult) -> SplitOut | None:
     q = result.split
     if q is None:
         return None
-    cur, answer = result.currency, q.answer
+    cur, ways = result.currency, split_ways(result)
     return SplitOut(
         profile=[LevelOut(gpus=gpus, hours=round(hours, 2)) for gpus, hours in q.profile],
         gpu_hours=result.params.gpu_hours, peak_gpus=result.params.peak_gpus, months=q.months,
-        best=None if answer is None else _best(result, answer),
+        best=None if ways is None else _best(result, ways),
         every_base=[
             BaseAtOut(units=s.units, base_gpus=s.base_gpus, total=_money(s.total, cur),
                       horizon_total=_money(s.horizon, cur))
             for s in (q.pair.splits if q.pair else ())
         ],
         rule_gpus=q.pair.rule_gpus if q.pair else None,
-        all_burst=_alone(result, q.all_burst, answer, q.months),
-        all_reserved=_alone(result, q.all_reserved, answer, q.months),
+        all_burst=None if ways is None else _alone(result, ways.all_burst),
+        all_reserved=None if ways is None else _alone(result, ways.all_reserved),
     )  # fmt: skip

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.costing.jobs import per_million_tokens
 from app.costing.quote import OfferCost, OptionKey
 from app.quoting.build import QuoteResult
+from app.quoting.per_output import per_million
 from app.web.chart_kit import FRAMES, Frame
 from app.web.templating import amount, money_rate
 
@@ -25,7 +25,7 @@ def per_output(result: QuoteResult, o: OfferCost) -> str | None:
         return None
     if result.job.run is not None:
         return amount(o.horizon_in(cur), cur)
-    return money_rate(per_million_tokens(o.total, result.params.output_tokens), cur)
+    return money_rate(per_million(result, o.total), cur)
 
 
 def _cost(result: QuoteResult, o: OfferCost) -> float:

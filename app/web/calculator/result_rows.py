@@ -22,7 +22,7 @@ from app.quoting.moves import MOVED
 from app.quoting.owning import OwnedRecord
 from app.quoting.params.form import query_string
 from app.quoting.params.job import Job
-from app.quoting.provider_view import ProviderView
+from app.quoting.provider_view import ProviderView, provider_bills
 from app.web.templating import macros, money
 
 HOLE = "\x00workload\x00"
@@ -116,9 +116,8 @@ def provider_rows(result: QuoteResult, memo: MemoEntry, view: ProviderView, work
     """Each provider's cheapest offer at this move, sorted as the view asks, each row's cells made once."""
     catalog, cur = result.catalog, result.currency
     parts = macros("calculator/_results_parts.html")
-    bills = view.sorted([(o, catalog.offers_by_id[o.offer.offer_id]) for o in result.providers])
     rows = []
-    for o, r in bills:
+    for o, r in provider_bills(result, view):
 
         def cells(o: OfferCost = o, r: OfferRecord = r) -> tuple[Holed, Markup, Markup]:
             made = parts.provider_cells(o, r, catalog.version, HOLE)

@@ -7,13 +7,12 @@ from dataclasses import dataclass
 
 from app.catalog.snapshot import OfferRecord
 from app.costing.hybrid import Split, busy_share
-from app.costing.jobs import per_million_tokens
 from app.costing.money import Currency
-from app.costing.quote import PricedOffer
 from app.costing.terms import Billing
 from app.quoting.build import QuoteResult
 from app.quoting.owning import OwnedRecord
-from app.quoting.split import Alone, Pair, SplitQuote
+from app.quoting.split import Pair, SplitQuote
+from app.quoting.split_ways import Way, split_ways
 from app.web.calculator.split_charts import FRAME, Curve, Line, curve_drawn, line_drawn, month_of
 from app.web.chart_kit import Frame
 from app.web.templating import money, money_rate, quantity
@@ -23,7 +22,7 @@ FLAT = 0.01
 
 
 @dataclass(frozen=True)
-class Way:
+class WayRow:
     """One way of carrying the profile, as the comparison table shows it."""
 
     name: str
@@ -44,10 +43,10 @@ class SplitFigures:
     total: str
     horizon: str
     saves_burst: str | None
-    """How much less than bursting all of it a month (over the horizon where it is longer), None where
-    the split is all burst."""
+    """How much less than bursting all of it a month (of the horizon, where it is longer), None where
+    the split saves less than a cent as shown."""
     saves_reserved: str | None
-    ways: tuple[Way, ...]
+    ways: tuple[WayRow, ...]
     curve: Curve
     line: Line | None
     flat: tuple[int, int]
@@ -65,78 +64,55 @@ class SplitFigures:
 
 
 def split_figures(result: QuoteResult) -> SplitFigures | None:
-    q = result.split
-    answer = None if q is None else q.answer
-    if q is None or answer is None:
+    found = split_ways(result)
+    if found is None:
         return None
-    cur, months, pair = result.currency, q.months, q.pair
-    best, base_p, burst_p = answer.split, answer.base, answer.burst
-    base_record = result.record_of(base_p.offer) if base_p else None
-    burst_record = result.record_of(burst_p.offer) if burst_p else None
+    q, cur, answer = found.quote, result.currency, found.answer
+    best, base_p, burst_p, pair = answer.split, answer.base, answer.burst, q.pair
     carried = best.base_gpus * (1 - result.params.assumptions().tax(base_p.offer.tenancy)) if base_p else 0.0
     return SplitFigures(
         quote=q,
-        base_record=base_record,
-        burst_record=burst_record,
+        base_record=result.record_of(base_p.offer) if base_p else None,
+        burst_record=result.record_of(burst_p.offer) if burst_p else None,
         best=best,
         total=money(best.total, cur),
         horizon=money(best.horizon, cur),
-        saves_burst=_saves(q.all_burst, best, months, cur),
-        saves_reserved=_saves(q.all_reserved, best, months, cur),
-        ways=_ways(result, q, best, cur),
+        saves_burst=_saves(found.all_burst, cur),
+        saves_reserved=_saves(found.all_reserved, cur),
+        ways=tuple(_way(result, way) for way in found.ways),
         curve=curve_drawn(q, carried),
-        line=line_drawn(pair, months, cur) if pair else None,
-        flat=_flat(pair, months) if pair else (best.base_gpus, best.base_gpus),
+        line=line_drawn(pair, q.months, cur) if pair else None,
+        flat=_flat(pair, q.months) if pair else (best.base_gpus, best.base_gpus),
         rule_units=pair.rule_units if pair else 0,
-        why_not_rule=_why_not_rule(pair, months) if pair else (),
+        why_not_rule=_why_not_rule(pair, q.months) if pair else (),
         busiest=f"{busy_share(q.profile, best.base_gpus + 1):.0%}",
         threshold=f"{pair.rule_share:.0%}" if pair else None,
-        per_million=money_rate(per_million_tokens(best.total, result.params.output_tokens), cur)
-        if result.job and result.job.serving
-        else None,
+        per_million=None if found.per_million is None else money_rate(found.per_million, cur),
     )
 
 
-def _saves(alone: Alone | None, best: Split, months: int, cur: Currency) -> str | None:
-    if alone is None or alone.split.units == best.units and alone.split.base_gpus == best.base_gpus:
+def _saves(way: Way | None, cur: Currency) -> str | None:
+    """What the answer saves a month against `way`, where that is at least a cent as shown."""
+    if way is None or cur.cents(way.saved_a_month) <= 0:
         return None
-    gap = (alone.split.horizon - best.horizon) / months
-    return money(gap, cur) if gap > 0.005 else None
+    return money(way.saved_a_month, cur)
 
 
-def _ways(result: QuoteResult, q: SplitQuote, best: Split, cur: Currency) -> tuple[Way, ...]:
-    found: list[tuple[str, PricedOffer | None, PricedOffer | None, Split, bool]] = []
-    if q.pair is not None:
-        found.append(("The split", q.pair.base, q.pair.burst, best, q.pair.complete))
-    if q.all_burst is not None:
-        found.append(("All burst", None, q.all_burst.offer, q.all_burst.split, q.all_burst.offer.complete))
-    if q.all_reserved is not None:
-        found.append(("All dedicated", q.all_reserved.offer, None, q.all_reserved.split, q.all_reserved.offer.complete))
-    ways = []
-    for name, base, burst, split, complete in found:
-        base_text = "none"
-        if base is not None and split.units:
-            record = result.record_of(base.offer)
-            g = base.offer.gpus_per_unit
-            units = f"{split.units} × {g} GPU{'s' if g > 1 else ''}"
-            base_text = f"{units}, {money(split.base, cur)} ({record.provider.name})"
-        burst_text = "none"
-        if burst is not None and split.burst_gpu_hours > 0:
-            record = result.record_of(burst.offer)
-            hours = quantity(round(split.burst_gpu_hours, 1))
-            burst_text = f"{hours} GPU-hours, {money(split.burst, cur)} ({record.provider.name})"
-        ways.append(
-            Way(
-                name,
-                base_text,
-                burst_text,
-                money(split.data, cur),
-                money(split.total, cur),
-                money(split.horizon, cur),
-                complete,
-            )  # fmt: skip
-        )
-    return tuple(ways)
+def _way(result: QuoteResult, way: Way) -> WayRow:
+    cur, split = result.currency, way.split
+    base_text = "none"
+    if way.base is not None and split.units:
+        g = way.base.offer.gpus_per_unit
+        units = f"{split.units} × {g} GPU{'s' if g > 1 else ''}"
+        base_text = f"{units}, {money(split.base, cur)} ({result.record_of(way.base.offer).provider.name})"
+    burst_text = "none"
+    if way.burst is not None and split.burst_gpu_hours > 0:
+        hours = quantity(round(split.burst_gpu_hours, 1))
+        burst_text = f"{hours} GPU-hours, {money(split.burst, cur)} ({result.record_of(way.burst.offer).provider.name})"
+    return WayRow(
+        way.name, base_text, burst_text, money(split.data, cur), money(split.total, cur), money(split.horizon, cur),
+        way.complete,
+    )  # fmt: skip
 
 
 def _flat(pair: Pair, months: int) -> tuple[int, int]:

@@ -21,6 +21,7 @@ from app.catalog.tables import GpuModel
 from app.catalog.wording import BILLING_LABELS, TENANCY_LABELS
 from app.deps import CatalogsDep, Database
 from app.quoting.out.history import HistoryParams, PricePointOut
+from app.quoting.price_series import provider_names
 from app.web.history.view import SeriesView, series_views
 from app.web.responses import CSVResponse, not_found_page
 from app.web.templating import templates
@@ -78,7 +79,7 @@ def _found(db: sessionmaker[Session], version: int, gpu: str, wanted: HistoryFil
         gpus = list(session.exec(select(GpuModel.name).order_by(GpuModel.name)))
     if points is None:
         return None
-    names = sorted({p.provider: p.who for p in points}.items(), key=lambda named: named[1].casefold())
+    names = sorted(provider_names(points).items(), key=lambda named: named[1].casefold())
     return _Found(series_views(points, wanted, today), gpus, dict(names))
 
 

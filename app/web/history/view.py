@@ -4,25 +4,16 @@ the points behind each with their sources, and apart, the prices whose source gi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
 from app.catalog.history import HistoryFilters
-from app.costing.history import (
-    Move,
-    PriceBasis,
-    PricePoint,
-    Series,
-    SeriesKey,
-    Step,
-    cheapest_points,
-    provider_line,
-    series_of,
-)
+from app.costing.history import Move, PriceBasis, PricePoint, Series, SeriesKey, provider_line
 from app.costing.money import SYMBOLS, price_shown
 from app.costing.terms import Billing, Tenancy
+from app.quoting.price_series import NamedStep, PriceSeries, price_series
 from app.web.history.charts import FRAMES, StepChart, step_chart
 
 BASES = {
@@ -39,13 +30,13 @@ def _listed(names: Sequence[str]) -> str:
     return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
-def moved_said(step: Step, names: Mapping[str, str]) -> str:
+def moved_said(named: NamedStep) -> str:
     """Why a step's cheapest moved, where a provider entering or leaving the tracked set moved it;
     empty for a price change or no move."""
-    if step.moved_by is Move.ENTRY and step.mover:
-        return f"the cheapest fell as {names[step.mover]} entered the tracked set (a first dated price), not by a cut"
-    if step.moved_by is Move.EXIT and step.mover:
-        return f"the cheapest rose as {names[step.mover]} left the tracked set (withdrawn), not by a price rise"
+    if named.step.moved_by is Move.ENTRY and named.mover:
+        return f"the cheapest fell as {named.mover} entered the tracked set (a first dated price), not by a cut"
+    if named.step.moved_by is Move.EXIT and named.mover:
+        return f"the cheapest rose as {named.mover} left the tracked set (withdrawn), not by a price rise"
     return ""
 
 
@@ -58,7 +49,7 @@ class SeriesView:
     """The currency's sign; empty where the sources state no currency."""
     charts: tuple[StepChart, ...]
     """The same chart in each frame (FRAMES); none where no point of the series is dated."""
-    steps: tuple[tuple[Step, PricePoint | None], ...]
+    steps: tuple[NamedStep, ...]
     """Newest first, each with the point that sets its cheapest (its product and source)."""
     points: tuple[PricePoint, ...]
     """The asked provider's dated points in it, newest first; none where no provider was asked for."""
@@ -66,8 +57,6 @@ class SeriesView:
     """The asked provider's (or offer's) own line: its price from each day it changes."""
     undated: tuple[PricePoint, ...]
     """Its prices whose source gives no date (the asked provider's alone, where one is), cheapest first."""
-    names: Mapping[str, str]
-    """Each provider's name by key."""
 
     @property
     def key(self) -> SeriesKey:
@@ -100,59 +89,56 @@ class SeriesView:
         text = f"{price_shown(amount):,}"
         return f"{self.symbol}{text}" if self.symbol else f"{text} (currency not stated)"
 
-    def moved(self, step: Step) -> str:
-        return moved_said(step, self.names)
+    @staticmethod
+    def moved(named: NamedStep) -> str:
+        return moved_said(named)
 
-    def who(self, keys: Sequence[str]) -> str:
+    @staticmethod
+    def listed(names: Sequence[str]) -> str:
         """Providers by name, as a sentence lists them."""
-        return _listed([self.names[k] for k in keys])
+        return _listed(names)
 
 
 def series_views(points: Sequence[PricePoint], wanted: HistoryFilters, today: date) -> list[SeriesView]:
     """List prices first, the series with the most providers first among them; where a provider (or
     one offer's product) is asked for, only the series it is in, its own line drawn over each."""
-    provider = wanted.provider
-    names = {p.provider: p.who for p in points}
-    views = []
-    by_key: dict[SeriesKey, list[PricePoint]] = {}
-    for point in points:
-        by_key.setdefault(point.series_key, []).append(point)
-    for series in series_of(points):
-        key, points_of = series.key, by_key[series.key]
-        own = [p for p in points_of if wanted.owns(p)]
-        if not own:
-            continue
-        steps = tuple(zip(series.steps, cheapest_points(points_of, series), strict=True))[::-1]
-        line = provider_line(own, key, provider) if provider else []
-        symbol = SYMBOLS.get(key.currency, "")
-        charts: tuple[StepChart, ...] = ()
-        if series.steps:
-            until = max(today, series.steps[-1].day)
-            marks = [
-                (s.day, s.cheapest, s.providers, s.moved_by.value, f"{s.day:%Y-%m-%d}: {moved_said(s, names)}")
-                for s in series.steps
-                if s.moved_by in (Move.ENTRY, Move.EXIT) and s.cheapest is not None
-            ]
-            charts = tuple(
-                step_chart([(s.day, s.cheapest) for s in series.steps], [(s.day, s.median) for s in series.steps],
-                           until, symbol, frame, line, series.tracking_since,
-                           [(s.day, s.providers) for s in series.steps], marks)
-                for frame in FRAMES
-            )  # fmt: skip
-        views.append(
-            SeriesView(
-                series,
-                (Tenancy(key.tenancy), Billing(key.billing)),
-                BASES[PriceBasis(key.price_basis)],
-                symbol,
-                charts,
-                steps,
-                tuple(sorted((p for p in own if p.day), key=lambda p: p.day or date.min, reverse=True))
-                if provider
-                else (),
-                tuple(line),
-                tuple(p for p in series.undated if wanted.owns(p)),
-                names,
-            )  # fmt: skip
-        )
+    views = [_view(found, wanted, today) for found in price_series(points) if any(map(wanted.owns, found.points))]
     return sorted(views, key=lambda v: (v.aggregated, -max((s.providers for s in v.series.steps), default=0), v.key))
+
+
+def _view(found: PriceSeries, wanted: HistoryFilters, today: date) -> SeriesView:
+    series, provider = found.series, wanted.provider
+    own = [p for p in found.points if wanted.owns(p)]
+    line = provider_line(own, series.key, provider) if provider else []
+    symbol = SYMBOLS.get(series.key.currency, "")
+    dated = sorted((p for p in own if p.day), key=lambda p: p.day or date.min, reverse=True) if provider else []
+    return SeriesView(
+        series, (Tenancy(series.key.tenancy), Billing(series.key.billing)), BASES[PriceBasis(series.key.price_basis)],
+        symbol, _charts(found, symbol, line, today), found.steps[::-1], tuple(dated), tuple(line),
+        tuple(p for p in series.undated if wanted.owns(p)),
+    )  # fmt: skip
+
+
+def _charts(
+    found: PriceSeries, symbol: str, line: list[tuple[date, Decimal | None]], today: date
+) -> tuple[StepChart, ...]:
+    """The series' step chart in each frame, the asked provider's line over it; none where no point is dated."""
+    steps = found.series.steps
+    if not steps:
+        return ()
+    marks = [
+        (
+            n.step.day,
+            n.step.cheapest,
+            n.step.providers,
+            n.step.moved_by.value,
+            f"{n.step.day:%Y-%m-%d}: {moved_said(n)}",
+        )
+        for n in found.steps
+        if n.step.moved_by in (Move.ENTRY, Move.EXIT) and n.step.cheapest is not None
+    ]
+    return tuple(
+        step_chart([(s.day, s.cheapest) for s in steps], [(s.day, s.median) for s in steps], max(today, steps[-1].day),
+                   symbol, frame, line, found.series.tracking_since, [(s.day, s.providers) for s in steps], marks)
+        for frame in FRAMES
+    )  # fmt: skip
