@@ -45,6 +45,7 @@ from sqlmodel import Session
 
 from app.catalog import rows as check
 from app.catalog.changes import StaleRecord
+from app.catalog.queries import gpu_by_name
 from app.catalog.tables import Provenance, SourceKind
 from app.catalog.text_rules import plain_text
 
@@ -97,6 +98,10 @@ def in_catalog(find: Callable[[Session, str], object | None], message: str, know
         return name
 
     return AfterValidator(looked_up)
+
+
+KNOWN_GPU = in_catalog(gpu_by_name, "choose a GPU model of the catalog (add it under GPU models first)")
+"""A benchmark's, a peak's or a server's GPU model: one the catalog holds."""
 
 
 class Refused(Exception):

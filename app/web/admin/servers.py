@@ -15,7 +15,6 @@ from sqlmodel import Session
 
 from app.admin.tables import AdminUser
 from app.catalog.currencies import STATED
-from app.catalog.queries import gpu_by_name
 from app.catalog.rows import decimal_text
 from app.catalog.server_changes import retire_server, save_server, server_changed
 from app.catalog.server_rows import SERVER_CHECKS, power_refused, server_key
@@ -23,6 +22,7 @@ from app.catalog.servers import ServerRecord
 from app.catalog.tables import CatalogVersion
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, PostedForm
 from app.web.admin.forms import (
+    KNOWN_GPU,
     SOURCE_KINDS,
     ChangeNote,
     EditForm,
@@ -31,13 +31,11 @@ from app.web.admin.forms import (
     Refused,
     answer,
     checked,
-    in_catalog,
 )
 from app.web.admin.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
 
-KNOWN_GPU = in_catalog(gpu_by_name, "choose a GPU model of the catalog (add it under GPU models first)")
 CONFLICT = "Someone changed this server after you opened the page; the current one is shown, yours below."
 
 

@@ -16,7 +16,7 @@ from sqlmodel import Session
 from app.admin.tables import AdminUser
 from app.catalog import rows as check
 from app.catalog.changes import last_change
-from app.catalog.queries import gpu_by_name, preset_by_key
+from app.catalog.queries import preset_by_key
 from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.tables import CatalogVersion
 from app.catalog.throughput import PeakRecord, ThroughputRecord
@@ -32,12 +32,11 @@ from app.catalog.throughput_rows import (
 from app.catalog.throughput_tables import ThroughputVersion
 from app.costing.memory import Precision
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, PostedForm
-from app.web.admin.forms import SOURCE_KINDS, Errors, FactEdit, Refused, answer, checked, in_catalog
+from app.web.admin.forms import KNOWN_GPU, SOURCE_KINDS, Errors, FactEdit, Refused, answer, checked, in_catalog
 from app.web.admin.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
 
-KNOWN_GPU = in_catalog(gpu_by_name, "choose a GPU model of the catalog (add it under GPU models first)")
 KNOWN_PRESET = in_catalog(preset_by_key, "choose a model preset of the catalog (add it under Model presets first)")
 
 
