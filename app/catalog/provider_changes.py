@@ -3,6 +3,9 @@ catalog version, refused if the fact changed since the admin's form was opened."
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from sqlmodel import Session
 
 from app.catalog.changes import StaleRecord, commit_change, new_version, replace_current
@@ -57,14 +60,10 @@ def replace_egress_tiers(
     based_on: int | None = None,
 ) -> int:
     """A provider's whole egress table anew, from a new version on; tiers were checked by the caller."""
-    version, _ = _replace(session, EgressTierVersion, provider_id, "egress", note, who, based_on)
-    for from_gb, to_gb, per_gb in tiers:
-        session.add(
-            EgressTierVersion(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, per_gb=per_gb,
-                              currency=currency, valid_from=version, **provenance.model_dump())
-        )  # fmt: skip
-    commit_change(session)
-    return version
+    rows = (
+        {"from_gb": from_gb, "to_gb": to_gb, "per_gb": price, "currency": currency} for from_gb, to_gb, price in tiers
+    )
+    return _replace_tiers(session, EgressTierVersion, provider_id, "egress", rows, provenance, note, who, based_on)
 
 
 def replace_storage(
@@ -80,12 +79,20 @@ def replace_storage(
     based_on: int | None = None,
 ) -> int:
     """A provider's checkpoint storage from a new version on; no tiers means no published price."""
-    version, _ = _replace(session, StoragePrice, provider_id, "storage", note, who, based_on)
-    for from_gb, to_gb, usd in tiers:
-        session.add(
-            StoragePrice(provider_id=provider_id, kind=kind, product=product, from_gb=from_gb, to_gb=to_gb,
-                         per_gb_month=usd, currency=currency, valid_from=version, **provenance.model_dump())
-        )  # fmt: skip
+    product_of = {"kind": kind, "product": product, "currency": currency}
+    rows = ({"from_gb": from_gb, "to_gb": to_gb, "per_gb_month": price} | product_of for from_gb, to_gb, price in tiers)
+    return _replace_tiers(session, StoragePrice, provider_id, "storage", rows, provenance, note, who, based_on)
+
+
+def _replace_tiers(
+    session: Session, table: type[EgressTierVersion] | type[StoragePrice], provider_id: int, fact: str,
+    rows: Iterable[dict[str, Any]], provenance: Provenance, note: str, who: str, based_on: int | None,
+) -> int:  # fmt: skip
+    """A provider's tiered price anew: a new version, closing the current tiers and adding a row of
+    `table` for each of `rows` (its columns besides the provider, version and provenance)."""
+    version, _ = _replace(session, table, provider_id, fact, note, who, based_on)
+    for row in rows:
+        session.add(table(provider_id=provider_id, valid_from=version, **row, **provenance.model_dump()))
     commit_change(session)
     return version
 
