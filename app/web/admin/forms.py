@@ -24,10 +24,10 @@ declaring a model, e.g. a GPU model's dense peak (app/routes/admin/throughput.py
         return answer(PeakEdit, posted, db, save, partial(_page, request, admin, db))
 
 `FactEdit` brings what every sourced fact's form asks (`_fields.html`'s `provenance` macro): the
-source, as of, publisher and quote (and notes, where a form asks them), and the change note and
-`based_on`. The page's keys of a form's fields (their ids, messages and values) are `prefix` + the
-field's name; a field is posted under its alias, if it has one (`hq_` fields posted as keyed,
-`storage_` ones by their names).
+source, as of, publisher and quote (and notes, where a form asks them), the change note and
+`based_on`, and `refused`, which an edit overrides where its fields are checked together. The page's
+keys of a form's fields (their ids, messages and values) are `prefix` + the field's name; a field is
+posted under its alias, if it has one (`hq_` fields posted as keyed, `storage_` ones by their names).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from typing import Annotated, Any, ClassVar, Self, TypeVar, cast
 
 from fastapi import Form
 from fastapi.responses import RedirectResponse, Response
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ValidationError, ValidationInfo
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ValidationError, ValidationInfo, model_validator
 from pydantic_core import ErrorDetails
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
@@ -164,6 +164,17 @@ class FactEdit(EditForm):
     note: ChangeNote
     based_on: int = 0
     """The record's `last_change` when the form was opened; 0: it had none."""
+
+    def refused(self) -> Errors:
+        """The catalog's check of the fields together (a power figure needs its source): by field, why
+        not. Run once every field has passed its own check."""
+        return {}
+
+    @model_validator(mode="after")
+    def _fields_together(self) -> Self:
+        if refused := self.refused():
+            raise Refused(refused)
+        return self
 
     @property
     def provenance(self) -> Provenance:

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 from functools import partial
-from typing import Annotated, Any, Self
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import model_validator
 from sqlmodel import Session
 
 from app.admin.tables import AdminUser
@@ -28,7 +27,6 @@ from app.web.admin.forms import (
     EditForm,
     Errors,
     FactEdit,
-    Refused,
     answer,
     checked,
 )
@@ -55,11 +53,8 @@ class ServerEdit(FactEdit):
     power_source: Annotated[str, checked(SERVER_CHECKS["power_source"])]
     setup: Annotated[Decimal | None, checked(SERVER_CHECKS["setup"])]
 
-    @model_validator(mode="after")
-    def _power_with_its_source(self) -> Self:
-        if refused := power_refused(self.model_dump()):
-            raise Refused(refused)
-        return self
+    def refused(self) -> Errors:
+        return power_refused(self.model_dump())
 
     @property
     def server(self) -> dict[str, Any]:

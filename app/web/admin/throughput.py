@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 from functools import partial
-from typing import Annotated, Any, Self
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import model_validator
 from sqlmodel import Session
 
 from app.admin.tables import AdminUser
@@ -32,7 +31,7 @@ from app.catalog.throughput_rows import (
 from app.catalog.throughput_tables import ThroughputVersion
 from app.costing.memory import Precision
 from app.deps import ADMIN_GUARDS, Admin, CatalogsDep, Database, PostedForm
-from app.web.admin.forms import KNOWN_GPU, SOURCE_KINDS, Errors, FactEdit, Refused, answer, checked, in_catalog
+from app.web.admin.forms import KNOWN_GPU, SOURCE_KINDS, Errors, FactEdit, answer, checked, in_catalog
 from app.web.admin.pages import admin_page
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False, dependencies=ADMIN_GUARDS)
@@ -63,11 +62,8 @@ class ThroughputEdit(FactEdit):
     latency_published: Annotated[str, checked(BENCHMARK_CHECKS["latency_published"])]
     tokens_per_s: Annotated[Decimal, checked(BENCHMARK_CHECKS["tokens_per_s"])]
 
-    @model_validator(mode="after")
-    def _fits_its_kind_and_scenario(self) -> Self:
-        if refused := conditions_refused(self.model_dump()):
-            raise Refused(refused)
-        return self
+    def refused(self) -> Errors:
+        return conditions_refused(self.model_dump())
 
     @property
     def benchmark(self) -> dict[str, Any]:
