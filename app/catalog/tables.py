@@ -145,12 +145,10 @@ class ExchangeRate(Provenance, table=True):
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
-# A model's published architecture, in one range of catalog versions: what sizing reads to work out
-# memory. `source` is the config file read; the parameter count may come from the model card.
-class ModelPresetVersion(Provenance, table=True):
-    __tablename__ = "modelpreset"
-
-    id: int | None = Field(default=None, primary_key=True)
+# A model's published architecture: what sizing reads to work out memory. `source` is the config file
+# read; the parameter count may come from the model card. The table adds ids and versions, the record
+# (presets.py) the shape sizing takes.
+class PresetBase(Provenance):
     key: str = Field(index=True)
     name: str
     parameters: int = Field(sa_type=BigInteger)
@@ -163,6 +161,13 @@ class ModelPresetVersion(Provenance, table=True):
     kv_heads: int
     head_dim: int
     default_context: int
+
+
+# A model's published architecture in one range of catalog versions.
+class ModelPresetVersion(PresetBase, table=True):
+    __tablename__ = "modelpreset"
+
+    id: int | None = Field(default=None, primary_key=True)
     valid_from: int = Field(foreign_key="catalogversion.id", index=True)
     valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
