@@ -45,14 +45,14 @@ Columns = str | tuple[str, ...]
 model's peak at a precision), whose value is then a tuple of theirs."""
 
 
-def _of_record(table: Versioned, column: Columns, value: object) -> ColumnElement[bool]:
+def _of_record(table: type[Versioned], column: Columns, value: object) -> ColumnElement[bool]:
     if isinstance(column, str):
         return col(getattr(table, column)) == value
     assert isinstance(value, tuple)
     return and_(*(col(getattr(table, name)) == part for name, part in zip(column, value, strict=True)))
 
 
-def last_change(session: Session, table: Versioned, column: Columns, value: object) -> int:
+def last_change(session: Session, table: type[Versioned], column: Columns, value: object) -> int:
     """The last catalog version that added or closed a row of `table` whose `column` is `value`
     (a provider's fact, a currency's rate, a preset): an edit based on an earlier one is out of date."""
     changed = func.max(func.coalesce(table.valid_to, table.valid_from))
@@ -60,7 +60,7 @@ def last_change(session: Session, table: Versioned, column: Columns, value: obje
 
 
 def replace_current(
-    session: Session, table: Versioned, column: Columns, value: object, record: str, note: str, who: str,
+    session: Session, table: type[Versioned], column: Columns, value: object, record: str, note: str, who: str,
     based_on: int | None,
 ) -> tuple[int, int]:  # fmt: skip
     """Open a new version for one record and close its current rows, unless someone changed it since

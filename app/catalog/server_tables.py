@@ -9,7 +9,7 @@ from decimal import Decimal
 from sqlalchemy import Column, Numeric
 from sqlmodel import Field
 
-from app.catalog.tables import Provenance, one_current_row
+from app.catalog.tables import Provenance, Versioned, one_current_row
 
 
 def _amount(nullable: bool) -> Column[Decimal]:
@@ -19,7 +19,7 @@ def _amount(nullable: bool) -> Column[Decimal]:
 
 # One server configuration as its seller published it, in one range of catalog versions; `key` names
 # it across them. A configuration retired is closed with no row after it; it stays in history.
-class OwnedServerVersion(Provenance, table=True):
+class OwnedServerVersion(Provenance, Versioned, table=True):
     __tablename__ = "ownedserver"
     __table_args__ = (one_current_row("ownedserver"),)
 
@@ -40,5 +40,3 @@ class OwnedServerVersion(Provenance, table=True):
     """Where the power figure was read, with its words; empty when there is none."""
     setup: Decimal | None = Field(default=None, sa_column=_amount(nullable=True))
     """A one-off cost of putting the server in service, in `currency`; None where none is stated."""
-    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
-    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")

@@ -9,17 +9,12 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, TypeAlias
 
 from sqlalchemy import BigInteger, Column, ColumnElement, Index, Numeric, and_, or_, text
 from sqlmodel import Field, SQLModel, col
 
 from app.catalog.rows import OfferBase, OfferRow
 from app.costing.money import USD
-
-if TYPE_CHECKING:
-    from app.catalog.server_tables import OwnedServerVersion
-    from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
 
 
 def _now() -> datetime:
@@ -69,6 +64,13 @@ class Provenance(SQLModel):
     notes: str = ""
 
 
+# The range of catalog versions a row belongs to, by the rule above: every table whose rows are
+# versions has it (throughput_tables.py holds two, server_tables.py one).
+class Versioned(SQLModel):
+    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
+    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
+
+
 # One number per change of the catalog; quotes name the version they used. Also the audit log:
 # who made the change, when, to which record, and why.
 class CatalogVersion(SQLModel, table=True):
@@ -89,14 +91,12 @@ class Provider(SQLModel, table=True):
 
 # Where a provider is headquartered, in one range of catalog versions: the "not headquartered in
 # the US" filter reads it, so a saved scenario must see the country it was quoted with.
-class ProviderHeadquarters(Provenance, table=True):
+class ProviderHeadquarters(Provenance, Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
     country: str | None = None
     source: str | None = None  # type: ignore[assignment]
     """None where no one has looked the headquarters up (the shipped rows, a provider added without a source)."""
-    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
-    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
 # A GPU model and its memory per GPU.
@@ -107,7 +107,7 @@ class GpuModel(SQLModel, table=True):
 
 
 # One internet egress tier of a provider, in one range of catalog versions.
-class EgressTierVersion(Provenance, table=True):
+class EgressTierVersion(Provenance, Versioned, table=True):
     __tablename__ = "egresstier"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -116,13 +116,11 @@ class EgressTierVersion(Provenance, table=True):
     to_gb: Decimal | None = Field(default=None, sa_column=_optional_numeric())
     per_gb: Decimal = Field(sa_column=_numeric())
     currency: str = USD.code
-    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
-    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
 # One tier of the storage a provider's GPU users keep checkpoints on, per GB-month, in one range of
 # catalog versions. A provider's current rows are the tiers of one product of one kind.
-class StoragePrice(Provenance, table=True):
+class StoragePrice(Provenance, Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
     kind: str = StorageKind.BLOCK_VOLUME
@@ -131,18 +129,14 @@ class StoragePrice(Provenance, table=True):
     to_gb: Decimal | None = Field(default=None, sa_column=_optional_numeric())
     per_gb_month: Decimal = Field(sa_column=_numeric())
     currency: str = USD.code
-    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
-    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
 # What one unit of a display currency costs in USD, in one range of catalog versions: prices stay in
 # the currency they were published in and are converted only for display, at the version's rate.
-class ExchangeRate(Provenance, table=True):
+class ExchangeRate(Provenance, Versioned, table=True):
     id: int | None = Field(default=None, primary_key=True)
     currency: str = Field(index=True)
     usd_per_unit: Decimal = Field(sa_column=_numeric())
-    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
-    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
 # A model's published architecture: what sizing reads to work out memory. `source` is the config file
@@ -164,12 +158,10 @@ class PresetBase(Provenance):
 
 
 # A model's published architecture in one range of catalog versions.
-class ModelPresetVersion(PresetBase, table=True):
+class ModelPresetVersion(PresetBase, Versioned, table=True):
     __tablename__ = "modelpreset"
 
     id: int | None = Field(default=None, primary_key=True)
-    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
-    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
 # A data update shipped with the code, applied once to each database as a catalog version of its own.
@@ -190,15 +182,13 @@ class PendingImport(SQLModel, table=True):
 
 
 # One version of an offer, valid in one range of catalog versions; `key` names the offer across them.
-class OfferVersion(OfferBase, table=True):
+class OfferVersion(OfferBase, Versioned, table=True):
     __tablename__ = "offer"
     __table_args__ = (one_current_row("offer"),)
 
     id: int | None = Field(default=None, primary_key=True)
     provider_id: int = Field(foreign_key="provider.id", index=True)
     gpu_model_id: int = Field(foreign_key="gpumodel.id", index=True)
-    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
-    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
     @classmethod
     def of_row(cls, row: OfferRow, provider_id: int, gpu_model_id: int, valid_from: int) -> OfferVersion:
@@ -212,13 +202,8 @@ class OfferVersion(OfferBase, table=True):
 ProviderTable = type[ProviderHeadquarters] | type[EgressTierVersion] | type[StoragePrice]
 PROVIDER_TABLES: tuple[ProviderTable, ...] = (ProviderHeadquarters, EgressTierVersion, StoragePrice)
 """A provider's versioned facts: each is edited, and checked for concurrent edits, on its own."""
-Versioned: TypeAlias = (
-    "type[OfferVersion] | ProviderTable | type[ExchangeRate] | type[ModelPresetVersion] | type[ThroughputVersion]"
-    " | type[GpuPeakVersion] | type[OwnedServerVersion]"
-)
-"""Every table whose rows are versions (throughput_tables.py holds two, server_tables.py one)."""
 
 
-def valid_at(table: Versioned, version: int) -> ColumnElement[bool]:
+def valid_at(table: type[Versioned], version: int) -> ColumnElement[bool]:
     """Rows of `table` that belong to catalog version `version`."""
     return and_(col(table.valid_from) <= version, or_(col(table.valid_to).is_(None), col(table.valid_to) > version))

@@ -9,7 +9,7 @@ from decimal import Decimal
 from sqlalchemy import BigInteger, Column, Numeric
 from sqlmodel import Field
 
-from app.catalog.tables import Provenance
+from app.catalog.tables import Provenance, Versioned
 
 
 def _measure() -> Column[Decimal]:
@@ -19,7 +19,7 @@ def _measure() -> Column[Decimal]:
 
 # One benchmark of a model on a GPU model under named conditions (engine and version, precision,
 # lengths, latency), in one range of catalog versions; `key` names it across them.
-class ThroughputVersion(Provenance, table=True):
+class ThroughputVersion(Provenance, Versioned, table=True):
     __tablename__ = "throughput"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -46,21 +46,17 @@ class ThroughputVersion(Provenance, table=True):
     latency_published: str = ""
     tokens_per_s: Decimal = Field(sa_column=_measure())
     """Inference: output tokens per second of the whole deployment of `gpus` GPUs; training: per GPU."""
-    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
-    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
 # A GPU model's dense peak at one precision (not the sparse figure datasheets print beside it, twice
 # as large), in one range of catalog versions: what a training run's compute is divided by.
-class GpuPeakVersion(Provenance, table=True):
+class GpuPeakVersion(Provenance, Versioned, table=True):
     __tablename__ = "gpupeak"
 
     id: int | None = Field(default=None, primary_key=True)
     gpu_model_id: int = Field(foreign_key="gpumodel.id", index=True)
     precision: str
     dense_tflops: Decimal = Field(sa_column=_measure())
-    valid_from: int = Field(foreign_key="catalogversion.id", index=True)
-    valid_to: int | None = Field(default=None, foreign_key="catalogversion.id")
 
 
 PEAK_RECORD = ("gpu_model_id", "precision")
