@@ -25,6 +25,6 @@ def move_key(params: QuoteParams) -> str:
 
 def move_memo(catalog: CatalogSnapshot, params: QuoteParams) -> MemoEntry:
     """What a move of the GPU-hours slider reuses for these inputs at this version: the contenders,
-    the break-evens and, filled in by the page, the chart frames and the HTML that GPU-hours leave
-    alone. Kept with the version, counted in its bytes as it fills, given up with it."""
+    the break-evens and, filled in by the page, the charts drawn and the queries its links carry less
+    GPU-hours. Kept with the version, counted in its bytes as it fills, given up with it."""
     return catalog.derived.memos("moves", MOVES_KEPT, MOVES_BYTES).entry(move_key(params))

@@ -70,7 +70,7 @@ class ProviderView(BaseModel):
 
 def provider_bills(result: QuoteResult, view: ProviderView) -> list[Bill]:
     """Each provider's cheapest offer for the quote beside its record, in the view's order: the rows the
-    page's table (web/calculator/result_rows.py) and the API (out/quote.py) list alike."""
+    page's table (web/calculator/results.py) and the API (out/quote.py) list alike."""
     return view.sorted([(o, result.catalog.offers_by_id[o.offer.offer_id]) for o in result.providers])
 
 

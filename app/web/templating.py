@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
 
 from jinja2_fragments.fastapi import Jinja2Blocks
 
@@ -167,11 +166,6 @@ templates.env.globals.update(
     provider_columns=PROVIDER_COLUMNS,
     owned_id=OWNED_OFFER_ID,
 )
-
-
-def macros(template: str) -> Any:
-    """A template's macros, to render a part from Python: templates/_results_parts.html, _chart.html."""
-    return templates.env.get_template(template).module
 
 
 templates.env.globals.update(asset_url=asset_url, badge_r=BADGE_R, end_label_gap=END_LABEL_GAP)

@@ -1,8 +1,6 @@
 """The memo of a slider move (app/quoting/build.py): keyed by every input but GPU-hours, derived from
 the parsed inputs, and counted in its catalog version's bytes as it fills."""
 
-from datetime import date
-
 import pytest
 from pydantic import Field
 
@@ -10,7 +8,7 @@ from app.catalog.snapshot import Catalogs
 from app.quoting.build import build_quote
 from app.quoting.moves import MOVES_BYTES, MOVES_KEPT, move_key
 from app.quoting.params.quote import QuoteParams
-from app.web.calculator.results import shown
+from app.web.calculator.result_charts import options_drawn
 from tests.factories import hand_checked_catalog
 
 
@@ -59,7 +57,7 @@ def test_changing_any_input_but_gpu_hours_changes_the_memos_key(model):
 
 
 def test_the_memo_is_counted_in_its_versions_bytes_as_it_fills(session):
-    """The quote puts an entry (its contenders and break-evens) and the page's parts grow it after: both
+    """The quote puts an entry (its contenders and break-evens) and the page's chart drawings grow it after: both
     show in the bytes the process keeps for the version, and an entry given up gives all of them back."""
     hand_checked_catalog(session)
     catalogs = Catalogs(session.get_bind())
@@ -70,14 +68,8 @@ def test_the_memo_is_counted_in_its_versions_bytes_as_it_fills(session):
     result = build_quote(catalogs, QuoteParams(gpu_hours=400))
     quoted = kept.bytes
     assert quoted - before == moves._bytes[move_key(result.params)] > 0
-    page = shown(result, date(2026, 11, 30))
-    html = [
-        *page.chart.bodies,
-        page.chart.legend,
-        page.chart.break_evens,
-        *(p for _, cells in page.rows for p in (cells.offer.head, cells.offer.tail, cells.fixed, cells.source)),
-    ]
-    assert kept.bytes - quoted >= sum(len(part) for part in html) > 0, "the HTML put in the entry after it was made"
+    paths = [series.path for chart in options_drawn(result.memo, result) for series in chart.series]
+    assert kept.bytes - quoted >= sum(len(path) for path in paths) > 0, "the charts put in the entry after it was made"
     assert kept.bytes - before == moves._bytes[move_key(result.params)]
     for n in range(MOVES_KEPT):
         build_quote(catalogs, QuoteParams(gpu_hours=400, egress_gb=n + 1))

@@ -1,9 +1,6 @@
 """Moves of the GPU-hours slider: what the memo of the inputs hands each move is what a page rendered
 afresh shows, across bands of the axis and changes of the cheapest offers."""
 
-from dataclasses import replace
-from datetime import date
-
 import pytest
 from bs4 import BeautifulSoup
 
@@ -15,36 +12,35 @@ from app.main import app
 from app.quoting.build import build_quote
 from app.quoting.params.quote import QuoteParams
 from app.web.calculator.charts import NUMBERED, cost_chart, overlay_chart
-from app.web.calculator.results import figures, shown
+from app.web.calculator.result_charts import options_drawn
 from app.web.chart_kit import FRAMES
-from app.web.templating import templates
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import QUERY, totals
-
-TODAY = date(2026, 11, 30)
 
 
 def quoted_at(catalogs, hours):
     return build_quote(catalogs, QuoteParams(gpu="H100", gpu_hours=hours, checkpoints_out=1, virt_tax=0, invocations=0))
 
 
+def drawn(result):
+    return options_drawn(result.memo, result)
+
+
 def test_a_remembered_chart_is_the_one_drawn_afresh(session):
     hand_checked_catalog(session)
     catalogs = Catalogs(session.get_bind())
-    shown(quoted_at(catalogs, 250), TODAY)
+    drawn(quoted_at(catalogs, 250))
     result = quoted_at(catalogs, 321.0)
-    drawn, lines = shown(result, TODAY).chart.charts, figures(result).current
-    charts = tuple(replace(chart, current=list(current)) for chart, current in zip(drawn, lines, strict=True))
+    charts = drawn(result)
     assert charts == tuple(cost_chart(result.quote, 321.0, frame=frame) for frame in FRAMES)
     assert charts[0] == overlay_chart([result.quote], [321.0], break_evens=True, numbered=NUMBERED)
 
 
-def test_a_remembered_chart_body_is_the_markup_rendered_afresh(session):
+def test_a_chart_is_drawn_once_per_band_and_offers_chosen(session):
     hand_checked_catalog(session)
     catalogs = Catalogs(session.get_bind())
-    first = shown(quoted_at(catalogs, 250), TODAY).chart
-    assert shown(quoted_at(catalogs, 260), TODAY).chart.bodies[0] is first.bodies[0], "reused within a band"
-    assert str(first.bodies[0]) == templates.env.get_template("_chart.html").module.chart_body(first.charts[0])
+    first = drawn(quoted_at(catalogs, 250))
+    assert drawn(quoted_at(catalogs, 260))[0].series is first[0].series, "reused within a band"
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from app.web.templating import money, money_rate
 
 @dataclass(frozen=True)
 class OwnedFigures:
-    """The owned option at this move, formatted: figures of the results block (app/results.py)."""
+    """The owned option at this move, formatted as the results block shows it."""
 
     servers: str
     capex: str

@@ -1,4 +1,5 @@
-"""The calculator page for some inputs: whole, as a fragment, or kept with only its summaries moved."""
+"""The calculator page for some inputs: whole, its results block as a fragment (a slider's move too), or
+kept with only its summaries moved."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from app.quoting.params.demand import uploaded
 from app.quoting.params.form import default_values, form_of, parse_params, query_of, query_string
 from app.quoting.params.quote import FieldErrors, QuoteParams
 from app.quoting.provider_view import LABELS, ProviderView, parse_view
-from app.web.calculator.results import figures, results_block, shown
+from app.web.calculator.results import shown
 from app.web.templating import templates
 
 
@@ -43,14 +44,7 @@ def calculator_page(
     """The calculator for these inputs (of `model`, whose fields are the form's): the whole page, or
     its results block for htmx. `problems`: what the route found wrong with an input the quote then
     misses (an upload refused, or one no longer kept), said under it in place of the quote's message."""
-    parsed, view = parse_params(query, model), parse_view(query)
-    built = parsed if isinstance(parsed, dict) else build_quote(catalogs, parsed)
-    if isinstance(built, dict) and problems:
-        built = built | problems
-    errors, result = (built, None) if isinstance(built, dict) else ({}, built)
-    detours = () if problems or isinstance(view, dict) else _detours(catalogs, parsed, errors, result)
-    if isinstance(view, dict):
-        errors, result, view = errors | view, None, ProviderView()
+    parsed, errors, result, view, detours = _quoted(catalogs, query, model, problems)
     token = None if fragment else csrf_token(request)  # the results block holds no form that posts
     context = {
         "values": {**default_values(model), **query},
@@ -60,8 +54,8 @@ def calculator_page(
         "result": result,
         "moved_folds": (),
         "view": view,
-        "shown": None,
-        "figures": None,
+        "shown": None if result is None else shown(result, view),
+        "today": date.today(),
         "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
         "fragment": fragment,
         "catalog": result.catalog if result else catalogs.at(),
@@ -74,20 +68,33 @@ def calculator_page(
         **extra,
     }
     if fragment and result is not None and not isinstance(parsed, dict):
-        block = results_block(result, context | {"request": request}, _rendered_results)
+        block = render_block(templates.env, "calculator/calculator.html", "results", context | {"request": request})
         summaries = _moved_summaries(request, query, parsed, context)
-        return HTMLResponse(block + summaries, status_code=status_code, headers=VARIES_BY_FRAGMENT)
+        return HTMLResponse(block.encode() + summaries, status_code=status_code, headers=VARIES_BY_FRAGMENT)
     context["folds"] = folds(settled(query, parsed, model), errors)
     if fragment:
         return _kept_results(request, context)
-    if result is not None:
-        context |= {"shown": shown(result, date.today()), "figures": figures(result, view, detours)}
     response = templates.TemplateResponse(
         request, "calculator/calculator.html", context, status_code=status_code, headers=VARIES_BY_FRAGMENT
     )
     if token is not None:
         remember_csrf(request, response, token)
     return response
+
+
+def _quoted(
+    catalogs: Catalogs, query: dict[str, Any], model: type[QuoteParams], problems: FieldErrors | None
+) -> tuple[QuoteParams | FieldErrors, FieldErrors, QuoteResult | None, ProviderView, tuple[DetourLink, ...]]:
+    """The inputs as read, what is wrong with them, their quote, the view of the providers' table and
+    the detours: a view refused leaves no quote (its message is about the view alone)."""
+    parsed, view = parse_params(query, model), parse_view(query)
+    built = parsed if isinstance(parsed, dict) else build_quote(catalogs, parsed)
+    if isinstance(built, dict) and problems:
+        built = built | problems
+    errors, result = (built, None) if isinstance(built, dict) else ({}, built)
+    if isinstance(view, dict):
+        return parsed, errors | view, None, ProviderView(), ()
+    return parsed, errors, result, view, () if problems else _detours(catalogs, parsed, errors, result)
 
 
 def _detours(
@@ -127,8 +134,8 @@ def _moved_summaries(request: Request, query: dict[str, Any], params: QuoteParam
     slider's move, whose response stays one swap. From another page's address (a saved scenario's),
     all of them."""
     model = type(params)
-    shown = urlsplit(request.headers.get("HX-Current-URL", ""))
-    before = query_of(parse_qsl(shown.query, keep_blank_values=True), model) if shown.path == "/" else None
+    current = urlsplit(request.headers.get("HX-Current-URL", ""))
+    before = query_of(parse_qsl(current.query, keep_blank_values=True), model) if current.path == "/" else None
     if before is not None and folded_alike(query, before, model):
         return b""
     now = folds(params, {})
@@ -141,10 +148,6 @@ def _moved_summaries(request: Request, query: dict[str, Any], params: QuoteParam
         return b""
     summaries = context | {"folds": now, "moved_folds": moved}
     return render_block(templates.env, "calculator/calculator.html", "fold_summaries", summaries).encode()
-
-
-def _rendered_results(context: dict[str, Any]) -> str:
-    return render_block(templates.env, "calculator/calculator.html", "results", context)
 
 
 def _kept_results(request: Request, context: dict[str, Any]) -> Response:
