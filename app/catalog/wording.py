@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TypeVar
 
 from app.costing.terms import Billing, Tenancy
@@ -53,6 +54,13 @@ _PROVENANCE = re.compile(
 paths, commits, copies), the trail, not what a reader is told."""
 
 
+NOTES_KEPT = 4096
+"""Notes whose plain form is kept, the most recently read (every offer's of a catalog version or two): a
+note's plain form depends on its text alone, so none goes stale. Each move of the calculator's slider
+reads its options' notes twice (offer and source cells), at tens of microseconds a note."""
+
+
+@lru_cache(maxsize=NOTES_KEPT)
 def plain_note(notes: str) -> tuple[str, str]:
     """A fact's notes as sentences, and the trail of where the research read them (for the source's
     tooltip or its own field, not the reader's eye)."""
