@@ -43,7 +43,7 @@ def gpus_drawn(memo: MemoEntry, result: QuoteResult) -> tuple[Chart, ...]:
     quotes = [Quote([c.cheapest], [], c.quote.hours_max) for c in gpu_lines(result) if c.cheapest is not None]
 
     def draw() -> tuple[Chart, ...]:
-        names = [f"{n}" for n in range(1, len(quotes) + 1)]
+        names = [str(n) for n in range(1, len(quotes) + 1)]
         return tuple(overlay_chart(quotes, [], currency=result.currency, frame=f, layer_names=names) for f in FRAMES)
 
     drawn = memo.part(("gpu chart", tuple((q.hours_max, q.options[0].offer.offer_id) for q in quotes)), draw)

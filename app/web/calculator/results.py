@@ -103,7 +103,7 @@ def shown(result: QuoteResult, view: ProviderView) -> Shown:
         at_once_billed=billed_hours(result),
         term_horizon=term_horizon(result, memo),
         gpu_chart=() if ranked else gpus_drawn(memo, result),
-        gpu_lines=tuple(gpu_lines(result)),
+        gpu_lines=() if ranked else tuple(gpu_lines(result)),
         gpu_chosen=chosen_queries(result, memo),
         gpu_per_output=tuple(per_output(result, o) for _, o in result.gpu_rows[:GPU_ROWS]),
         as_job="" if ranked else memo.part("as job", lambda: as_job_query(result)),
