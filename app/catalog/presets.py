@@ -17,7 +17,9 @@ class PresetRecord(PresetBase):
 
     @property
     def shape(self) -> ModelShape:
-        return ModelShape(float(self.parameters), self.layers, self.hidden_size, self.kv_heads, self.head_dim)
+        return ModelShape(
+            float(self.parameters), self.layers, self.hidden_size, self.kv_heads, self.head_dim, self.kv_latent
+        )
 
 
 def presets_at(session: Session, version: int) -> dict[str, PresetRecord]:

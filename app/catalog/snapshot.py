@@ -24,7 +24,7 @@ from app.catalog.provider_facts import ProviderRecord, providers_at
 from app.catalog.rates import RateRecord, rates_at
 from app.catalog.servers import ServerRecord, servers_at
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, valid_at
-from app.catalog.throughput import PeakRecord, ThroughputRecord, peaks_at, throughput_at
+from app.catalog.throughput import BandwidthRecord, PeakRecord, ThroughputRecord, bandwidths_at, peaks_at, throughput_at
 from app.costing import terms
 from app.platform.one_at_a_time import OneAtATime
 from app.platform.settings import settings
@@ -51,6 +51,8 @@ class CatalogSnapshot:
     throughput: tuple[ThroughputRecord, ...]
     peaks: dict[tuple[str, str], PeakRecord]
     """What turns a job into GPU-hours: benchmarks, by kind, preset, GPU and key; dense peaks by (GPU, precision)."""
+    bandwidths: dict[str, BandwidthRecord] = field(default_factory=dict)
+    """Memory bandwidth by GPU model: with the peaks, what the estimate of a job without a benchmark rests on."""
     servers: dict[str, ServerRecord] = field(default_factory=dict)
     """Servers a buyer may own instead of renting, by key, ordered by GPU model and price."""
     derived: Derived = field(default_factory=lambda: Derived(_HELD_BY_THE_VERSION), compare=False, repr=False)
@@ -220,5 +222,6 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         presets=presets_at(session, version),
         throughput=throughput_at(session, version),
         peaks=peaks_at(session, version),
+        bandwidths=bandwidths_at(session, version),
         servers=servers_at(session, version),
     )

@@ -154,6 +154,9 @@ class PresetBase(Provenance):
     attention_heads: int
     kv_heads: int
     head_dim: int
+    kv_latent: int | None = None
+    """Values cached per token and layer where attention compresses keys and values into one latent
+    (DeepSeek's multi-head latent attention: 512 + 64); None: 2 x KV heads x head dimension."""
     default_context: int
 
 

@@ -1,5 +1,5 @@
-"""Throughput benchmarks and GPUs' dense peaks as a catalog version holds them: what turns a job
-into GPU-hours, each with its source, so that a quote can name the benchmark it rests on."""
+"""Throughput benchmarks, GPUs' dense peaks and memory bandwidths as a catalog version holds them:
+what turns a job into GPU-hours, each with its source, so that a quote can name what it rests on."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from app.catalog.records import Sourced, records_at
-from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
+from app.catalog.throughput_tables import GpuBandwidthVersion, GpuPeakVersion, ThroughputVersion
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class ThroughputRecord(Sourced):
     latency_published: str
     tokens_per_s: float
     """Inference: output tokens per second of the whole deployment of `gpus` GPUs; training: per GPU."""
+    virtualized: bool = False
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,14 @@ class PeakRecord(Sourced):
     gpu: str
     precision: str
     dense_tflops: float
+
+
+@dataclass(frozen=True)
+class BandwidthRecord(Sourced):
+    """A GPU model's memory bandwidth, TB/s."""
+
+    gpu: str
+    tb_per_s: float
 
 
 def throughput_at(session: Session, version: int) -> tuple[ThroughputRecord, ...]:
@@ -55,3 +64,9 @@ def peaks_at(session: Session, version: int) -> dict[tuple[str, str], PeakRecord
     """The dense peaks at `version`, by GPU model name and precision."""
     records = records_at(session, GpuPeakVersion, version, PeakRecord, "dense_tflops")
     return {(p.gpu, p.precision): p for p in sorted(records, key=lambda p: (p.gpu, p.precision))}
+
+
+def bandwidths_at(session: Session, version: int) -> dict[str, BandwidthRecord]:
+    """The memory bandwidths at `version`, by GPU model name."""
+    records = records_at(session, GpuBandwidthVersion, version, BandwidthRecord, "tb_per_s")
+    return {b.gpu: b for b in sorted(records, key=lambda b: b.gpu)}

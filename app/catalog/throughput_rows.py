@@ -40,6 +40,9 @@ CONDITIONS = {
 }
 """Each condition a benchmark may state, stated exactly when its kind or scenario is the one named:
 lengths of requests for inference, of sequences for training, latencies where one was held to."""
+UNSTATED = {"input_tokens", "output_tokens"}
+"""Conditions a source may leave unstated though its kind has them: MLPerf runs datasets of requests of
+varying length and publishes no mean input length (nor, for some, output length)."""
 
 THROUGHPUT_KEY = re.compile(r"[a-z0-9][a-z0-9._/-]{0,119}")
 
@@ -72,6 +75,11 @@ def dense_tflops(text: str) -> Decimal:
     return _amount(text, 1_000_000, "989.4")
 
 
+def bandwidth_tb_s(text: str) -> Decimal:
+    """TB/s of one GPU's memory: today's fastest are about 8."""
+    return _amount(text, 1_000, "3.35")
+
+
 def latency_ms(text: str) -> float | None:
     """Milliseconds (time to first token, time between tokens), or None where none is stated."""
     return float(_amount(text, 1_000_000, "11")) if text else None
@@ -102,6 +110,7 @@ BENCHMARK_CHECKS: dict[str, Callable[[str], object]] = {
 }
 """How each field of a benchmark, typed as text, is checked (the model's parameters aside: a file
 states them whole, the admin in billions); preset and GPU are checked against the catalog too."""
+BANDWIDTH_CHECKS: dict[str, Callable[[str], object]] = {"gpu": gpu_name, "tb_per_s": bandwidth_tb_s}
 PEAK_CHECKS: dict[str, Callable[[str], object]] = {
     "gpu": gpu_name,
     "precision": lambda v: one_of(v, Precision),
@@ -119,5 +128,7 @@ def conditions_refused(benchmark: Mapping[str, object]) -> dict[str, str]:
     for field, (by, stating) in CONDITIONS.items():
         if (benchmark[field] is not None) != (benchmark[by] == stating):
             missing = benchmark[field] is None
+            if missing and field in UNSTATED:
+                continue
             refused[field] = f"needed when {by} is {stating}" if missing else f"leave it empty unless {by} is {stating}"
     return refused

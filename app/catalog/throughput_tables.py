@@ -1,6 +1,6 @@
 """The tables of what turns a job into GPU-hours (DOMAIN.md, "From a job to GPU-hours"): measured
-throughput and GPUs' dense peaks, versioned like prices, so that a saved quote keeps the benchmark
-it rests on. Their fields are checked by throughput_rows.py."""
+throughput, GPUs' dense peaks and memory bandwidth, versioned like prices, so that a saved quote
+keeps the benchmark it rests on. Their fields are checked by throughput_rows.py."""
 
 from __future__ import annotations
 
@@ -46,6 +46,8 @@ class ThroughputVersion(Provenance, Versioned, table=True):
     latency_published: str = ""
     tokens_per_s: Decimal = Field(sa_column=_measure())
     """Inference: output tokens per second of the whole deployment of `gpus` GPUs; training: per GPU."""
+    virtualized: bool = False
+    """Run in virtual machines: set beside bare-metal runs of the GPU, it measures virtualization's tax."""
 
 
 # A GPU model's dense peak at one precision (not the sparse figure datasheets print beside it, twice
@@ -57,6 +59,17 @@ class GpuPeakVersion(Provenance, Versioned, table=True):
     gpu_model_id: int = Field(foreign_key="gpumodel.id", index=True)
     precision: str
     dense_tflops: Decimal = Field(sa_column=_measure())
+
+
+# A GPU model's memory bandwidth as published, in one range of catalog versions: what a decode step,
+# which reads the weights and every sequence's cache, is bounded by.
+class GpuBandwidthVersion(Provenance, Versioned, table=True):
+    __tablename__ = "gpubandwidth"
+
+    id: int | None = Field(default=None, primary_key=True)
+    gpu_model_id: int = Field(foreign_key="gpumodel.id", index=True)
+    tb_per_s: Decimal = Field(sa_column=_measure())
+    """TB/s, 10^12 bytes a second."""
 
 
 PEAK_RECORD = ("gpu_model_id", "precision")

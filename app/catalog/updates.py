@@ -18,6 +18,7 @@ from app.catalog.changes import new_version
 from app.catalog.dated_offers import dated_offers_2026_12
 from app.catalog.eu_dedicated import offers_eu_dedicated_2026_12
 from app.catalog.rates import exchange_rate
+from app.catalog.rows import gpu_name, memory_gib
 from app.catalog.seed import rows_of, seed_if_empty
 from app.catalog.server_rows import SERVER_CHECKS, power_refused, server_key
 from app.catalog.server_tables import OwnedServerVersion
@@ -29,8 +30,8 @@ from app.catalog.tables import (
     ModelPresetVersion,
     ShippedUpdate,
 )
-from app.catalog.throughput_rows import BENCHMARK_CHECKS, PEAK_CHECKS, conditions_refused
-from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion
+from app.catalog.throughput_rows import BANDWIDTH_CHECKS, BENCHMARK_CHECKS, PEAK_CHECKS, conditions_refused
+from app.catalog.throughput_tables import GpuBandwidthVersion, GpuPeakVersion, ThroughputVersion
 from app.platform.db import make_engine, migration_lock, upgrade_schema
 
 
@@ -40,10 +41,12 @@ def provider_facts_2026_11(session: Session, version: int) -> None:
     replace_provider_facts(session, version, rows_of("provider_facts_2026_11.csv"), amount="usd")
 
 
-def model_presets_2026_11(session: Session, version: int) -> None:
-    """Published architectures of common open models (model_presets_2026_11.csv, read from their
-    config files and model cards; see seed_data/README.md)."""
-    for row in rows_of("model_presets_2026_11.csv"):
+def _presets(session: Session, version: int, file: str) -> None:
+    """A file's model presets, each unless one of its key is current (an admin may have added it)."""
+    current = set(session.exec(select(ModelPresetVersion.key).where(col(ModelPresetVersion.valid_to).is_(None))))
+    for row in rows_of(file):
+        if row["key"] in current:
+            continue
         session.add(
             ModelPresetVersion(
                 key=row["key"], name=row["name"], parameters=int(row["parameters"]),
@@ -51,9 +54,16 @@ def model_presets_2026_11(session: Session, version: int) -> None:
                 parameters_source=row["parameters_source"], layers=int(row["layers"]),
                 hidden_size=int(row["hidden_size"]), attention_heads=int(row["attention_heads"]),
                 kv_heads=int(row["kv_heads"]), head_dim=int(row["head_dim"]),
+                kv_latent=int(row["kv_latent"]) if row.get("kv_latent") else None,
                 default_context=int(row["default_context"]), valid_from=version, **provenance(row),
             )
         )  # fmt: skip
+
+
+def model_presets_2026_11(session: Session, version: int) -> None:
+    """Published architectures of common open models (model_presets_2026_11.csv, read from their
+    config files and model cards; see seed_data/README.md)."""
+    _presets(session, version, "model_presets_2026_11.csv")
 
 
 def _on_gpus(
@@ -81,6 +91,37 @@ def throughput_2026_12(session: Session, version: int) -> None:
                                       **benchmark, **provenance(row)))  # fmt: skip
     for row, peak in _on_gpus(session, "gpu_peaks_2026_12.csv", PEAK_CHECKS):
         session.add(GpuPeakVersion(valid_from=version, **peak, **provenance(row)))
+
+
+def throughput_more_2026_12(session: Session, version: int) -> None:
+    """The benchmarks of MLPerf Inference, TensorRT-LLM, AMD and NeMo, the GPU models and presets they
+    need, and every GPU model's bandwidth and peaks a source states: what the estimate of a job without a
+    benchmark rests on (throughput_more_2026_12.csv and beside it; see seed_data/README.md). What an
+    admin made current already (a GPU model, a preset, a benchmark's key, a peak) stays."""
+    known_gpus = set(session.exec(select(GpuModel.name)))
+    for row in rows_of("benchmark_gpus_2026_12.csv"):
+        if row["gpu"] not in known_gpus:
+            session.add(GpuModel(name=gpu_name(row["gpu"]), memory_gib=memory_gib(row["memory_gib"])))
+    session.flush()
+    _presets(session, version, "model_presets_2026_12.csv")
+    current = set(session.exec(select(ThroughputVersion.key).where(col(ThroughputVersion.valid_to).is_(None))))
+    for row, benchmark in _on_gpus(session, "throughput_more_2026_12.csv", BENCHMARK_CHECKS, conditions_refused):
+        if row["key"] not in current:
+            shipped = {
+                "key": row["key"],
+                "parameters": int(row["parameters"]),
+                "virtualized": row["virtualized"] == "yes",
+            }
+            session.add(ThroughputVersion(valid_from=version, **shipped, **benchmark, **provenance(row)))
+    peaks = {
+        (p.gpu_model_id, p.precision)
+        for p in session.exec(select(GpuPeakVersion).where(col(GpuPeakVersion.valid_to).is_(None)))
+    }
+    for row, peak in _on_gpus(session, "gpu_peaks_more_2026_12.csv", PEAK_CHECKS):
+        if (peak["gpu_model_id"], peak["precision"]) not in peaks:
+            session.add(GpuPeakVersion(valid_from=version, **peak, **provenance(row)))
+    for row, bandwidth in _on_gpus(session, "gpu_bandwidth_2026_12.csv", BANDWIDTH_CHECKS):
+        session.add(GpuBandwidthVersion(valid_from=version, **bandwidth, **provenance(row)))
 
 
 def owned_servers_2026_12(session: Session, version: int) -> None:
@@ -163,6 +204,14 @@ SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
         "kept prices (AWS p5 12.29 -> 6.88 on 2025-06-05, GCP monthly since 2022-02, RunPod, Lambda, Nebius, "
         "Prime Intellect's minima apart) with their sources and quotes (seed_data/price_history_2026_12.csv)",
         price_history_2026_12,
+    ),
+    (
+        "throughput-more-2026-12",
+        "286 more serving benchmarks (MLPerf Inference v4.1, v5.1 and v6.0, TensorRT-LLM, AMD, Oracle) and 19 "
+        "training ones (NeMo 25.11) on 14 GPU models; 6 GPU models they ran on, 6 presets (Llama 2 70B, "
+        "DeepSeek-R1, gpt-oss-120b and 20b, Qwen3-30B-A3B, Llama 4 Maverick); memory bandwidth of 27 GPU models "
+        "and 33 more dense peaks (seed_data/throughput_more_2026_12.csv and beside it)",
+        throughput_more_2026_12,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""

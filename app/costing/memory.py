@@ -51,6 +51,14 @@ class ModelShape:
     hidden_size: int
     kv_heads: int
     head_dim: int
+    kv_latent: int | None = None
+    """Values cached per token and layer where attention compresses keys and values into one latent
+    (multi-head latent attention); None: a key and a value per KV head."""
+
+    @property
+    def kv_values(self) -> int:
+        """Values the KV cache holds per token and layer."""
+        return self.kv_latent or 2 * self.kv_heads * self.head_dim
 
 
 @dataclass(frozen=True)
@@ -108,8 +116,17 @@ class Need:
 
 def kv_bytes_per_token(shape: ModelShape, precision: Precision) -> float:
     """2 (keys and values) x layers x KV heads x head dimension x bytes: Llama 3.1 70B at BF16 is
-    2 x 80 x 8 x 128 x 2 = 327,680 bytes per token."""
-    return 2 * shape.layers * shape.kv_heads * shape.head_dim * BYTES[precision]
+    2 x 80 x 8 x 128 x 2 = 327,680 bytes per token; with a latent, layers x its width x bytes."""
+    return shape.layers * shape.kv_values * BYTES[precision]
+
+
+def _kv_formula(shape: ModelShape, precision: Precision) -> str:
+    if shape.kv_latent:
+        return f"{shape.layers} layers x {shape.kv_latent} latent values x {BYTES[precision]:g} bytes ({precision})"
+    return (
+        f"2 x {shape.layers} layers x {shape.kv_heads} KV heads x {shape.head_dim} head dimension x "
+        f"{BYTES[precision]:g} bytes ({precision})"
+    )
 
 
 def memory_need(run: Run, assumptions: SizingAssumptions = SizingAssumptions()) -> Need:
@@ -119,8 +136,7 @@ def memory_need(run: Run, assumptions: SizingAssumptions = SizingAssumptions()) 
         per_token = kv_bytes_per_token(shape, run.kv_cache)
         tokens = run.context * run.sequences
         terms.append(Term("KV cache", per_token * tokens,
-                          f"2 x {shape.layers} layers x {shape.kv_heads} KV heads x {shape.head_dim} head dimension x "
-                          f"{BYTES[run.kv_cache]:g} bytes ({run.kv_cache}) x {run.context:,} tokens x "
+                          f"{_kv_formula(shape, run.kv_cache)} x {run.context:,} tokens x "
                           f"{run.sequences:,} sequence{'s' if run.sequences != 1 else ''}"))  # fmt: skip
         checkpoint = shape.parameters * p
     else:

@@ -38,6 +38,7 @@ def _shape(params: SizeParams, preset: PresetRecord | None) -> ModelShape | Fiel
         hidden_size=params.hidden_size or base.hidden_size,
         kv_heads=params.kv_heads or base.kv_heads,
         head_dim=params.head_dim or base.head_dim,
+        kv_latent=None if params.kv_heads or params.head_dim else base.kv_latent,
     )
 
 

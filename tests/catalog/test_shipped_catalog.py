@@ -176,12 +176,15 @@ def test_undated_shipped_prices_stay_undated(shipped):
 
 
 def test_model_presets_ship_with_their_config_source(shipped):
-    """Llama 3.1 70B: 80 layers, 8 KV heads of 128; Qwen3-235B-A22B holds 235B parameters, 22B active."""
-    llama, qwen = shipped.presets["llama-3.1-70b"], shipped.presets["qwen3-235b-a22b"]
+    """Llama 3.1 70B: 80 layers, 8 KV heads of 128; Qwen3-235B-A22B holds 235B parameters, 22B active;
+    DeepSeek-R1 caches a latent of 512 + 64 values per token and layer."""
+    llama, qwen, deepseek = (shipped.presets[k] for k in ("llama-3.1-70b", "qwen3-235b-a22b", "deepseek-r1"))
     assert (llama.layers, llama.kv_heads, llama.head_dim, llama.parameters) == (80, 8, 128, 70_000_000_000)
     assert (qwen.parameters, qwen.active_parameters, qwen.kv_heads) == (235_000_000_000, 22_000_000_000, 4)
-    assert all(p.source.startswith("https://huggingface.co/") for p in shipped.presets.values())
-    assert len(shipped.presets) == 7
+    assert (deepseek.parameters, deepseek.active_parameters, deepseek.kv_latent) == (671e9, 37e9, 576)
+    config_hosts = ("https://huggingface.co/", "https://github.com/")
+    assert all(p.source.startswith(config_hosts) for p in shipped.presets.values())
+    assert len(shipped.presets) == 13
 
 
 def test_throughput_ships_with_its_benchmark_conditions_and_source(shipped):
@@ -216,15 +219,38 @@ def test_a_latency_bound_run_keeps_its_latencies_and_training_its_per_gpu_rate(s
 
 
 def test_every_shipped_benchmark_is_of_a_catalog_preset_and_gpu_with_a_source_and_quote(shipped):
-    """24 benchmarks (20 inference, 4 training) and 7 peaks; none of GB200, GB300 or Llama 2."""
+    """24 benchmarks (20 inference, 4 training) and 7 peaks, then 286 inference and 19 training more, 33
+    more peaks and 27 bandwidths; fork copies of the publisher's files are transcriptions."""
     kinds = Counter(t.kind for t in shipped.throughput)
-    assert (kinds["inference"], kinds["training"], len(shipped.peaks)) == (20, 4, 7)
+    assert (kinds["inference"], kinds["training"], len(shipped.peaks)) == (306, 23, 40)
+    assert len(shipped.bandwidths) == 27
     for t in shipped.throughput:
         assert t.gpu in shipped.gpus and t.parameters == shipped.presets[t.preset].parameters, t.key
-        assert t.source.startswith("https://") and t.quote and t.source_kind == "official", t.key
-    assert all(p.source.startswith("https://") and p.quote for p in shipped.peaks.values())
+        assert t.source.startswith("https://") and t.quote and t.source_kind in ("official", "transcription"), t.key
+    facts = [*shipped.peaks.values(), *shipped.bandwidths.values()]
+    assert all(f.source.startswith("https://") and f.quote for f in facts)
     assert shipped.peaks["B200", "bf16"].source_kind == "third_party"
     assert shipped.peaks["A100", "bf16"].dense_tflops == shipped.peaks["A100-80GB", "bf16"].dense_tflops == 312
+
+
+def test_mlperf_runs_ship_their_dataset_lengths_and_the_per_gpu_rows_their_deployment(shipped):
+    """An MLPerf run states the output its accuracy pass averaged (274.0 a request) and no input length,
+    which MLPerf does not publish; TensorRT-LLM's newest document gives tokens/s per GPU: 1,416 on each of
+    4 RTX PRO 6000 is 5,664 for the deployment."""
+    by_key = {t.key: t for t in shipped.throughput}
+    mlperf = by_key["llama-2-70b/b200x1/bf16/mlperf-4.1-nvidia-offline/offline"]
+    assert (mlperf.input_tokens, mlperf.output_tokens, mlperf.tokens_per_s) == (None, 274, 11264.4)
+    assert mlperf.as_of.isoformat() == "2024-08-28" and "whose mean input length is not published" in mlperf.notes
+    per_gpu = by_key["qwen3-30b-a3b/rtx-pro-6000x4/fp4/trt-llm-doc-03e27c7/offline/8192-1024"]
+    assert (per_gpu.gpus, per_gpu.tokens_per_s, per_gpu.as_of) == (4, 5664, None)
+    virtualized = [t for t in shipped.throughput if t.virtualized]
+    assert {(t.gpu, t.preset) for t in virtualized} == {("H200", "llama-2-70b"), ("H200", "llama-3.1-405b")}
+    assert shipped.bandwidths["H100"].tb_per_s == 3.35 and shipped.gpus["MI355X"] == 288
+
+
+def test_the_catalog_before_the_second_benchmark_update_holds_the_first_only(catalogs):
+    before = catalogs.at(version_before("throughput-more-2026-12"))
+    assert (len(before.throughput), len(before.peaks), before.bandwidths) == (24, 7, {})
 
 
 def version_before(update):

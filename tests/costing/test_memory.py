@@ -43,6 +43,15 @@ def test_llama_70b_kv_cache_is_327_680_bytes_a_token_and_2_68_gb_for_8k_tokens()
     assert terms(need)["KV cache"] == 2_684_354_560
 
 
+def test_deepseek_r1_caches_a_latent_of_576_values_per_layer_70_272_bytes_a_token_in_bf16():
+    """61 layers x (512 + 64) x 2 bytes = 70,272, not 2 x 128 KV heads x 128 x 2 x 61 = 3,997,696."""
+    deepseek = ModelShape(parameters=671e9, layers=61, hidden_size=7168, kv_heads=128, head_dim=128, kv_latent=576)
+    assert kv_bytes_per_token(deepseek, Precision.BF16) == 70_272
+    need = memory_need(Run(deepseek, context=1000), NO_OVERHEAD)
+    assert terms(need)["KV cache"] == 70_272_000
+    assert need.terms[1].formula.startswith("61 layers x 576 latent values x 2 bytes (bf16) x 1,000 tokens")
+
+
 def test_grouped_query_attention_with_8_kv_heads_needs_8x_less_cache_than_64():
     mha = ModelShape(parameters=70e9, layers=80, hidden_size=8192, kv_heads=64, head_dim=128)
     assert kv_bytes_per_token(mha, Precision.BF16) == 8 * kv_bytes_per_token(LLAMA_70B, Precision.BF16)

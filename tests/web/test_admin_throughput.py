@@ -84,7 +84,7 @@ def test_a_latency_bound_benchmark_states_its_latencies(admin, session):
         ("scenario", "pretraining", "inference benchmarks run offline or latency_bound"),
         ("ttft_ms", "30", "leave it empty unless scenario is latency_bound"),
         ("sequence_length", "8192", "leave it empty unless kind is training"),
-        ("output_tokens", "", "needed when kind is inference"),
+        ("output_tokens", "0", "must be a whole number from 1 to 10,000,000"),
         ("source_kind", "", "say who published it"),
     ],
 )

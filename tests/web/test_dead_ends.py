@@ -98,18 +98,13 @@ def test_a_quote_of_a_model_no_filtered_offer_holds_points_at_inputs_that_answer
     each_answers(client, found)
 
 
-def test_a_refused_serving_job_names_the_benchmarks_that_exist_and_each_answers(client):
-    """Llama 3.1 70B on H100 in BF16 at the default 1,000/1,000 offline: the shipped benchmarks of it on
-    H100 are FP8 at 1,000/1,000 offline and BF16 at 467/256 latency-bound (92 ms to the first token, 32
-    ms between tokens); the message used to point at 467/256 alone, whose offline run does not exist."""
-    page = soup(client.get("/?job=serve&preset=llama-3.1-70b&gpu=H100"))
-    assert "only 467/256" in page.select_one("#results-problem").get_text()
-    found = detours(page)
-    said = [s for s, _, _ in found]
-    assert "H100: FP8, 1,000 tokens in and 1,000 out, offline" in said
-    assert "H100: BF16, 467 tokens in and 256 out, interactive (92 ms to the first token, 32 ms between tokens)" in said
-    assert "A100-80GB: BF16, 1,000 tokens in and 1,000 out, offline" in said
-    each_answers(client, found)
+def test_serving_llama_3_1_70b_on_h100_at_the_defaults_answers_on_the_bf16_run_at_1000_1000(client):
+    """The refusal this issue began with: TensorRT-LLM v0.14 ran Llama 3.1 70B in BF16 on 4 x H100 at
+    1,000/1,000 offline, 3,774.676 output tokens/s. 300 million tokens are 3e8 / (3,774.676 x 3,600) =
+    22.08 hours of work; one replica up all 730 hours is 4 x 730 = 2,920 GPU-hours."""
+    job = client.get("/api/quote?job=serve&preset=llama-3.1-70b&gpu=H100").json()["job"]
+    assert job["benchmark"] == "llama-3.1-70b/h100x4/bf16/trt-llm-0.14/offline/1000-1000"
+    assert (round(job["work_hours"], 2), job["replicas"], job["gpu_hours"]) == (22.08, 1, 2920)
 
 
 def test_the_lengths_the_old_message_pointed_at_now_lead_on(client):
