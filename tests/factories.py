@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine, select
 
+from app.catalog.changes import Change
 from app.catalog.rows import offer_key
 from app.catalog.snapshot import Catalogs, catalogs_for
 from app.catalog.tables import (
@@ -144,7 +145,8 @@ READ_ON = Provenance(source="https://example.test/perf-overview.md", as_of=date(
 def make_benchmark(session: Session, key: str = "llama-3.1-8b/h100x1/fp8/trt-llm-1.0/offline/1000-1000",
                    based_on: int | None = None, **changes: object) -> int:  # fmt: skip
     """LLAMA_8B_ON_H100 with `changes`, saved as a catalog version of its own: returns the version."""
-    return save_throughput(session, key, LLAMA_8B_ON_H100 | changes, READ_ON, "test benchmark", "test", based_on)
+    change = Change("test benchmark", "test", based_on)
+    return save_throughput(session, key, LLAMA_8B_ON_H100 | changes, READ_ON, change)
 
 
 FREE_100_THEN_9_CENTS = [(0, 100, "0"), (100, None, "0.09")]

@@ -21,7 +21,7 @@ import httpx
 from sqlmodel import Session
 
 from app.admin.accounts import create_admin
-from app.catalog.changes import StaleRecord
+from app.catalog.changes import Change, StaleRecord
 from app.catalog.imports import apply_import, load_catalog
 from app.catalog.rate_changes import change_rate
 from app.catalog.snapshot import catalogs_for
@@ -129,8 +129,8 @@ def _refresh_rate(session: Session, client: httpx.Client, apply: bool) -> int:
         print("Preview only: add --apply to apply it.")
         return 0
     provenance = Provenance(source=found.url, as_of=found.as_of, source_kind="official", quote=found.quote)
-    version = change_rate(session, "EUR", found.usd_per_eur, provenance, f"ECB euro reference rate of {found.as_of}",
-                          "command line")  # fmt: skip
+    change = Change(f"ECB euro reference rate of {found.as_of}", "command line")
+    version = change_rate(session, "EUR", found.usd_per_eur, provenance, change)
     print(f"Applied as catalog version {version}.")
     return 0
 

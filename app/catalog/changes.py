@@ -5,21 +5,35 @@ Each version records who made it, which record it touched and why: it is the aud
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from types import EllipsisType
+from typing import Any
 
 from sqlalchemy import ColumnElement, and_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from app.catalog.snapshot import catalogs_for
-from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, Versioned
+from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, Provenance, Versioned
 from app.platform.db import lock_record, rows_touched
 
 
 class StaleRecord(Exception):
     """The row was already replaced or retired by another change."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """Why a record changes and who changes it, as its catalog version (the audit log's entry) says,
+    and what the change was based on: the record's `last_change` when the admin's form was opened,
+    None where nothing is checked (the change of a script or a test)."""
+
+    note: str
+    who: str = "system"
+    based_on: int | None = None
 
 
 def commit_change(session: Session) -> None:
@@ -45,11 +59,16 @@ Columns = str | tuple[str, ...]
 model's peak at a precision), whose value is then a tuple of theirs."""
 
 
-def _of_record(table: type[Versioned], column: Columns, value: object) -> ColumnElement[bool]:
+def _naming(column: Columns, value: object) -> dict[str, Any]:
+    """The columns that name a record, with their values."""
     if isinstance(column, str):
-        return col(getattr(table, column)) == value
+        return {column: value}
     assert isinstance(value, tuple)
-    return and_(*(col(getattr(table, name)) == part for name, part in zip(column, value, strict=True)))
+    return dict(zip(column, value, strict=True))
+
+
+def _of_record(table: type[Versioned], column: Columns, value: object) -> ColumnElement[bool]:
+    return and_(*(col(getattr(table, name)) == part for name, part in _naming(column, value).items()))
 
 
 def last_change(session: Session, table: type[Versioned], column: Columns, value: object) -> int:
@@ -59,22 +78,40 @@ def last_change(session: Session, table: type[Versioned], column: Columns, value
     return session.exec(select(changed).where(_of_record(table, column, value))).one() or 0
 
 
-def replace_current(
-    session: Session, table: type[Versioned], column: Columns, value: object, record: str, note: str, who: str,
-    based_on: int | None,
-) -> tuple[int, int]:  # fmt: skip
-    """Open a new version for one record and close its current rows, unless someone changed it since
-    `based_on` (checked under the record's lock, so concurrent edits see each other). Returns the
-    version and how many rows were closed."""
-    lock_record(session, record)
-    version = new_version(session, note, who, record)
-    if based_on is not None and last_change(session, table, column, value) != based_on:
-        session.rollback()
-        raise StaleRecord("changed by someone else since it was opened")
+def close_current(session: Session, table: type[Versioned], column: Columns, value: object, version: int) -> int:
+    """Close the current rows of a record at `version`; returns how many there were."""
     closed = session.execute(
         update(table).where(_of_record(table, column, value), col(table.valid_to).is_(None)).values(valid_to=version)
     )
-    return version, rows_touched(closed)
+    return rows_touched(closed)
+
+
+def replace_current(
+    session: Session, table: type[Versioned], column: Columns, value: object, record: str, change: Change
+) -> tuple[int, int]:
+    """Open a new version for one record and close its current rows, unless someone changed it since
+    `change.based_on` (checked under the record's lock, so concurrent edits see each other). Returns
+    the version and how many rows were closed."""
+    lock_record(session, record)
+    version = new_version(session, change.note, change.who, record)
+    if change.based_on is not None and last_change(session, table, column, value) != change.based_on:
+        session.rollback()
+        raise StaleRecord("changed by someone else since it was opened")
+    return version, close_current(session, table, column, value, version)
+
+
+def replace_record(
+    session: Session, table: type[Versioned], column: Columns, value: object, record: str, change: Change,
+    provenance: Provenance, rows: Iterable[dict[str, Any]],
+) -> int:  # fmt: skip
+    """A sourced record anew from a new version on, refused as `replace_current` refuses: its current
+    rows closed and a row of `table` added for each of `rows` (its columns besides those naming the
+    record, the version and the provenance). Returns the version."""
+    version, _ = replace_current(session, table, column, value, record, change)
+    for row in rows:
+        session.add(table(**_naming(column, value), **row, valid_from=version, **provenance.model_dump()))
+    commit_change(session)
+    return version
 
 
 def _offer_row(session: Session, row_id: int) -> OfferVersion:
@@ -84,9 +121,9 @@ def _offer_row(session: Session, row_id: int) -> OfferVersion:
     return row
 
 
-def _replace_offer(session: Session, key: str, note: str, who: str, based_on: int) -> int:
-    """Open a new version for one offer and close its current row, unless it changed since `based_on`."""
-    version, _ = replace_current(session, OfferVersion, "key", key, f"offer {key}", note, who, based_on)
+def _replace_offer(session: Session, key: str, change: Change) -> int:
+    """Open a new version for one offer and close its current row, unless it changed since `change.based_on`."""
+    version, _ = replace_current(session, OfferVersion, "key", key, f"offer {key}", change)
     return version
 
 
@@ -113,7 +150,7 @@ def change_offer_price(
     if the offer changed since (a newer version, or retired), StaleRecord.
     """
     edited = _offer_row(session, offer_id)
-    version = _replace_offer(session, edited.key, note, who, based_on=edited.valid_from)
+    version = _replace_offer(session, edited.key, Change(note, who, based_on=edited.valid_from))
     fee = {} if isinstance(setup_fee, EllipsisType) else {"setup_fee": setup_fee}
     new = _copy(edited, version, price=price, source_url=source_url, as_of=as_of, **fee)
     session.add(new)
@@ -126,7 +163,7 @@ def retire_offer(session: Session, offer_id: int, note: str, who: str = "system"
     """Take an offer out of new quotes; it stays in history. Returns the new version. Based on the
     row `offer_id`, as a price change is."""
     edited = _offer_row(session, offer_id)
-    version = _replace_offer(session, edited.key, note, who, based_on=edited.valid_from)
+    version = _replace_offer(session, edited.key, Change(note, who, based_on=edited.valid_from))
     commit_change(session)
     return version
 
@@ -135,7 +172,8 @@ def restore_offer(session: Session, row_id: int, note: str, who: str = "system")
     """Bring back the values of an earlier row of an offer as a new version (closing the current one),
     unless the offer changes while this runs."""
     row = _offer_row(session, row_id)
-    version = _replace_offer(session, row.key, note, who, based_on=last_change(session, OfferVersion, "key", row.key))
+    opened = last_change(session, OfferVersion, "key", row.key)
+    version = _replace_offer(session, row.key, Change(note, who, based_on=opened))
     new = _copy(row, version)
     session.add(new)
     commit_change(session)

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from app.catalog.changes import StaleRecord, commit_change, last_change, replace_current
+from app.catalog.changes import Change, StaleRecord, commit_change, last_change, replace_current, replace_record
 from app.catalog.server_tables import OwnedServerVersion
 from app.catalog.tables import GpuModel, Provenance
 
@@ -17,25 +17,18 @@ def server_changed(session: Session, key: str) -> int:
     return last_change(session, OwnedServerVersion, "key", key)
 
 
-def save_server(
-    session: Session, key: str, fields: dict[str, Any], provenance: Provenance, note: str, who: str,
-    based_on: int | None = None,
-) -> int:  # fmt: skip
+def save_server(session: Session, key: str, fields: dict[str, Any], provenance: Provenance, change: Change) -> int:
     """`fields`: the server's (SERVER_CHECKS'), its GPU model by name (`gpu`). Returns the new version."""
-    version, _ = replace_current(session, OwnedServerVersion, "key", key, f"server {key}", note, who, based_on)
     gpu_id = session.exec(select(GpuModel.id).where(GpuModel.name == fields["gpu"])).first()
     assert gpu_id is not None, "the form checks the GPU model is in the catalog"
-    server = {name: value for name, value in fields.items() if name != "gpu"}
-    session.add(OwnedServerVersion(key=key, gpu_model_id=gpu_id, valid_from=version, **server,
-                                   **provenance.model_dump()))  # fmt: skip
-    commit_change(session)
-    return version
+    server = {name: value for name, value in fields.items() if name != "gpu"} | {"gpu_model_id": gpu_id}
+    return replace_record(session, OwnedServerVersion, "key", key, f"server {key}", change, provenance, [server])
 
 
-def retire_server(session: Session, key: str, note: str, who: str, based_on: int) -> int:
+def retire_server(session: Session, key: str, change: Change) -> int:
     """Take a server out of new quotes from a new version on; it stays in history, and quotes at
-    earlier versions keep it. StaleRecord if it changed since `based_on` or is not current."""
-    version, closed = replace_current(session, OwnedServerVersion, "key", key, f"server {key}", note, who, based_on)
+    earlier versions keep it. StaleRecord if it changed since `change.based_on` or is not current."""
+    version, closed = replace_current(session, OwnedServerVersion, "key", key, f"server {key}", change)
     if not closed:
         session.rollback()
         raise StaleRecord(f"there is no current server {key}")

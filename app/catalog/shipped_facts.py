@@ -8,27 +8,15 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import update
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
+from app.catalog.changes import close_current
+from app.catalog.provider_changes import FACT_TABLES, egress_columns, storage_columns
 from app.catalog.seed import shipped_day
-from app.catalog.tables import (
-    EgressTierVersion,
-    Provenance,
-    Provider,
-    ProviderHeadquarters,
-    ProviderTable,
-    StoragePrice,
-)
+from app.catalog.tables import Provenance, Provider, ProviderHeadquarters
 from app.catalog.tier_rows import TierRow, priced_tiers
 from app.costing.money import USD
 from app.costing.tiers import check_tiers
-
-TABLES: dict[str, ProviderTable] = {
-    "egress": EgressTierVersion,
-    "storage": StoragePrice,
-    "headquarters": ProviderHeadquarters,
-}
 
 
 def provenance(row: dict[str, str]) -> dict[str, Any]:
@@ -56,13 +44,8 @@ def replace_provider_facts(session: Session, version: int, rows: Iterable[dict[s
         facts[row["provider"], row["fact"]].append(row)
     ids = {p.slug: p.id for p in session.exec(select(Provider)) if p.id is not None}
     for (slug, fact), lines in facts.items():
-        table = TABLES[fact]
         provider_id = ids[slug]
-        session.execute(
-            update(table)
-            .where(col(table.provider_id) == provider_id, col(table.valid_to).is_(None))
-            .values(valid_to=version)
-        )
+        close_current(session, FACT_TABLES[fact], "provider_id", provider_id, version)
         if fact == "headquarters":
             (row,) = lines
             session.add(
@@ -72,10 +55,10 @@ def replace_provider_facts(session: Session, version: int, rows: Iterable[dict[s
                 )
             )  # fmt: skip
             continue
-        for (from_gb, to_gb, price), row in zip(_tiers(lines, amount), lines, strict=True):
-            common = dict(provider_id=provider_id, from_gb=from_gb, to_gb=to_gb, valid_from=version,
-                          currency=row.get("currency", USD.code), **provenance(row))  # fmt: skip
+        for tier, row in zip(_tiers(lines, amount), lines, strict=True):
+            currency = row.get("currency", USD.code)
             if fact == "egress":
-                session.add(EgressTierVersion(per_gb=price, **common))
+                columns = egress_columns(tier, currency)
             else:
-                session.add(StoragePrice(kind=row["kind"], product=row["product"], per_gb_month=price, **common))
+                columns = storage_columns(tier, currency, row["kind"], row["product"])
+            session.add(FACT_TABLES[fact](provider_id=provider_id, valid_from=version, **columns, **provenance(row)))

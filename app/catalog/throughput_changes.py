@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from app.catalog.changes import commit_change, last_change, replace_current
+from app.catalog.changes import Change, commit_change, last_change, replace_current
 from app.catalog.tables import GpuModel, Provenance
 from app.catalog.throughput_tables import PEAK_RECORD, GpuPeakVersion, ThroughputVersion
 
@@ -17,12 +17,9 @@ def _gpu_id(session: Session, gpu: str) -> int | None:
     return session.exec(select(GpuModel.id).where(GpuModel.name == gpu)).first()
 
 
-def save_throughput(
-    session: Session, key: str, fields: dict[str, Any], provenance: Provenance, note: str, who: str,
-    based_on: int | None = None,
-) -> int:  # fmt: skip
+def save_throughput(session: Session, key: str, fields: dict[str, Any], provenance: Provenance, change: Change) -> int:
     """`fields`: the benchmark's (BENCHMARK_CHECKS' and `parameters`), its GPU model by name (`gpu`)."""
-    version, _ = replace_current(session, ThroughputVersion, "key", key, f"throughput {key}", note, who, based_on)
+    version, _ = replace_current(session, ThroughputVersion, "key", key, f"throughput {key}", change)
     gpu_id = _gpu_id(session, fields["gpu"])
     assert gpu_id is not None, "the form checks the GPU model is in the catalog"
     benchmark = {name: value for name, value in fields.items() if name != "gpu"}
@@ -38,13 +35,12 @@ def peak_changed(session: Session, gpu: str, precision: str) -> int:
 
 
 def save_peak(
-    session: Session, gpu: str, precision: str, dense_tflops: Decimal, provenance: Provenance, note: str, who: str,
-    based_on: int | None = None,
-) -> int:  # fmt: skip
+    session: Session, gpu: str, precision: str, dense_tflops: Decimal, provenance: Provenance, change: Change
+) -> int:
     gpu_id = _gpu_id(session, gpu)
     assert gpu_id is not None, "the form checks the GPU model is in the catalog"
     record = f"gpu peak {gpu} {precision}"
-    version, _ = replace_current(session, GpuPeakVersion, PEAK_RECORD, (gpu_id, precision), record, note, who, based_on)
+    version, _ = replace_current(session, GpuPeakVersion, PEAK_RECORD, (gpu_id, precision), record, change)
     session.add(GpuPeakVersion(gpu_model_id=gpu_id, precision=precision, dense_tflops=dense_tflops,
                                valid_from=version, **provenance.model_dump()))  # fmt: skip
     commit_change(session)

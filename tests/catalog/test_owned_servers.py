@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from app.catalog.changes import StaleRecord
+from app.catalog.changes import Change, StaleRecord
 from app.catalog.server_changes import retire_server, save_server, server_changed
 from app.catalog.snapshot import Catalogs
 from app.catalog.tables import Provenance
@@ -93,10 +93,10 @@ KEY = "dgx-h100/viperatech-2025-03"
 
 def test_a_server_changed_then_retired_stays_at_the_versions_that_had_it(session, catalogs):
     """375,000, then repriced to 360,000, then retired: each version keeps what it had."""
-    first = save_server(session, KEY, VIPERATECH, READ, "listed", "alice")
-    repriced = save_server(session, KEY, VIPERATECH | {"price": Decimal("360000")}, READ, "new list", "alice",
-                           based_on=first)  # fmt: skip
-    retired = retire_server(session, KEY, "no longer sold", "alice", based_on=repriced)
+    first = save_server(session, KEY, VIPERATECH, READ, Change("listed", "alice"))
+    repriced = save_server(session, KEY, VIPERATECH | {"price": Decimal("360000")}, READ,
+                           Change("new list", "alice", based_on=first))  # fmt: skip
+    retired = retire_server(session, KEY, Change("no longer sold", "alice", based_on=repriced))
     assert catalogs.at(first).servers[KEY].price == 375000
     assert catalogs.at(repriced).servers[KEY].price == 360000
     assert KEY not in catalogs.at(retired).servers and catalogs.at(first - 1).servers == {}
@@ -105,9 +105,9 @@ def test_a_server_changed_then_retired_stays_at_the_versions_that_had_it(session
 
 def test_a_server_changed_since_the_form_was_opened_is_refused(session, catalogs):
     opened = server_changed(session, KEY)
-    save_server(session, KEY, VIPERATECH, READ, "first", "alice", based_on=opened)
+    save_server(session, KEY, VIPERATECH, READ, Change("first", "alice", based_on=opened))
     with pytest.raises(StaleRecord):
-        save_server(session, KEY, VIPERATECH | {"price": Decimal("1")}, READ, "second", "bob", based_on=opened)
+        save_server(session, KEY, VIPERATECH | {"price": Decimal("1")}, READ, Change("second", "bob", based_on=opened))
     with pytest.raises(StaleRecord):
-        retire_server(session, "dgx-h100/nobody-2025-01", "gone", "bob", based_on=0)
+        retire_server(session, "dgx-h100/nobody-2025-01", Change("gone", "bob", based_on=0))
     assert catalogs.current().servers[KEY].price == 375000

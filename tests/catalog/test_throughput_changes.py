@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from app.catalog.changes import StaleRecord
+from app.catalog.changes import Change, StaleRecord
 from app.catalog.snapshot import Catalogs
 from app.catalog.tables import Provenance
 from app.catalog.throughput_changes import peak_changed, save_peak
@@ -23,9 +23,9 @@ def catalogs(session):
 
 def test_a_peak_is_one_gpu_model_at_one_precision(session, catalogs):
     """H100 BF16 989.4, then FP8 1978.9, then BF16 corrected to 990: FP8 stays; the first save's version keeps 989.4."""
-    first = save_peak(session, "H100", "bf16", Decimal("989.4"), SOURCE, "datasheet", "alice")
-    save_peak(session, "H100", "fp8", Decimal("1978.9"), SOURCE, "datasheet", "alice")
-    save_peak(session, "H100", "bf16", Decimal("990"), SOURCE, "typo", "alice", based_on=first)
+    first = save_peak(session, "H100", "bf16", Decimal("989.4"), SOURCE, Change("datasheet", "alice"))
+    save_peak(session, "H100", "fp8", Decimal("1978.9"), SOURCE, Change("datasheet", "alice"))
+    save_peak(session, "H100", "bf16", Decimal("990"), SOURCE, Change("typo", "alice", based_on=first))
     peaks = catalogs.current().peaks
     assert {k: p.dense_tflops for k, p in peaks.items()} == {("H100", "bf16"): 990, ("H100", "fp8"): 1978.9}
     assert catalogs.at(first).peaks["H100", "bf16"].dense_tflops == 989.4
@@ -33,9 +33,9 @@ def test_a_peak_is_one_gpu_model_at_one_precision(session, catalogs):
 
 def test_a_peak_changed_since_the_form_was_opened_is_refused(session, catalogs):
     opened = peak_changed(session, "H100", "bf16")
-    save_peak(session, "H100", "bf16", Decimal("989.4"), SOURCE, "first", "alice", based_on=opened)
+    save_peak(session, "H100", "bf16", Decimal("989.4"), SOURCE, Change("first", "alice", based_on=opened))
     with pytest.raises(StaleRecord):
-        save_peak(session, "H100", "bf16", Decimal("312"), SOURCE, "second", "bob", based_on=opened)
+        save_peak(session, "H100", "bf16", Decimal("312"), SOURCE, Change("second", "bob", based_on=opened))
     assert catalogs.current().peaks["H100", "bf16"].dense_tflops == 989.4
 
 

@@ -55,7 +55,7 @@ def test_concurrent_edits_from_the_same_form_land_once(database_url):
 
     from sqlmodel import Session, SQLModel
 
-    from app.catalog.changes import last_change
+    from app.catalog.changes import Change, last_change
     from app.catalog.provider_changes import replace_storage
     from app.catalog.tables import Provenance, StoragePrice
     from app.platform.db import make_engine
@@ -73,7 +73,7 @@ def test_concurrent_edits_from_the_same_form_land_once(database_url):
             try:
                 read = Provenance(source="https://example.test/s", as_of=date(2026, 11, 1), source_kind="official")
                 replace_storage(session, provider_id, "block_volume", "SSD", [(Decimal(0), None, price)], "USD", read,
-                                "n", "a", based_on)  # fmt: skip
+                                Change("n", "a", based_on))  # fmt: skip
                 outcomes.append("saved")
             except StaleRecord:
                 outcomes.append("refused")

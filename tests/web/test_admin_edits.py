@@ -39,7 +39,7 @@ FRANC = {"usd_per_unit": "1.1312", "source": "https://example.test/chf", "as_of"
 
 
 def save_franc(session, franc: FrancEdit) -> str:
-    change_rate(session, "CHF", franc.usd_per_unit, franc.provenance, franc.note, "alice", franc.based_on)
+    change_rate(session, "CHF", franc.usd_per_unit, franc.provenance, franc.change("alice"))
     return "/admin/rates"
 
 

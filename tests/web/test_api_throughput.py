@@ -2,6 +2,7 @@
 
 from decimal import Decimal
 
+from app.catalog.changes import Change
 from app.catalog.tables import Provenance
 from app.catalog.throughput_changes import save_peak
 from tests.factories import hand_checked_catalog, make_benchmark
@@ -12,7 +13,7 @@ DATASHEET = Provenance(source="https://example.test/h100", source_kind="transcri
 def test_benchmarks_and_peaks_come_with_their_conditions_and_sources(client, session):
     hand_checked_catalog(session)
     make_benchmark(session)
-    save_peak(session, "H100", "bf16", Decimal("989.4"), DATASHEET, "datasheet", "alice")
+    save_peak(session, "H100", "bf16", Decimal("989.4"), DATASHEET, Change("datasheet", "alice"))
     answer = client.get("/api/throughput").json()
     (benchmark,) = answer["benchmarks"]
     assert benchmark == {

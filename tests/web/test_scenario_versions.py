@@ -4,7 +4,7 @@ by how much, worked by hand on the hand-checked catalog at 400 GPU-hours of H100
 from datetime import date
 from decimal import Decimal
 
-from app.catalog.changes import change_offer_price, retire_offer
+from app.catalog.changes import Change, change_offer_price, retire_offer
 from app.catalog.rate_changes import change_rate
 from app.catalog.tables import Provenance
 from app.scenarios import versions
@@ -81,9 +81,9 @@ def test_in_euros_each_price_list_converts_once_at_its_own_rate(client, session)
         source="https://www.ecb.europa.eu/stats/eurofxref/", as_of=date(2026, 11, 27), source_kind="official"
     )
     ids = hand_checked_catalog(session)
-    change_rate(session, "EUR", Decimal("1.25"), ecb, "test rate", "test")
+    change_rate(session, "EUR", Decimal("1.25"), ecb, Change("test rate", "test"))
     slug = save_via_page(client, query=f"{QUERY}&currency=EUR").headers["location"]
     change_offer_price(session, ids["on_demand"], Decimal("3.00"), SOURCE, date(2026, 11, 28), "up")
-    change_rate(session, "EUR", Decimal("1.50"), ecb, "euro up", "test")
+    change_rate(session, "EUR", Decimal("1.50"), ecb, Change("euro up", "test"))
     rows = rows_of(soup(client.get(f"{slug}/versions")))
     assert [row[2:] for row in rows] == [["€802.88", ""], ["€962.88", "+€160.00"], ["€802.40", "−€0.48"]]

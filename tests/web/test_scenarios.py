@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlmodel import Session, SQLModel, func, select
 
-from app.catalog.changes import change_offer_price, retire_offer
+from app.catalog.changes import Change, change_offer_price, retire_offer
 from app.catalog.provider_changes import change_headquarters
 from app.catalog.tables import CatalogVersion, Provenance, Provider
 from app.platform.settings import settings
@@ -298,7 +298,7 @@ def test_a_saved_filter_on_headquarters_keeps_its_offers_when_a_headquarters_cha
     hand_checked_catalog(session)
     link = save_via_page(client, query=f"{QUERY}&exclude_us_hq=on").headers["location"]
     metal = session.exec(select(Provider).where(Provider.slug == "metal")).one()
-    change_headquarters(session, metal.id, "US", Provenance(source="https://example.test/hq"), "moved")
+    change_headquarters(session, metal.id, "US", Provenance(source="https://example.test/hq"), Change("moved"))
     page = soup(client.get(link))
     assert totals(page) == {"bare_metal-monthly": "$1,250.00"}
     assert totals(soup(client.get(f"/?{QUERY}&exclude_us_hq=on"))) == {}

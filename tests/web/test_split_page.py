@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from app.catalog.changes import Change
 from app.catalog.rate_changes import change_rate
 from app.catalog.tables import Provenance
 from tests.factories import make_offer, make_provider
@@ -137,7 +138,7 @@ def test_in_euros_the_split_converts_at_the_versions_rate(client, session, month
     ecb = Provenance(
         source="https://www.ecb.europa.eu/stats/eurofxref/", as_of=date(2026, 11, 27), source_kind="official"
     )
-    change_rate(session, "EUR", Decimal("1.25"), ecb, "test rate", "test")
+    change_rate(session, "EUR", Decimal("1.25"), ecb, Change("test rate", "test"))
     headline = words(soup(client.get(f"{SPLIT}&currency=EUR")).select_one("p.split-answer"))
     assert "€3,260.00 a month, €175.20 less than bursting all of it" in headline
 

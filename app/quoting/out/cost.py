@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord
 from app.costing.money import Currency
 from app.costing.owning import OWNED_OFFER_ID
-from app.costing.quote import OfferCost
-from app.costing.terms import Billing, Tenancy
+from app.costing.quote import OfferCost, OptionKey
+from app.costing.terms import Billing, Offer, Tenancy
 from app.quoting.out.offers import OfferOut, option_name
 
 
@@ -19,18 +19,47 @@ def _money(usd: float | None, currency: Currency) -> float | None:
     return None if usd is None else float(currency.cents(usd))
 
 
-def _money_rate(usd: float | None, currency: Currency) -> float | None:
+def money_rate(usd: float | None, currency: Currency) -> float | None:
+    """USD in the display currency to a rate's precision (a price per unit, not a bill's cents)."""
     return None if usd is None else float(currency.rate(usd))
 
 
-class CostOut(BaseModel):
-    """One offer's cost for the workload a month of the horizon, part by part, in the display currency."""
+CatalogOffer = Annotated[
+    OfferOut | None, Field(description="the catalog's offer; null for the server owned (`owned` says what it is)")
+]
+PerMillionOutputTokens = Annotated[
+    float | None, Field(description="a serving job's month divided by its millions of output tokens; null otherwise")
+]
+
+
+def catalog_offer(catalog: CatalogSnapshot, offer_id: int) -> OfferOut | None:
+    """An option's offer as the catalog states it; None for the server owned, which is no offer of the catalog."""
+    return None if offer_id == OWNED_OFFER_ID else OfferOut.at(catalog, offer_id)
+
+
+class OfferNameOut(BaseModel):
+    """Which offer an option runs on, named as the quote's options name theirs."""
 
     option: str
     offer_id: int
     provider: str
     tenancy: Tenancy
     billing: Billing
+
+    @staticmethod
+    def names(option: OptionKey, offer: Offer) -> dict[str, Any]:
+        return {
+            "option": option_name(option),
+            "offer_id": offer.offer_id,
+            "provider": offer.provider,
+            "tenancy": offer.tenancy,
+            "billing": offer.billing,
+        }
+
+
+class CostOut(OfferNameOut):
+    """One offer's cost for the workload a month of the horizon, part by part, in the display currency."""
+
     compute: float = Field(description="a month of the horizon: a minimum term longer than the horizon billed whole")
     egress: float | None = Field(description="null: the provider publishes no price for it, and none is assumed")
     storage: float | None = Field(description="null: the provider publishes no price for it, and none is assumed")
@@ -56,12 +85,7 @@ class CostOut(BaseModel):
 
     @staticmethod
     def figures(o: OfferCost, currency: Currency) -> dict[str, Any]:
-        return {
-            "option": option_name(o.option),
-            "offer_id": o.offer.offer_id,
-            "provider": o.offer.provider,
-            "tenancy": o.offer.tenancy,
-            "billing": o.offer.billing,
+        return OfferNameOut.names(o.option, o.offer) | {
             "compute": float(currency.cents(o.compute)),
             "egress": _money(o.egress, currency),
             "storage": _money(o.storage, currency),
@@ -72,19 +96,15 @@ class CostOut(BaseModel):
             "cold_starts": float(currency.cents(o.cold_start_usd)),
             "setup_fee": float(currency.cents(o.offer.setup_fee_usd)),
             "horizon_total": float(o.horizon_in(currency)),
-            "effective_per_gpu_hour": _money_rate(o.effective_per_gpu_hour, currency),
+            "effective_per_gpu_hour": money_rate(o.effective_per_gpu_hour, currency),
             "complete": o.complete,
             "assumed": list(o.assumed),
         }
 
 
 class OptionOut(CostOut):
-    per_million_output_tokens: float | None = Field(
-        None, description="a serving job's month divided by its millions of output tokens"
-    )
-    offer: OfferOut | None = Field(
-        description="the catalog's offer; null for the server owned (`owned` says what it is)"
-    )
+    per_million_output_tokens: PerMillionOutputTokens = None
+    offer: CatalogOffer
 
     @classmethod
     def of(
@@ -93,8 +113,8 @@ class OptionOut(CostOut):
         """`per_million`: a serving job's USD per million output tokens on this option (app/quoting/per_output.py)."""
         return cls(
             **cls.figures(o, currency),
-            per_million_output_tokens=_money_rate(per_million, currency),
-            offer=None if o.offer.offer_id == OWNED_OFFER_ID else OfferOut.at(catalog, o.offer.offer_id),
+            per_million_output_tokens=money_rate(per_million, currency),
+            offer=catalog_offer(catalog, o.offer.offer_id),
         )
 
 

@@ -10,11 +10,9 @@ from pydantic import BaseModel, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.costing.money import Currency
-from app.costing.owning import OWNED_OFFER_ID
 from app.costing.quote import PricedOffer
-from app.costing.terms import Billing, Tenancy
 from app.quoting.build import QuoteResult
-from app.quoting.out.offers import OfferOut, option_name
+from app.quoting.out.cost import CatalogOffer, OfferNameOut, PerMillionOutputTokens, catalog_offer, money_rate
 from app.quoting.params.job import Job
 from app.quoting.params.quote import QuoteParams
 from app.quoting.split_ways import SplitWays, Way, split_ways
@@ -44,15 +42,10 @@ class LevelOut(BaseModel):
     hours: float = Field(description="hours a month at this level, of 730")
 
 
-class SplitOfferOut(BaseModel):
+class SplitOfferOut(OfferNameOut):
     """An offer the split runs on, named as the quote's options name theirs."""
 
-    option: str
-    offer_id: int
-    provider: str
-    tenancy: Tenancy
-    billing: Billing
-    offer: OfferOut | None = Field(description="the catalog's offer; null for the server owned (`owned`)")
+    offer: CatalogOffer
 
 
 class SplitFiguresOut(BaseModel):
@@ -93,9 +86,7 @@ class BestSplitOut(SplitFiguresOut):
         "filters leave no base option"
     )
     burst_offer: SplitOfferOut | None = Field(description="the burst option's offer; null where none is left")
-    per_million_output_tokens: float | None = Field(
-        description="a serving job's split: its month divided by its millions of output tokens; null otherwise"
-    )
+    per_million_output_tokens: PerMillionOutputTokens
 
 
 class AloneOut(SplitFiguresOut):
@@ -136,12 +127,7 @@ class SplitOut(BaseModel):
 
 
 def _offer(result: QuoteResult, p: PricedOffer) -> SplitOfferOut:
-    o = p.offer
-    offer = None if o.offer_id == OWNED_OFFER_ID else OfferOut.at(result.catalog, o.offer_id)
-    return SplitOfferOut(
-        option=option_name(p.option), offer_id=o.offer_id, provider=o.provider, tenancy=o.tenancy, billing=o.billing,
-        offer=offer,
-    )  # fmt: skip
+    return SplitOfferOut(**OfferNameOut.names(p.option, p.offer), offer=catalog_offer(result.catalog, p.offer.offer_id))
 
 
 def _money(usd: float, cur: Currency) -> float:
@@ -168,7 +154,7 @@ def _best(result: QuoteResult, ways: SplitWays) -> BestSplitOut:
     return BestSplitOut(
         base_offer=None if base is None else _offer(result, base),
         burst_offer=None if burst is None else _offer(result, burst),
-        per_million_output_tokens=None if per_million is None else float(result.currency.rate(per_million)),
+        per_million_output_tokens=money_rate(per_million, result.currency),
         **_figures(ways.answer, result.currency),
     )  # fmt: skip
 

@@ -17,17 +17,18 @@ declaring a model, e.g. a GPU model's dense peak (app/routes/admin/throughput.py
     @router.post("/throughput/peaks", response_class=HTMLResponse)
     def save_gpu_peak(request: Request, admin: Admin, db: Database, posted: PostedForm) -> Response:
         def save(session: Session, edit: PeakEdit) -> str:
-            save_peak(session, edit.gpu, edit.precision, edit.dense_tflops, edit.provenance, edit.note,
-                      admin.username, edit.based_on)
+            save_peak(session, edit.gpu, edit.precision, edit.dense_tflops, edit.provenance,
+                      edit.change(admin.username))
             return "/admin/throughput"
 
         return answer(PeakEdit, posted, db, save, partial(_page, request, admin, db))
 
 `FactEdit` brings what every sourced fact's form asks (`_fields.html`'s `provenance` macro): the
 source, as of, publisher and quote (and notes, where a form asks them), the change note and
-`based_on`, and `refused`, which an edit overrides where its fields are checked together. The page's
-keys of a form's fields (their ids, messages and values) are `prefix` + the field's name; a field is
-posted under its alias, if it has one (`hq_` fields posted as keyed, `storage_` ones by their names).
+`based_on` (with the admin, the catalog's `Change`), and `refused`, which an edit overrides where its
+fields are checked together. The page's keys of a form's fields (their ids, messages and values) are
+`prefix` + the field's name; a field is posted under its alias, if it has one (`hq_` fields posted as
+keyed, `storage_` ones by their names).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
 from app.catalog import rows as check
-from app.catalog.changes import StaleRecord
+from app.catalog.changes import Change, StaleRecord
 from app.catalog.queries import gpu_by_name
 from app.catalog.tables import Provenance, SourceKind
 from app.catalog.text_rules import plain_text
@@ -181,6 +182,10 @@ class FactEdit(EditForm):
         return Provenance(
             source=self.source, as_of=self.as_of, source_kind=self.source_kind, quote=self.quote, notes=self.notes
         )
+
+    def change(self, who: str) -> Change:
+        """The change the admin `who` makes, based on the version the form was opened at."""
+        return Change(self.note, who, self.based_on)
 
 
 SOURCE_KINDS = [

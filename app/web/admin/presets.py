@@ -77,8 +77,7 @@ def save_model_preset(
     """A preset's whole architecture as a new version; its key decides whether it is new."""
 
     def save(session: Session, preset: PresetEdit) -> str:
-        save_preset(session, preset.key, preset.architecture, preset.provenance, preset.note, admin.username,
-                    preset.based_on)  # fmt: skip
+        save_preset(session, preset.key, preset.architecture, preset.provenance, preset.change(admin.username))
         return f"/admin/presets?key={preset.key}"
 
     return answer(PresetEdit, posted, db, save, partial(_page, request, admin, db, catalogs, posted.get("key", "")))

@@ -178,7 +178,7 @@ def save_headquarters(
     request: Request, admin: Admin, db: Database, provider_id: RecordId, posted: PostedForm
 ) -> Response:
     def change(session: Session, hq: HeadquartersEdit) -> None:
-        change_headquarters(session, provider_id, hq.country, hq.provenance, hq.note, admin.username, hq.based_on)
+        change_headquarters(session, provider_id, hq.country, hq.provenance, hq.change(admin.username))
 
     return _save_fact(request, admin, db, provider_id, posted, HeadquartersEdit, change)
 
@@ -186,8 +186,8 @@ def save_headquarters(
 @router.post("/providers/{provider_id}/egress", response_class=HTMLResponse)
 def save_egress(request: Request, admin: Admin, db: Database, provider_id: RecordId, posted: PostedForm) -> Response:
     def change(session: Session, egress: EgressEdit) -> None:
-        replace_egress_tiers(session, provider_id, egress.tiers, egress.currency, egress.provenance, egress.note,
-                             admin.username, egress.based_on)  # fmt: skip
+        replace_egress_tiers(session, provider_id, egress.tiers, egress.currency, egress.provenance,
+                             egress.change(admin.username))  # fmt: skip
 
     return _save_fact(request, admin, db, provider_id, posted, EgressEdit, change)
 
@@ -197,8 +197,8 @@ def save_storage(request: Request, admin: Admin, db: Database, provider_id: Reco
     """The storage GPU users keep checkpoints on, as tiers per GB-month; empty means none is published."""
 
     def change(session: Session, s: StorageEdit) -> None:
-        replace_storage(session, provider_id, s.kind, s.product, s.tiers, s.currency, s.provenance, s.note,
-                        admin.username, s.based_on)  # fmt: skip
+        replace_storage(session, provider_id, s.kind, s.product, s.tiers, s.currency, s.provenance,
+                        s.change(admin.username))  # fmt: skip
 
     return _save_fact(request, admin, db, provider_id, posted, StorageEdit, change)
 

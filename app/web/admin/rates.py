@@ -68,7 +68,7 @@ def fetch_ecb(request: Request, admin: Admin, db: Database, catalogs: CatalogsDe
 @router.post("/rates", response_class=HTMLResponse)
 def save_rate(request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm) -> Response:
     def save(session: Session, rate: RateEdit) -> str:
-        change_rate(session, CURRENCY, rate.usd_per_unit, rate.provenance, rate.note, admin.username, rate.based_on)
+        change_rate(session, CURRENCY, rate.usd_per_unit, rate.provenance, rate.change(admin.username))
         return "/admin/rates"
 
     return answer(RateEdit, posted, db, save, partial(_page, request, admin, db, catalogs))

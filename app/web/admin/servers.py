@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from app.admin.tables import AdminUser
+from app.catalog.changes import Change
 from app.catalog.currencies import STATED
 from app.catalog.rows import decimal_text
 from app.catalog.server_changes import retire_server, save_server, server_changed
@@ -108,7 +109,7 @@ def save_owned_server(
     """A server's every field as a new version; its key decides whether it is new."""
 
     def save(session: Session, edit: ServerEdit) -> str:
-        save_server(session, edit.key, edit.server, edit.provenance, edit.note, admin.username, edit.based_on)
+        save_server(session, edit.key, edit.server, edit.provenance, edit.change(admin.username))
         return f"/admin/servers?{urlencode({'key': edit.key})}"
 
     return answer(ServerEdit, posted, db, save, partial(_page, request, admin, db, catalogs, posted.get("key", "")))
@@ -121,7 +122,7 @@ def retire_owned_server(
     """Take a server out of new quotes as a new version; it stays in history."""
 
     def retire(session: Session, edit: ServerRetirement) -> str:
-        retire_server(session, edit.key, edit.note, admin.username, edit.based_on)
+        retire_server(session, edit.key, Change(edit.note, admin.username, edit.based_on))
         return "/admin/servers"
 
     page = partial(_page, request, admin, db, catalogs, posted.get("key", ""))

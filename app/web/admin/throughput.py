@@ -144,7 +144,7 @@ def save_benchmark(request: Request, admin: Admin, db: Database, catalogs: Catal
     """A benchmark's every field as a new version; its key decides whether it is new."""
 
     def save(session: Session, edit: ThroughputEdit) -> str:
-        save_throughput(session, edit.key, edit.benchmark, edit.provenance, edit.note, admin.username, edit.based_on)
+        save_throughput(session, edit.key, edit.benchmark, edit.provenance, edit.change(admin.username))
         return f"/admin/throughput?{urlencode({'key': edit.key})}"
 
     page = partial(_page, request, admin, db, catalogs, posted.get("key", ""), "", "")
@@ -156,8 +156,7 @@ def save_gpu_peak(request: Request, admin: Admin, db: Database, catalogs: Catalo
     """A GPU model's dense peak at a precision as a new version."""
 
     def save(session: Session, edit: PeakEdit) -> str:
-        save_peak(session, edit.gpu, edit.precision, edit.dense_tflops, edit.provenance, edit.note, admin.username,
-                  edit.based_on)  # fmt: skip
+        save_peak(session, edit.gpu, edit.precision, edit.dense_tflops, edit.provenance, edit.change(admin.username))
         return f"/admin/throughput?{urlencode({'gpu': edit.gpu, 'precision': edit.precision})}"
 
     page = partial(_page, request, admin, db, catalogs, "", posted.get("gpu", ""), posted.get("precision", ""))
