@@ -107,12 +107,12 @@ def throughput_more_2026_12(session: Session, version: int) -> None:
     current = set(session.exec(select(ThroughputVersion.key).where(col(ThroughputVersion.valid_to).is_(None))))
     for row, benchmark in _on_gpus(session, "throughput_more_2026_12.csv", BENCHMARK_CHECKS, conditions_refused):
         if row["key"] not in current:
-            shipped = {
-                "key": row["key"],
-                "parameters": int(row["parameters"]),
-                "virtualized": row["virtualized"] == "yes",
-            }
-            session.add(ThroughputVersion(valid_from=version, **shipped, **benchmark, **provenance(row)))
+            session.add(
+                ThroughputVersion(
+                    key=row["key"], parameters=int(row["parameters"]), virtualized=row["virtualized"] == "yes",
+                    valid_from=version, **benchmark, **provenance(row),
+                )
+            )  # fmt: skip
     peaks = {
         (p.gpu_model_id, p.precision)
         for p in session.exec(select(GpuPeakVersion).where(col(GpuPeakVersion.valid_to).is_(None)))
