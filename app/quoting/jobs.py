@@ -1,9 +1,11 @@
-"""A job on one GPU model: the benchmark (or dense peak) it rests on and the GPU-hours, GPUs at once
-and months it takes, or, where the catalog has no number for the pair, why; never a scaled guess."""
+"""A job on one GPU model: what it rests on (the buyer's throughput, a benchmark, the estimate from the
+physics or a dense peak) and the GPU-hours, GPUs at once and months it takes, or, where the catalog
+has no number for the pair, why; never a guess scaled by hand."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import cast
 
 from annotated_types import Le
@@ -25,7 +27,9 @@ from app.costing.jobs import (
     training_flops,
 )
 from app.costing.memory import Fit, Mode
+from app.costing.roofline import Conditions, Refusal
 from app.costing.terms import HOURS_PER_MONTH
+from app.quoting.estimates import Adjusted, Estimated, adjusted, architecture, serving_estimate
 from app.quoting.params.demand import read_daily
 from app.quoting.params.job import Job, Latency
 from app.quoting.params.quote import QuoteParams, SizeParams
@@ -50,6 +54,12 @@ matching got furthest to (app/quoting/jobs.py checks the model, then the precisi
 latency, the replica, the volume; a run's GPUs, then its peak, then its length)."""
 
 
+class Basis(StrEnum):
+    BENCHMARK = "benchmark"
+    ESTIMATE = "estimate"
+    MEASURED = "measured"
+
+
 @dataclass(frozen=True)
 class JobFit:
     """What one GPU model takes for the job, and what that rests on."""
@@ -70,11 +80,27 @@ class JobFit:
     """The buyer's own throughput, which takes precedence over any benchmark."""
     utilisation: float | None = None
     """A run at the dense peak: the share of it assumed."""
+    adjusted: Adjusted | None = None
+    """Serving at other conditions than any benchmark's: the nearest, scaled by the estimate."""
+    estimated: Estimated | None = None
+    """Serving where no benchmark of the model on the GPU model holds it: the estimate from its figures."""
+
+    @property
+    def basis(self) -> Basis:
+        """What the figures rest on: the buyer's throughput, a published benchmark, or an estimate (from the
+        physics, or for a run, the dense peak at an assumed utilisation)."""
+        if self.measured_tps is not None:
+            return Basis.MEASURED
+        return Basis.BENCHMARK if self.benchmark is not None else Basis.ESTIMATE
 
     @property
     def tokens_per_s(self) -> float | None:
         """The throughput the figures rest on, as the page and the API state it: the buyer's own where
         given, else the benchmark's (a replica's output tokens/s serving, a GPU's tokens/s training)."""
+        if self.estimated is not None:
+            return self.estimated.tokens_per_s
+        if self.adjusted is not None:
+            return self.adjusted.tokens_per_s
         return self.measured_tps or (self.benchmark.tokens_per_s if self.benchmark else None)
 
 
@@ -167,14 +193,56 @@ def _latency_bound(p: SizeParams) -> str:
     return f"within {p.max_ttft_ms:g} ms to the first token and {p.max_tbt_ms:g} ms between tokens"
 
 
-def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
+@dataclass(frozen=True)
+class Rate:
+    """A replica's throughput for the job and what it rests on: the buyer's own, a benchmark or the estimate."""
+
+    tokens_per_s: float
+    replica: int
+    benchmark: ThroughputRecord | None = None
+    adjusted: Adjusted | None = None
+    estimated: Estimated | None = None
+
+
+def _conditions(p: SizeParams, gpus: int) -> Conditions:
+    interactive = p.latency is Latency.INTERACTIVE
+    return Conditions(
+        gpus, p.weights, p.kv_cache, p.input_length, p.output_length,
+        p.max_tbt_ms if interactive else None, p.max_ttft_ms if interactive else None,
+    )  # fmt: skip
+
+
+def serving_rate(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> Rate | NoNumber:
+    """The buyer's measured throughput; else the benchmark of these conditions; else the nearest benchmark
+    of the model on the GPU model adjusted to them by the estimate; else the estimate."""
     if p.measured_tps is not None:
-        benchmark, rate, replica = None, p.measured_tps, fit.quoted
-    else:
-        found = serving_benchmark(catalog, p, sizing, fit)
-        if isinstance(found, NoNumber):
-            return found
-        benchmark, rate, replica = found, found.tokens_per_s, found.gpus
+        return Rate(p.measured_tps, fit.quoted)
+    found = serving_benchmark(catalog, p, sizing, fit)
+    if isinstance(found, ThroughputRecord):
+        return Rate(found.tokens_per_s, found.gpus, benchmark=found)
+    model, conditions, most = (
+        architecture(sizing.run.shape, sizing.preset),
+        _conditions(p, fit.quoted),
+        fit.largest_unit,
+    )
+    near = (
+        adjusted(catalog, sizing.preset.key, fit.gpu, model, conditions, (fit.quoted, most or 0))
+        if sizing.preset
+        else None
+    )
+    if near is not None:
+        return Rate(near.tokens_per_s, near.benchmark.gpus, benchmark=near.benchmark, adjusted=near)
+    estimated = serving_estimate(catalog, fit.gpu, model, conditions, most or fit.quoted)
+    if isinstance(estimated, Refusal):
+        return NoNumber(fit.gpu, estimated.field, f"{found.reason}, and {estimated.reason}")
+    return Rate(estimated.tokens_per_s, estimated.gpus, estimated=estimated)
+
+
+def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
+    found = serving_rate(catalog, p, sizing, fit)
+    if isinstance(found, NoNumber):
+        return found
+    rate, replica = found.tokens_per_s, found.replica
     if fit.largest_unit is None or fit.largest_unit < replica:
         return NoNumber(fit.gpu, "gpu", f"no offered instance or node holds a replica of {replica} x {fit.gpu}")
     job = ServingJob(p.output_tokens, rate, replica, p.hours_up)
@@ -190,8 +258,8 @@ def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) 
     else:
         plan = serving_plan(job)
     return JobFit(
-        fit.gpu, plan.gpu_hours, plan.gpus_at_once, replica, None, serving=plan, benchmark=benchmark,
-        measured_tps=p.measured_tps,
+        fit.gpu, plan.gpu_hours, plan.gpus_at_once, replica, None, serving=plan, benchmark=found.benchmark,
+        measured_tps=p.measured_tps, adjusted=found.adjusted, estimated=found.estimated,
     )  # fmt: skip
 
 

@@ -23,10 +23,11 @@ def test_benchmarks_and_peaks_come_with_their_conditions_and_sources(client, ses
         "scenario": "offline", "input_tokens": 1000, "output_tokens": 1000, "sequence_length": None, "ttft_ms": None,
         "tbt_ms": None, "latency_published": "none", "tokens_per_s": 15220.0,
         "source": "https://example.test/perf-overview.md", "as_of": "2026-11-20", "source_kind": "official",
-        "quote": "| 1000/1000 | 17,744 | 15,220 |", "notes": "", "read_from": "",
+        "quote": "| 1000/1000 | 17,744 | 15,220 |", "notes": "", "read_from": "", "virtualized": False,
     }  # fmt: skip
     peak = {"gpu": "H100", "precision": "bf16", "dense_tflops": 989.4, **DATASHEET.model_dump(), "read_from": ""}
     assert answer["peaks"] == [peak]
+    assert (answer["bandwidths"], answer["estimate_checks"], answer["estimate_error_median"]) == ([], [], None)
     assert answer["catalog_version"] == 3
 
 

@@ -107,11 +107,21 @@ def test_serving_llama_3_1_70b_on_h100_at_the_defaults_answers_on_the_bf16_run_a
     assert (round(job["work_hours"], 2), job["replicas"], job["gpu_hours"]) == (22.08, 1, 2920)
 
 
-def test_the_lengths_the_old_message_pointed_at_now_lead_on(client):
-    page = soup(client.get("/?job=serve&preset=llama-3.1-70b&gpu=H100&input_length=467&output_length=256"))
-    assert "maximum throughput" in page.select_one("#results-problem").get_text()
+def test_a_gpu_without_the_figures_to_estimate_on_points_at_gpus_that_answer(client):
+    """L40 has no sourced dense peak: no benchmark of the model on it and no estimate, said under the weights."""
+    page = soup(client.get("/?job=serve&preset=llama-3.1-70b&gpu=L40"))
+    assert "the catalog has no dense BF16 peak of L40 to estimate from" in page.select_one("#weights-error").get_text()
     found = detours(page)
-    assert found and found[0][2].count("latency=interactive") == 1
+    assert found
+    each_answers(client, found)
+
+
+def test_a_bound_between_tokens_no_batch_meets_is_said_under_it_and_leads_on(client):
+    """5 ms between tokens: even one sequence of Llama 3.1 70B on 4 x H100 waits longer for its weights."""
+    page = soup(client.get("/?job=serve&preset=llama-3.1-70b&gpu=H100&latency=interactive&max_tbt_ms=5"))
+    assert "even one sequence waits" in page.select_one("#max_tbt_ms-error").get_text()
+    found = detours(page)
+    assert found
     each_answers(client, found)
 
 

@@ -88,13 +88,17 @@ def test_a_batch_runs_only_the_hours_of_its_work(client, catalog):
 def test_8x_l4_and_1x_b200_serve_the_same_tokens_at_their_own_gpu_hours(client, catalog):
     """As a batch (hours_up 0): L4, 1e9 / 1,000 / 3,600 = 277.78 hours of an 8-GPU replica = 2,222.22
     GPU-hours x 0.80 = 1,777.78; B200, 1e9 / 5,000 / 3,600 = 55.56 GPU-hours x 6.00 = 333.33; H200,
-    95.49 x 4.00 = 381.96. Ranked by the job's cost: B200, H200, L4. H100 has no benchmark: apart."""
+    95.49 x 4.00 = 381.96. Ranked by the job's cost: B200, H200, L4. H100 has no benchmark and no peak
+    or bandwidth to estimate from: apart, under the weights (whose precision the peak is of)."""
     body = client.get(f"/api/quote?{SERVE_70B}&gpu=any&output_tokens_m=1000&hours_up=0").json()
     ranked = [(g["gpu"], g["gpus"], g["job"]["gpu_hours"], g["option"]["total"]) for g in body["any_gpu"]]
     assert ranked == [("B200", 1, 55.5556, 333.33), ("H200", 1, 95.4891, 381.96), ("L4", 8, 2222.2222, 1777.78)]
     assert (body["any_gpu_ranked"], body["any_gpu_not_ranked"]) == (True, None), "on equal work: the same job"
-    assert [(n["gpu"], n["field"]) for n in body["no_number"]] == [("H100", "gpu")]
-    assert body["no_number"][0]["reason"] == "no benchmark of Llama 3.1 70B on H100"
+    assert [(n["gpu"], n["field"]) for n in body["no_number"]] == [("H100", "weights")]
+    assert body["no_number"][0]["reason"] == (
+        "no benchmark of Llama 3.1 70B on H100, and the catalog has no dense FP8 peak of H100 to estimate from"
+    )
+    assert {g["job"]["basis"] for g in body["any_gpu"]} == {"benchmark"}
 
 
 def test_the_headline_names_the_cheapest_gpu_for_the_job(client, catalog):
@@ -116,16 +120,20 @@ def test_the_headline_names_the_cheapest_gpu_for_the_job(client, catalog):
     assert widths[0] / widths[2] == pytest.approx(2920 / 4672, abs=1e-3), "drawn to the job's cost, from zero"
 
 
-def test_a_pair_without_a_benchmark_says_so_under_its_field(client, catalog):
+def test_a_pair_without_a_benchmark_or_the_figures_to_estimate_says_both_under_the_weights(client, catalog):
+    """The estimate needs the GPU model's dense peak at the weights' precision and its bandwidth: this
+    catalog has neither for FP8, so the page says which benchmark is missing and why no estimate."""
     page = soup(client.get(f"/?{SERVE_70B}&gpu=H100"))
-    assert page.select_one("#gpu-error").get_text() == "no benchmark of Llama 3.1 70B on H100"
+    assert page.select_one("#weights-error").get_text() == (
+        "no benchmark of Llama 3.1 70B on H100, and the catalog has no dense FP8 peak of H100 to estimate from"
+    )
     interactive = soup(client.get(f"/?{SERVE_70B}&gpu=H200&latency=interactive"))
-    assert interactive.select_one("#latency-error").get_text() == (
+    assert interactive.select_one("#weights-error").get_text() == (
         "no benchmark of Llama 3.1 70B on H200 within 2000 ms to the first token and 200 ms between tokens "
-        "at these lengths"
+        "at these lengths, and the catalog has no dense FP8 peak of H200 to estimate from"
     )
     lengths = soup(client.get(f"/?{SERVE_70B}&gpu=H200&input_length=500"))
-    assert "only 1000/1000" in lengths.select_one("#input_length-error").get_text()
+    assert "only 1000/1000" in lengths.select_one("#weights-error").get_text()
 
 
 def test_your_measured_throughput_takes_precedence(client, catalog):
@@ -201,7 +209,8 @@ def test_the_size_api_says_what_the_job_takes_on_each_gpu_model(client, catalog)
     body = client.get(f"/api/size?{SERVE_70B}&output_tokens_m=1000").json()
     jobs = {j["gpu"]: j for j in body["jobs"]}
     assert (jobs["H200"]["job"]["work_hours"], jobs["H200"]["job"]["gpu_hours"]) == (95.4891, 730)
-    assert jobs["H100"]["no_number"]["reason"] == "no benchmark of Llama 3.1 70B on H100"
+    assert jobs["H100"]["no_number"]["reason"].startswith("no benchmark of Llama 3.1 70B on H100, and")
+    assert (jobs["H200"]["job"]["basis"], jobs["H200"]["job"]["estimate"]) == ("benchmark", None)
     assert client.get("/api/size?preset=llama-3.1-70b").json()["jobs"] == []
 
 
@@ -250,15 +259,18 @@ def test_a_typed_model_is_not_given_a_presets_benchmark(client, catalog):
     """The same parameter count typed in may be another architecture: no number, said so."""
     typed = "parameters_b=70&layers=40&hidden_size=8192&kv_heads=40&head_dim=128"
     page = soup(client.get(f"/?{SERVE_70B.replace('preset=llama-3.1-70b', typed)}&gpu=H200"))
-    assert page.select_one("#gpu-error").get_text() == "no benchmark of a 70B-parameter model on H200"
+    assert page.select_one("#weights-error").get_text() == (
+        "no benchmark of a 70B-parameter model on H200, and the catalog has no dense FP8 peak of H200 to estimate from"
+    )
 
 
 def test_no_number_on_any_gpu_lands_under_the_input_to_change(client, catalog):
-    """Interactive: H200, B200 and L4 have offline benchmarks only; H100 has none of the model."""
+    """Interactive: H200, B200 and L4 have offline benchmarks only, H100 none of the model, and none the
+    figures to estimate from: every reason lands under the weights, whose peak is missing."""
     page = soup(client.get(f"/?{SERVE_70B}&gpu=any&latency=interactive"))
-    message = page.select_one("#latency-error").get_text()
+    message = page.select_one("#weights-error").get_text()
     assert message.startswith("no benchmark of Llama 3.1 70B on H200 within 2000 ms")
-    assert message.endswith("(and no number on 1 other GPU model)")
+    assert "no benchmark of Llama 3.1 70B on H100, and the catalog has no dense FP8 peak of H100" in message
 
 
 def test_the_size_api_refuses_one_measured_throughput_for_every_gpu(client, catalog):

@@ -4,9 +4,46 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.quoting.jobs import JobFit, NoNumber, job_fit
+from app.quoting.estimates import Estimated, Spread
+from app.quoting.jobs import Basis, JobFit, NoNumber, job_fit
 from app.quoting.params.job import Job
 from app.quoting.sizing import SizeOut, Sizing, size_out
+
+
+class ErrorOut(BaseModel):
+    benchmarks: int = Field(description="the benchmarks the estimate was checked on, each left out of its calibration")
+    median: float = Field(description="the median of |estimate / published - 1| over them")
+    p90: float = Field(description="its 90th percentile")
+
+    @classmethod
+    def of(cls, s: Spread) -> ErrorOut:
+        return cls(benchmarks=s.benchmarks, median=round(s.median, 4), p90=round(s.p90, 4))
+
+
+class EstimateOut(BaseModel):
+    """What a serving job's estimated throughput rests on (DOMAIN.md, "From a job to GPU-hours")."""
+
+    bandwidth_tb_s: float = Field(description="the GPU model's memory bandwidth, from the catalog")
+    dense_tflops: float = Field(description="its dense peak at the precision the weights multiply in")
+    batch: int = Field(description="sequences decoded together: what memory or the latency bound allows")
+    bound: str = Field(description="what bounds a decode step at that batch: memory or compute")
+    tbt_ms: float = Field(description="a user's time between tokens at that batch")
+    memory_efficiency: float = Field(description="the share of bandwidth published runs reach (calibrated)")
+    compute_efficiency: float = Field(description="the share of the dense peak published runs reach (calibrated)")
+    calibrated_on: str = Field(description="which benchmarks the shares were calibrated on")
+    calibration_benchmarks: int
+    error: ErrorOut | None = Field(description="how far the estimate is from those benchmarks, each left out")
+
+    @classmethod
+    def of(cls, e: Estimated) -> EstimateOut:
+        eff = e.calibrated.efficiency
+        return cls(
+            bandwidth_tb_s=e.chip.bandwidth_tb_s, dense_tflops=e.chip.dense_tflops, batch=e.estimate.batch,
+            bound=e.estimate.bound, tbt_ms=round(e.estimate.tbt_ms, 2), memory_efficiency=round(eff.memory, 4),
+            compute_efficiency=round(eff.compute, 4), calibrated_on=e.calibrated.basis,
+            calibration_benchmarks=e.calibrated.benchmarks,
+            error=ErrorOut.of(e.error) if e.error else None,
+        )  # fmt: skip
 
 
 class JobOut(BaseModel):
@@ -26,6 +63,18 @@ class JobOut(BaseModel):
     tokens_per_s: float | None = Field(
         description="serving: output tokens/s of one replica; a run at a training row: tokens/s per GPU"
     )
+    basis: Basis = Field(
+        description="what the figures rest on: benchmark (`benchmark` names it), estimate (serving: from the GPU's "
+        "bandwidth and peak, `estimate`; a run: the dense peak at an assumed utilisation) or measured (yours)"
+    )
+    estimate: EstimateOut | None = Field(description="serving on the estimate: what it rests on; null otherwise")
+    adjusted_by: float | None = Field(
+        description="serving on a benchmark at other lengths or latency: the factor the estimate scales it by to "
+        "the job's (`tokens_per_s` is the benchmark's times this); null where none is applied"
+    )
+    adjustment_error: ErrorOut | None = Field(
+        description="how far such adjustments land: each shipped benchmark adjusted from its nearest sibling"
+    )
     measured: bool = Field(description="the throughput is the one you gave, not a benchmark's")
     dense_tflops: float | None = Field(description="a run at the dense peak: the GPU model's dense peak used")
     utilisation: float | None = Field(description="a run at the dense peak: the share of it assumed (MFU)")
@@ -40,7 +89,10 @@ class JobOut(BaseModel):
             run_gpu_hours=round(run.gpu_hours, 4) if run else None,
             wall_clock_hours=round(run.wall_clock_hours, 4) if run else None,
             months=run.months if run else None,
-            benchmark=j.benchmark.key if j.benchmark else None, tokens_per_s=j.tokens_per_s,
+            benchmark=j.benchmark.key if j.benchmark else None, tokens_per_s=j.tokens_per_s, basis=j.basis,
+            estimate=EstimateOut.of(j.estimated) if j.estimated else None,
+            adjusted_by=round(j.adjusted.factor, 4) if j.adjusted else None,
+            adjustment_error=ErrorOut.of(j.adjusted.error) if j.adjusted and j.adjusted.error else None,
             measured=j.measured_tps is not None,
             dense_tflops=j.peak.dense_tflops if j.peak else None, utilisation=j.utilisation if j.peak else None,
         )  # fmt: skip

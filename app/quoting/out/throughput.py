@@ -7,6 +7,7 @@ from dataclasses import asdict
 from pydantic import BaseModel, Field
 
 from app.catalog.snapshot import CatalogSnapshot
+from app.quoting.estimates import calibrated, left_out, spread
 from app.quoting.out.providers import Sourced
 
 
@@ -22,8 +23,14 @@ class BenchmarkOut(Sourced):
     precision_published: str = Field(description="the precision as the source prints it")
     engine: str = Field(description="engine or benchmark and its version, as published")
     scenario: str = Field(description="offline or latency_bound (inference), pretraining (training)")
-    input_tokens: int | None = Field(description="tokens of each request (inference); null for training")
-    output_tokens: int | None = Field(description="tokens of each answer (inference); null for training")
+    input_tokens: int | None = Field(
+        description="tokens of each request (inference); null for training, and for MLPerf's datasets, whose mean "
+        "input length is not published (the notes name the dataset)"
+    )
+    output_tokens: int | None = Field(
+        description="tokens of each answer (inference; for an MLPerf dataset, the mean its run produced); null for "
+        "training, and where no mean in tokens is published"
+    )
     sequence_length: int | None = Field(description="tokens of each training sequence; null for inference")
     ttft_ms: float | None = Field(description="time to first token the run measured or was held to, ms; null offline")
     tbt_ms: float | None = Field(description="time between tokens the run measured or was held to, ms; null offline")
@@ -32,6 +39,7 @@ class BenchmarkOut(Sourced):
         description="inference: output tokens per second of the whole deployment of `gpus` GPUs; "
         "training: tokens per second per GPU, as reported"
     )
+    virtualized: bool = Field(description="run in virtual machines (beside bare-metal runs of the same GPU)")
 
 
 class PeakOut(Sourced):
@@ -40,15 +48,50 @@ class PeakOut(Sourced):
     dense_tflops: float = Field(description="dense peak TFLOPS of one GPU (without sparsity)")
 
 
+class BandwidthOut(Sourced):
+    gpu: str = Field(description="the catalog's GPU model")
+    tb_per_s: float = Field(description="memory bandwidth, TB/s")
+
+
+class CheckOut(BaseModel):
+    benchmark: str = Field(description="the key of a benchmark whose conditions are all stated")
+    gpu: str
+    scenario: str
+    calibrated_on: str = Field(description="the group whose other benchmarks the estimate was calibrated on")
+    published: float = Field(description="its output tokens/s, as published")
+    estimated: float = Field(description="the estimate's, calibrated without it")
+    error: float = Field(description="estimated / published - 1")
+
+
 class ThroughputOut(BaseModel):
     catalog_version: int = Field(description="the catalog version these were read at")
     benchmarks: list[BenchmarkOut] = Field(description="by kind, preset, GPU model and key")
     peaks: list[PeakOut] = Field(description="by GPU model and precision")
+    bandwidths: list[BandwidthOut] = Field(description="by GPU model")
+    estimate_checks: list[CheckOut] = Field(
+        description="the estimate of serving throughput checked on every benchmark it can be: each left out of "
+        "the calibration in turn (MLPerf's runs state no input length and are not among them)"
+    )
+    estimate_error_median: float | None = Field(description="the median of |error| over estimate_checks")
+    estimate_error_p90: float | None = Field(description="its 90th percentile")
 
     @classmethod
     def of(cls, catalog: CatalogSnapshot) -> ThroughputOut:
+        checks = left_out(catalog)
+        error = spread(checks)
         return cls(
             catalog_version=catalog.version,
             benchmarks=[BenchmarkOut(**asdict(t)) for t in catalog.throughput],
             peaks=[PeakOut(**asdict(p)) for p in catalog.peaks.values()],
-        )
+            bandwidths=[BandwidthOut(**asdict(b)) for b in catalog.bandwidths.values()],
+            estimate_checks=[
+                CheckOut(
+                    benchmark=c.check.key, gpu=c.benchmarked.record.gpu, scenario=c.benchmarked.record.scenario,
+                    calibrated_on=calibrated(catalog, c.benchmarked.group).basis, published=c.check.published,
+                    estimated=round(c.check.estimated, 3), error=round(c.check.error, 4),
+                )
+                for c in checks
+            ],
+            estimate_error_median=round(error.median, 4) if error else None,
+            estimate_error_p90=round(error.p90, 4) if error else None,
+        )  # fmt: skip

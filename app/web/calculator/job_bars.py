@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from app.costing.quote import OfferCost, OptionKey
 from app.quoting.build import QuoteResult
+from app.quoting.choices import GpuChoice
 from app.quoting.per_output import per_million
-from app.web.chart_kit import FRAMES, Frame
+from app.web.chart_kit import FRAMES, Frame, text_width
 from app.web.templating import amount, money_rate
 
 ROW = 30
@@ -53,6 +54,11 @@ class Bars:
     bars: tuple[Bar, ...]
 
 
+def _approx(choice: GpuChoice) -> str:
+    """ "≈" before a figure that rests on the estimate rather than a benchmark or the buyer's throughput."""
+    return "≈" if choice.job is not None and choice.job.estimated is not None else ""
+
+
 def job_bars(result: QuoteResult) -> tuple[Bars, ...]:
     """Each GPU model's cheapest option for the job, cheapest first, in every frame; () unless a job
     is quoted on any GPU."""
@@ -61,11 +67,12 @@ def job_bars(result: QuoteResult) -> tuple[Bars, ...]:
         return ()
     top = max(_cost(result, o) for _, o in cheapest) or 1.0
     drawn = []
+    longest = max(len(f"{c.gpus} x {c.gpu}") for c, _ in cheapest)
     for frame in FRAMES:
-        left = 9 * frame.text
+        left = max(9 * frame.text, round(text_width("x" * longest, frame.text)) + 8)
         room = frame.width - left - 7 * frame.text
         bars = tuple(
-            Bar(f"{c.gpus} x {c.gpu}", o.option, per_output(result, o) or "", i * ROW + 4,
+            Bar(f"{c.gpus} x {c.gpu}", o.option, _approx(c) + (per_output(result, o) or ""), i * ROW + 4,
                 max(1.0, room * _cost(result, o) / top), o.complete)
             for i, (c, o) in enumerate(cheapest)
         )  # fmt: skip

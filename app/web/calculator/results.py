@@ -17,6 +17,7 @@ from app.quoting.owning import OwnedRecord
 from app.quoting.params.form import query_string
 from app.quoting.provider_view import Bill, ProviderView, provider_bills
 from app.web.calculator.charts import Chart
+from app.web.calculator.estimate_checks import ChecksPlot, estimate_checks
 from app.web.calculator.figure_notes import billed_hours, compute_parts, term_horizon
 from app.web.calculator.job_bars import Bars, job_bars, per_output
 from app.web.calculator.owned_results import OwnedFigures, owned_break_evens, owned_figures
@@ -82,6 +83,8 @@ class Shown:
     """The hybrid split of the demand profile, where the job states one."""
     providers: tuple[Bill, ...] = ()
     """Each provider's cheapest offer, in the view's order, where the view is shown."""
+    estimate_checks: tuple[ChecksPlot, ...] = ()
+    """Where the job rests on the estimate: the benchmarks it was checked on, estimated against published."""
 
 
 def shown(result: QuoteResult, view: ProviderView) -> Shown:
@@ -111,6 +114,7 @@ def shown(result: QuoteResult, view: ProviderView) -> Shown:
         owning=owned_break_evens(result),
         split=split_figures(result),
         providers=tuple(provider_bills(result, view)) if view.shown else (),
+        estimate_checks=memo.part("estimate checks", lambda: estimate_checks(result)),
     )
 
 
