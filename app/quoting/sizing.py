@@ -42,6 +42,14 @@ def _shape(params: SizeParams, preset: PresetRecord | None) -> ModelShape | Fiel
     )
 
 
+def _past_context(params: SizeParams, preset: PresetRecord | None, context: int) -> str:
+    """Why a request longer than the context cannot be served, and what would."""
+    tokens = f"{params.input_length:,} tokens in and {params.output_length:,} out"
+    if preset is not None and params.input_length + params.output_length > preset.default_context:
+        return f"{tokens} are more than {preset.name}'s context of {preset.default_context:,} tokens"
+    return f"{tokens} are more than the {context:,}-token context sized for: raise Context to hold them"
+
+
 def size(catalogs: Catalogs, params: SizeParams) -> Sizing | FieldErrors:
     catalog = catalogs.at(params.catalog_version)
     if catalog is None:
@@ -56,6 +64,8 @@ def size(catalogs: Catalogs, params: SizeParams) -> Sizing | FieldErrors:
     if mode is Mode.FULL and params.weights not in (Precision.FP32, Precision.BF16):
         return {"weights": "full training keeps FP32 or BF16 weights (mixed-precision Adam)"}
     context = params.context if params.context is not None else preset.default_context if preset else 8192
+    if params.serves and params.input_length + params.output_length > context:
+        return {"input_length": _past_context(params, preset, context)}
     run = Run(shape, params.weights, mode, context, params.sequences, params.kv_cache)
     assumptions = params.sizing_assumptions()
     need = memory_need(run, assumptions)

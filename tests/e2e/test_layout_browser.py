@@ -55,14 +55,15 @@ def test_the_headline_says_where_committed_beats_spot_for_one_h100_in_the_first_
 ) -> None:
     """The shipped catalog, one H100 at 500 GPU-hours over a 12-month horizon: spot (Nebius, 1.25 an
     hour) is cheapest until Latitude.sh's committed bare metal, 861.00 a month of its 12-month term,
-    meets it at 861 / (1.25 / 0.95) = 654.4 hours; past 730 hours the commitment needs a second GPU
-    and spot is cheaper again. (Over a shorter horizon the term is billed whole and never meets spot.)"""
+    meets it at 861 / (1.25 / 0.974) = 670.9 hours (2.6 % virtualization tax); past 730 hours the
+    commitment needs a second GPU and spot is cheaper again. (Over a shorter horizon the term is billed
+    whole and never meets spot.)"""
     page = browser.new_page(viewport={"width": width, "height": height}, base_url=base_url)
     try:
         page.goto("/?gpu=H100&gpu_hours=500&peak_gpus=1&months=12")
         turn = page.locator(".headline .turn")
         expect(turn).to_have_text(
-            "Bare metal, committed beats Virtualized, spot between 654 and 730 GPU-hours a month; you are at 500."
+            "Bare metal, committed beats Virtualized, spot between 671 and 730 GPU-hours a month; you are at 500."
         )
         box = turn.bounding_box()
         if width < 700:  # the workload's inputs fill a phone's first screen: the turn comes before the groups
@@ -158,19 +159,19 @@ def test_a_phone_reaches_every_input_group_within_two_screens(page: Page) -> Non
 
 
 def test_on_a_phone_a_change_shows_its_new_total_in_the_answer_line(page: Page) -> None:
-    """One AWS offer (p5.4xlarge, 6.88 an hour), 500 GPU-hours, no checkpoint moved out: 500 / 0.95 x 6.88
-    = 3,621.05. Other egress of 1,100 GB, the first 100 free then 0.09 a GB: + 90.00 = 3,711.05. Then,
-    scrolled down to the data group, 500 GB stored on EBS gp3 at 0.08 a GB-month: + 40.00 = 3,751.05."""
+    """One AWS offer (p5.4xlarge, 6.88 an hour), 500 GPU-hours, no checkpoint moved out: 500 / 0.974 x 6.88
+    = 3,531.83. Other egress of 1,100 GB, the first 100 free then 0.09 a GB: + 90.00 = 3,621.83. Then,
+    scrolled down to the data group, 500 GB stored on EBS gp3 at 0.08 a GB-month: + 40.00 = 3,661.83."""
     page.set_viewport_size({"width": 390, "height": 844})
     open_page(page, f"/?offer={quote('aws:p5.4xlarge:H100:us-east-1:on_demand')}&gpu_hours=500&checkpoints_out=0")
     line = page.locator(".answer-line")
-    expect(line).to_have_text("This offer: Virtualized, on demand at $3,621.05 a month")
+    expect(line).to_have_text("This offer: Virtualized, on demand at $3,531.83 a month")
     expect(line).to_be_in_viewport(ratio=1)
 
     egress = page.locator("#egress_gb")
     egress.fill("1100")
     htmx_response(page, lambda: egress.dispatch_event("input"))
-    expect(line).to_have_text("This offer: Virtualized, on demand at $3,711.05 a month")
+    expect(line).to_have_text("This offer: Virtualized, on demand at $3,621.83 a month")
     expect(line).to_be_in_viewport(ratio=1)
 
     unfold(page, "data")
@@ -179,5 +180,5 @@ def test_on_a_phone_a_change_shows_its_new_total_in_the_answer_line(page: Page) 
     stored.fill("500")
     htmx_response(page, lambda: stored.dispatch_event("input"))
     expect(page.locator("p.headline")).not_to_be_in_viewport()
-    expect(line).to_have_text("This offer: Virtualized, on demand at $3,751.05 a month")
+    expect(line).to_have_text("This offer: Virtualized, on demand at $3,661.83 a month")
     expect(line).to_be_in_viewport(ratio=1)

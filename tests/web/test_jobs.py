@@ -277,3 +277,16 @@ def test_the_size_api_refuses_one_measured_throughput_for_every_gpu(client, cata
     response = client.get(f"/api/size?{SERVE_70B}&measured_tps=1000")
     assert response.status_code == 422
     assert "measured_tps" in response.text
+
+
+def test_requests_longer_than_the_models_context_are_refused_under_the_input_length(client, catalog):
+    """Llama 3.1 70B holds 131,072 tokens: 130,000 in and 2,000 out do not fit; with Context set to 8,192,
+    9,000 + 1,000 do not fit what is sized. The page keeps the form; the API answers 422."""
+    page = soup(client.get(f"/?{SERVE_70B}&gpu=H200&context=&input_length=130000&output_length=2000"))
+    assert page.select_one("#input_length-error").get_text() == (
+        "130,000 tokens in and 2,000 out are more than Llama 3.1 70B's context of 131,072 tokens"
+    )
+    assert page.select_one("#input_length")["value"] == "130000"
+    response = client.get(f"/api/quote?{SERVE_70B}&gpu=H200&input_length=9000&output_length=1000")
+    assert response.status_code == 422
+    assert "the 8,192-token context sized for: raise Context to hold them" in response.text

@@ -65,28 +65,28 @@ def test_the_api_ranks_the_term_at_the_horizon_and_says_its_term(client, year_te
 
 
 def test_the_cell_and_the_headline_say_what_the_tax_adds(client, year_term_and_spot):
-    """With the default 5 % tax, spot at 1.25 for 700 hours is 700 / 0.95 x 1.25 = 921.05: 875.00 of
-    GPU time + 46.05 for the tax, in its compute cell and beside the headline's figure."""
+    """With the default 2.6 % tax, spot at 1.25 for 700 hours is 700 / 0.974 x 1.25 = 898.36: 875.00 of
+    GPU time + 23.36 for the tax, in its compute cell and beside the headline's figure."""
     page = soup(client.get("/?gpu=H100&gpu_hours=700&invocations=0"))
     cell = page.select_one('tr[data-option="virtualized-spot"] td[data-label="Compute"]')
-    parts = "$875.00 of GPU time + $46.05 for the 5\u00a0% virtualization tax"
+    parts = "$875.00 of GPU time + $23.36 for the 2.6\u00a0% virtualization tax"
     assert cell.select_one(".assumed-in").extract().get_text() == parts
-    assert cell.get_text(strip=True) == "$921.05"
-    assert "$921.05 a month (Nebius; $875.00 of GPU time + $46.05 for the 5 % virtualization tax)" in headline(page)
+    assert cell.get_text(strip=True) == "$898.36"
+    assert "$898.36 a month (Nebius; $875.00 of GPU time + $23.36 for the 2.6 % virtualization tax)" in headline(page)
     term = page.select_one('tr[data-option="bare_metal-committed"] td[data-label="Compute"]')
     assert term.select_one(".assumed-in") is None
 
 
 def test_the_cell_says_when_the_tax_takes_a_reserved_node_more(client, session):
-    """A virtualized monthly node at 1,230.00 carries 693.5 GPU-hours of work with the 5 % tax: 700
+    """A virtualized monthly node at 1,230.00 carries 693.5 GPU-hours of work with a typed 5 % tax: 700
     hours take two, 2,460.00, one of them for the tax; at 500 hours one node and nothing said."""
     cloud = make_provider(session, "ovh", "FR", tiers=[(0, None, "0")])
     make_offer(session, cloud, "1230", "virtualized", "monthly", "month")
-    page = soup(client.get("/?gpu=H100&gpu_hours=700&invocations=0"))
+    page = soup(client.get("/?gpu=H100&gpu_hours=700&invocations=0&virt_tax=5"))
     cell = page.select_one('tr[data-option="virtualized-monthly"] td[data-label="Compute"]')
     parts = "$1,230.00 of GPU time + $1,230.00 for 1 more unit the 5\u00a0% virtualization tax needs"
     assert cell.select_one(".assumed-in").get_text() == parts
-    page = soup(client.get("/?gpu=H100&gpu_hours=500&invocations=0"))
+    page = soup(client.get("/?gpu=H100&gpu_hours=500&invocations=0&virt_tax=5"))
     assert page.select_one('tr[data-option="virtualized-monthly"] .assumed-in') is None
 
 
@@ -105,10 +105,10 @@ def test_with_the_term_cheapest_every_line_says_what_its_total_is_of(client, yea
 
 
 def test_the_api_says_what_the_tax_adds(client, year_term_and_spot):
-    """Spot at 700 hours: 921.05 of compute, 46.05 of it for the 5 % tax; the term's bare metal none."""
+    """Spot at 700 hours: 898.36 of compute, 23.36 of it for the 2.6 % tax; the term's bare metal none."""
     body = client.get("/api/quote?gpu=H100&gpu_hours=700&invocations=0").json()
     spot, term = body["options"]
-    assert (spot["compute"], spot["virtualization_tax"], spot["cold_starts"]) == (921.05, 46.05, 0.0)
+    assert (spot["compute"], spot["virtualization_tax"], spot["cold_starts"]) == (898.36, 23.36, 0.0)
     assert term["virtualization_tax"] == 0.0
 
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from app.catalog.snapshot import CatalogSnapshot
 from app.quoting.estimates import calibrated, left_out, spread
 from app.quoting.out.providers import Sourced
+from app.quoting.virtualization import measured_tax, tax_pairs
 
 
 class BenchmarkOut(Sourced):
@@ -63,6 +64,12 @@ class CheckOut(BaseModel):
     error: float = Field(description="estimated / published - 1")
 
 
+class TaxPairOut(BaseModel):
+    virtualized: str = Field(description="the key of the run in virtual machines")
+    bare_metal: str = Field(description="the key of the bare-metal run it is set against")
+    tax: float = Field(description="1 - tokens/s per GPU virtualized / on bare metal")
+
+
 class ThroughputOut(BaseModel):
     catalog_version: int = Field(description="the catalog version these were read at")
     benchmarks: list[BenchmarkOut] = Field(description="by kind, preset, GPU model and key")
@@ -74,11 +81,18 @@ class ThroughputOut(BaseModel):
     )
     estimate_error_median: float | None = Field(description="the median of |error| over estimate_checks")
     estimate_error_p90: float | None = Field(description="its 90th percentile")
+    virtualization_pairs: list[TaxPairOut] = Field(
+        description="runs in virtual machines beside the fastest bare-metal run per GPU of the same round, model, "
+        "GPU model and scenario: what the virtualized tax's default is measured from"
+    )
+    virtualization_tax_measured: float | None = Field(description="the median tax of the pairs; null without any")
 
     @classmethod
     def of(cls, catalog: CatalogSnapshot) -> ThroughputOut:
         checks = left_out(catalog)
         error = spread(checks)
+        pairs = tax_pairs(catalog)
+        tax = measured_tax(pairs)
         return cls(
             catalog_version=catalog.version,
             benchmarks=[BenchmarkOut(**asdict(t)) for t in catalog.throughput],
@@ -94,4 +108,9 @@ class ThroughputOut(BaseModel):
             ],
             estimate_error_median=round(error.median, 4) if error else None,
             estimate_error_p90=round(error.p90, 4) if error else None,
+            virtualization_pairs=[
+                TaxPairOut(virtualized=p.virtualized.key, bare_metal=p.bare_metal.key, tax=round(p.tax, 4))
+                for p in pairs
+            ],
+            virtualization_tax_measured=None if tax is None else round(tax, 4),
         )  # fmt: skip

@@ -9,7 +9,7 @@ from pydantic import ConfigDict
 
 from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.money import CODES, NAMES, USD, CurrencyCode
-from app.costing.terms import Assumptions, Tenancy, Workload
+from app.costing.terms import DEFAULT_TAX, Assumptions, Tenancy, Workload
 from app.quoting.params.inputs import Fieldset, Flag, Input, MaybeNumber, MaybeWhole, Number, Whole, Widget
 from app.quoting.params.job import Job
 from app.quoting.params.owning import OwningParams
@@ -170,8 +170,8 @@ class QuoteParams(SizeParams, OwningParams):
     ).field("", max_length=300)  # fmt: skip
     virt_tax: Number = Input(
         "Virtualization tax, virtualized", Fieldset.ASSUMPTIONS, unit="% of throughput lost",
-        help="the same work needs H / (1 - tax) GPU-hours",
-    ).field(5, ge=0, le=50)  # fmt: skip
+        help="the same work needs H / (1 - tax) GPU-hours; default: measured, MLPerf's VMware runs against bare metal",
+    ).field(DEFAULT_TAX[Tenancy.VIRTUALIZED] * 100, ge=0, le=50)  # fmt: skip
     virt_tax_bare_metal: Number = Input(
         "Throughput lost, bare metal", Fieldset.ASSUMPTIONS, unit="%", help="and on servers you own",
     ).field(0, ge=0, le=50)  # fmt: skip

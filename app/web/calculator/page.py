@@ -22,6 +22,7 @@ from app.quoting.params.demand import uploaded
 from app.quoting.params.form import default_values, form_of, parse_params, query_of, query_string
 from app.quoting.params.quote import FieldErrors, QuoteParams
 from app.quoting.provider_view import LABELS, ProviderView, parse_view
+from app.quoting.virtualization import measured_tax, tax_pairs
 from app.web.calculator.results import shown
 from app.web.templating import templates
 
@@ -46,6 +47,8 @@ def calculator_page(
     misses (an upload refused, or one no longer kept), said under it in place of the quote's message."""
     parsed, errors, result, view, detours = _quoted(catalogs, query, model, problems)
     token = None if fragment else csrf_token(request)  # the results block holds no form that posts
+    catalog = result.catalog if result else catalogs.at()
+    pairs = tax_pairs(catalog) if catalog else ()
     context = {
         "values": {**default_values(model), **query},
         "errors": errors,
@@ -58,7 +61,9 @@ def calculator_page(
         "today": date.today(),
         "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
         "fragment": fragment,
-        "catalog": result.catalog if result else catalogs.at(),
+        "catalog": catalog,
+        "tax_pairs": pairs,
+        "tax_measured": measured_tax(pairs),
         "csrf_token": token,
         "save_values": {},
         "save_errors": {},
