@@ -1,10 +1,10 @@
-"""The estimate's efficiencies, taken from the published benchmarks rather than typed in, and how far
-the estimate is from each benchmark when that benchmark is left out of the calibration.
+"""The estimate's efficiencies, taken from the published benchmarks rather than typed in.
 
 Calibration: start from half the roofline; estimate every benchmark; multiply the memory share by
 the median of published / estimated over the benchmarks whose decode is memory-bound, the compute
 share by the median over the compute-bound ones; repeat until the shares settle. Medians, so one odd
-benchmark moves nothing much. Leave-one-out: calibrate without a benchmark, then estimate it.
+benchmark moves nothing much. How far the estimate is from a benchmark it was not calibrated on is
+app/quoting/estimates.py's `left_out`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,15 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.costing.roofline import Architecture, Bound, Chip, Conditions, Efficiency, Estimate, Refusal, estimate
+from app.costing.roofline import Architecture, Bound, Chip, Conditions, Efficiency, Estimate, estimate
 
 START = Efficiency(0.5, 0.5)
 ROUNDS = 40
-SETTLED = 1e-4
-"""A share that moves less than this, relatively, in a round has settled."""
+SETTLED = 1e-3
+"""A share that moves less than this, relatively, in a round has settled. Where a benchmark's decode
+sits at the edge of the two bounds, it may flip from one to the other each round and the shares swing
+by a few tenths of a per cent without settling: the calibration stops at ROUNDS then. Every calibration
+starts from START, so that it depends on its benchmarks alone."""
 
 
 @dataclass(frozen=True)
@@ -56,9 +59,9 @@ def _ratios(observations: Sequence[Observation], eff: Efficiency) -> dict[Bound,
     return by_bound
 
 
-def calibrate(observations: Sequence[Observation], start: Efficiency = START) -> Efficiency:
+def calibrate(observations: Sequence[Observation]) -> Efficiency:
     """The shares of bandwidth and peak at which the estimate meets the benchmarks' medians."""
-    eff = start
+    eff = START
     for _ in range(ROUNDS):
         by_bound = _ratios(observations, eff)
         memory = statistics.median(by_bound[Bound.MEMORY]) if by_bound[Bound.MEMORY] else 1.0
@@ -67,15 +70,3 @@ def calibrate(observations: Sequence[Observation], start: Efficiency = START) ->
         if abs(memory - 1) < SETTLED and abs(compute - 1) < SETTLED:
             break
     return eff
-
-
-def left_out(observations: Sequence[Observation]) -> list[Check]:
-    """Each benchmark the estimate can serve, estimated from a calibration on all the others."""
-    full = calibrate(observations)
-    checks = []
-    for i, o in enumerate(observations):
-        others = [*observations[:i], *observations[i + 1 :]]
-        found = estimate(o.chip, o.model, o.conditions, calibrate(others, full))
-        if not isinstance(found, Refusal):
-            checks.append(Check(o.key, o.tokens_per_s, found.tokens_per_s))
-    return checks

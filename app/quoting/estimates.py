@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -33,6 +33,9 @@ BENCHMARK_KV = {Precision.FP4: Precision.FP8, Precision.FP8: Precision.FP8, Prec
 FP4 weights (what TensorRT-LLM's quantized checkpoints and AMD's "-FP8-KV" models keep), else 16-bit."""
 MIN_GROUP = 5
 """Benchmarks a group needs to be calibrated on its own; with fewer, its maker's, then all of them."""
+ADJUSTED_MOST = 2.0
+"""The furthest a benchmark is scaled to the job's conditions (x 2 or / 2): beyond, what it says of the
+job is more estimate than measurement, and the estimate is said as such."""
 NODE_GPUS = 8
 """The most GPUs a tensor-parallel deployment spans: one node's, over NVLink or Infinity Fabric."""
 
@@ -160,8 +163,7 @@ def left_out(catalog: CatalogSnapshot) -> tuple[Checked, ...]:
         checked = []
         for b in rows:
             _, members = _members([r for r in rows if r is not b], b.group)
-            start = calibrated(catalog, b.group).efficiency
-            eff = calibrate([m.observation for m in members], start)
+            eff = calibrate([m.observation for m in members])
             o = b.observation
             found = estimate(o.chip, o.model, o.conditions, eff)
             if isinstance(found, Estimate):
@@ -201,6 +203,8 @@ class Estimated:
     group: tuple[str, Family]
     estimate: Estimate
     chip: Chip
+    precision: Precision
+    """The precision the matrix multiplies run in: the dense peak's."""
     calibrated: Calibrated
     error: Spread | None
     """The estimate's error over the benchmarks of its calibration's group, each left out in turn."""
@@ -218,10 +222,17 @@ def error_of(catalog: CatalogSnapshot, group: tuple[str, Family]) -> Spread | No
 
 
 def serving_estimate(
-    catalog: CatalogSnapshot, gpu: str, model: Architecture, c: Conditions, largest_unit: int
+    catalog: CatalogSnapshot,
+    gpu: str,
+    model: Architecture,
+    c: Conditions,
+    largest_unit: int,
+    gpu_hours: Callable[[float, int], float],
 ) -> Estimated | Refusal:
-    """The deployment of `c.gpus` GPUs or more (doubling, up to a node or the largest unit offered) that
-    serves the most output tokens per GPU under the conditions."""
+    """Of deployments of `c.gpus` GPUs or more (doubling, up to a node or the largest unit offered), the
+    one whose replicas take the fewest GPU-hours for the job (`gpu_hours` of a replica's tokens/s and
+    GPUs): a small service is cheapest on the fewest GPUs that hold it, a large volume on the most output
+    per GPU."""
     found = chip(catalog, gpu, c.weights)
     if isinstance(found, str):
         return Refusal("weights", found)
@@ -235,8 +246,10 @@ def serving_estimate(
     served = [(g, e) for g, e in tried if isinstance(e, Estimate)]
     if not served:
         return next(e for _, e in tried if isinstance(e, Refusal))
-    best_gpus, best = max(served, key=lambda s: s[1].tokens_per_s / s[0])
-    return Estimated(best.tokens_per_s, best_gpus, group, best, found, cal, error_of(catalog, group))
+    best_gpus, best = min(served, key=lambda s: (gpu_hours(s[1].tokens_per_s, s[0]), s[0]))
+    return Estimated(
+        best.tokens_per_s, best_gpus, group, best, found, COMPUTE[c.weights], cal, error_of(catalog, group)
+    )
 
 
 @dataclass(frozen=True)
@@ -289,28 +302,32 @@ def adjusted(
         return None
     nearest = min(near, key=lambda b: (_distance(b, c), b.record.key))
     factor = _scaled(catalog, nearest, model, c)
-    return None if factor is None else Adjusted(nearest.record, factor, adjustment_error(catalog))
+    if factor is None or not 1 / ADJUSTED_MOST <= factor <= ADJUSTED_MOST:
+        return None
+    return Adjusted(nearest.record, factor, adjustment_error(catalog))
+
+
+def _deployment(r: ThroughputRecord) -> tuple[str, str, str, int]:
+    return r.preset, r.gpu, r.precision, r.gpus
 
 
 def adjustment_error(catalog: CatalogSnapshot) -> Spread | None:
-    """Each shipped benchmark predicted from its nearest sibling adjusted by the estimate, against its own."""
+    """Each shipped benchmark predicted as a job at its conditions would be: from its nearest sibling at
+    other conditions (same model, GPU model, precision and deployment), adjusted by the estimate within
+    the reach allowed."""
 
     def make() -> Spread | None:
         rows = benchmarked(catalog)
         errors = []
         for b in rows:
             r, c = b.record, b.observation.conditions
-            siblings = [
-                s for s in rows
-                if s is not b and (s.record.preset, s.record.gpu, s.record.precision) == (r.preset, r.gpu, r.precision)
-            ]  # fmt: skip
+            siblings = [s for s in rows if _deployment(s.record) == _deployment(r) and _distance(s, c) != (False, 0.0)]
             if not siblings:
                 continue
-            s = min(siblings, key=lambda s: (_distance(s, c), abs(math.log(s.record.gpus / r.gpus)), s.record.key))
+            s = min(siblings, key=lambda s: (_distance(s, c), s.record.key))
             factor = _scaled(catalog, s, b.observation.model, c)
-            if factor is not None:
-                predicted = s.record.tokens_per_s / s.record.gpus * factor * r.gpus
-                errors.append(Check(r.key, r.tokens_per_s, predicted))
+            if factor is not None and 1 / ADJUSTED_MOST <= factor <= ADJUSTED_MOST:
+                errors.append(Check(r.key, r.tokens_per_s, s.record.tokens_per_s * factor))
         return _spread_of(errors)
 
     return catalog.derived.memo("adjustment error", make)

@@ -4,6 +4,7 @@ has no number for the pair, why; never a guess scaled by hand."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import cast
@@ -47,7 +48,8 @@ GPUS_AT_ONCE_MAX = _most("peak_gpus")
 RUN_MONTHS_MAX = _most("months")
 """The longest run a quote prices: the horizon field's own limit."""
 FURTHEST_FIRST = (
-    "output_tokens_m", "train_tokens_b", "context", "latency", "input_length", "weights", "compute", "run_gpus", "gpu",
+    "output_tokens_m", "train_tokens_b", "context", "max_tbt_ms", "max_ttft_ms", "latency", "input_length", "weights",
+    "compute", "run_gpus", "gpu",
 )  # fmt: skip
 """Where a job found no number on any GPU model, the input to change: the one whose check the
 matching got furthest to (app/quoting/jobs.py checks the model, then the precision, the lengths, the
@@ -80,6 +82,8 @@ class JobFit:
     """The buyer's own throughput, which takes precedence over any benchmark."""
     utilisation: float | None = None
     """A run at the dense peak: the share of it assumed."""
+    alike: int = 0
+    """Serving on a benchmark at the job's conditions: how many were published there (the fastest is used)."""
     adjusted: Adjusted | None = None
     """Serving at other conditions than any benchmark's: the nearest, scaled by the estimate."""
     estimated: Estimated | None = None
@@ -96,7 +100,8 @@ class JobFit:
     @property
     def tokens_per_s(self) -> float | None:
         """The throughput the figures rest on, as the page and the API state it: the buyer's own where
-        given, else the benchmark's (a replica's output tokens/s serving, a GPU's tokens/s training)."""
+        given, else the estimate's, the adjusted benchmark's or the benchmark's (a replica's output tokens/s
+        serving, a GPU's tokens/s training)."""
         if self.estimated is not None:
             return self.estimated.tokens_per_s
         if self.adjusted is not None:
@@ -146,9 +151,19 @@ def _within(row: ThroughputRecord, p: SizeParams) -> bool:
     )
 
 
-def serving_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> ThroughputRecord | NoNumber:
+@dataclass(frozen=True)
+class Matched:
+    """The benchmark a job rests on, and how many published at its conditions it was chosen from."""
+
+    benchmark: ThroughputRecord
+    alike: int
+    """Benchmarks at the job's conditions whose deployment holds the model and fits an offered unit: the
+    fastest per GPU is used (the best published, as MLPerf's results are, not their median)."""
+
+
+def serving_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> Matched | NoNumber:
     """The benchmark of this model on this GPU at the job's precision, lengths and latency class whose
-    deployment holds the model as sized, with the most output tokens per GPU."""
+    deployment holds the model as sized and fits an offered unit, with the most output tokens per GPU."""
     model, gpu = model_name(sizing), fit.gpu
     rows = [r for r in served_benchmarks(catalog, sizing) if r.gpu == gpu]
     if not rows:
@@ -167,23 +182,21 @@ def serving_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, f
     return _holding_within(at_lengths, p, model, fit)
 
 
-def _holding_within(
-    at_lengths: list[ThroughputRecord], p: SizeParams, model: str, fit: Fit
-) -> ThroughputRecord | NoNumber:
+def _holding_within(at_lengths: list[ThroughputRecord], p: SizeParams, model: str, fit: Fit) -> Matched | NoNumber:
     """Of the benchmarks at the job's lengths, the one within its latency class whose deployment holds
     the model as sized with the most output tokens per GPU; else which of the two none meets."""
     gpu = fit.gpu
     within = [r for r in at_lengths if _within(r, p)]
     if not within:
         return NoNumber(gpu, "latency", f"no benchmark of {model} on {gpu} {_latency_bound(p)} at these lengths")
-    holding = [r for r in within if r.gpus >= fit.quoted]
+    holding = [r for r in within if fit.quoted <= r.gpus <= (fit.largest_unit or r.gpus)]
     if not holding:
         return NoNumber(
             gpu, "context",
             f"the benchmarks of {model} on {gpu} ran on {max(r.gpus for r in within)} GPUs; "
             f"the model as sized needs {fit.quoted}",
         )  # fmt: skip
-    return max(holding, key=lambda r: (r.tokens_per_s / r.gpus, r.key))
+    return Matched(max(holding, key=lambda r: (r.tokens_per_s / r.gpus, r.key)), len(holding))
 
 
 def _latency_bound(p: SizeParams) -> str:
@@ -200,6 +213,7 @@ class Rate:
     tokens_per_s: float
     replica: int
     benchmark: ThroughputRecord | None = None
+    alike: int = 0
     adjusted: Adjusted | None = None
     estimated: Estimated | None = None
 
@@ -212,14 +226,23 @@ def _conditions(p: SizeParams, gpus: int) -> Conditions:
     )  # fmt: skip
 
 
+def _gpu_hours(p: SizeParams) -> Callable[[float, int], float]:
+    """A month's GPU-hours of the job on replicas of a throughput and a size (a split's as if up all month)."""
+
+    def gpu_hours(tokens_per_s: float, gpus: int) -> float:
+        return serving_plan(ServingJob(p.output_tokens, tokens_per_s, gpus, p.hours_up)).gpu_hours
+
+    return gpu_hours
+
+
 def serving_rate(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> Rate | NoNumber:
     """The buyer's measured throughput; else the benchmark of these conditions; else the nearest benchmark
     of the model on the GPU model adjusted to them by the estimate; else the estimate."""
     if p.measured_tps is not None:
         return Rate(p.measured_tps, fit.quoted)
     found = serving_benchmark(catalog, p, sizing, fit)
-    if isinstance(found, ThroughputRecord):
-        return Rate(found.tokens_per_s, found.gpus, benchmark=found)
+    if isinstance(found, Matched):
+        return Rate(found.benchmark.tokens_per_s, found.benchmark.gpus, benchmark=found.benchmark, alike=found.alike)
     model, conditions, most = (
         architecture(sizing.run.shape, sizing.preset),
         _conditions(p, fit.quoted),
@@ -232,7 +255,7 @@ def serving_rate(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: F
     )
     if near is not None:
         return Rate(near.tokens_per_s, near.benchmark.gpus, benchmark=near.benchmark, adjusted=near)
-    estimated = serving_estimate(catalog, fit.gpu, model, conditions, most or fit.quoted)
+    estimated = serving_estimate(catalog, fit.gpu, model, conditions, most or fit.quoted, _gpu_hours(p))
     if isinstance(estimated, Refusal):
         return NoNumber(fit.gpu, estimated.field, f"{found.reason}, and {estimated.reason}")
     return Rate(estimated.tokens_per_s, estimated.gpus, estimated=estimated)
@@ -259,7 +282,7 @@ def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) 
         plan = serving_plan(job)
     return JobFit(
         fit.gpu, plan.gpu_hours, plan.gpus_at_once, replica, None, serving=plan, benchmark=found.benchmark,
-        measured_tps=p.measured_tps, adjusted=found.adjusted, estimated=found.estimated,
+        measured_tps=p.measured_tps, alike=found.alike, adjusted=found.adjusted, estimated=found.estimated,
     )  # fmt: skip
 
 

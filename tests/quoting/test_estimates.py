@@ -4,6 +4,7 @@ checked on each of them left out in turn, and used where a job has no benchmark.
 import pytest
 
 from app.costing.calibration import calibrate
+from app.costing.jobs import ServingJob, serving_plan
 from app.costing.memory import Precision
 from app.costing.roofline import Conditions, Estimate, estimate
 from app.quoting.build import build_quote
@@ -67,8 +68,9 @@ def test_the_estimates_error_over_the_shipped_benchmarks(shipped):
 
 
 def test_llama_3_1_70b_on_h200_in_bf16_rests_on_the_estimate_and_the_figures_follow_from_it(catalogs, shipped):
-    """No benchmark of Llama 3.1 70B in BF16 on H200 at 1,000/1,000: the estimate, on the 2 H200 the model
-    needs (or 4 or 8, whichever serves the most per GPU), with NVIDIA's dense calibration."""
+    """No benchmark of Llama 3.1 70B in BF16 on H200 at 1,000/1,000: the estimate, with NVIDIA's dense
+    calibration, on the deployment (2 H200 that hold the model, or 4 or 8) whose replicas take the
+    fewest GPU-hours for 300 million tokens up all month: one replica of the fewest GPUs, 2 x 730."""
     params = QuoteParams(job="serve", preset="llama-3.1-70b", gpu="H200", output_tokens_m=300)
     sizing = size(catalogs, params)
     assert not isinstance(sizing, dict)
@@ -76,19 +78,39 @@ def test_llama_3_1_70b_on_h200_in_bf16_rests_on_the_estimate_and_the_figures_fol
     eff = calibrated(shipped, ("NVIDIA", Family.DENSE)).efficiency
     h200 = chip(shipped, "H200", Precision.BF16)
     assert not isinstance(h200, str) and (h200.bandwidth_tb_s, h200.dense_tflops) == (4.8, 989.4)
+    rate = {}
+    for gpus in (2, 4, 8):
+        e = estimate(h200, model, Conditions(gpus, Precision.BF16, Precision.BF16, 1000, 1000), eff)
+        assert isinstance(e, Estimate)
+        rate[gpus] = e.tokens_per_s
+    hours = {g: serving_plan(ServingJob(300e6, tps, g, 730)).gpu_hours for g, tps in rate.items()}
+    assert hours == {2: 1460, 4: 2920, 8: 5840}
+    result = build_quote(catalogs, params)
+    assert not isinstance(result, dict) and result.job is not None
+    job = result.job
+    assert (job.basis, job.unit_gpus, job.gpu_hours) == ("estimate", 2, 1460)
+    assert job.tokens_per_s == pytest.approx(rate[2])
+    assert job.serving is not None
+    assert job.serving.work_hours == pytest.approx(300e6 / (rate[2] * 3600))
+
+
+def test_a_large_volume_takes_the_deployment_with_the_most_output_per_gpu(catalogs, shipped):
+    """At 300 billion tokens a month every deployment runs many replicas: the fewest GPU-hours are those
+    of the most tokens per GPU, whichever size that is."""
+    params = QuoteParams(job="serve", preset="llama-3.1-70b", gpu="H200", output_tokens_m=300_000)
+    result = build_quote(catalogs, params)
+    assert not isinstance(result, dict) and result.job is not None and result.job.estimated is not None
+    sizing = size(catalogs, params)
+    assert not isinstance(sizing, dict)
+    model, h200 = architecture(sizing.run.shape, sizing.preset), chip(shipped, "H200", Precision.BF16)
+    assert not isinstance(h200, str)
+    eff = calibrated(shipped, ("NVIDIA", Family.DENSE)).efficiency
     per_gpu = {}
     for gpus in (2, 4, 8):
         e = estimate(h200, model, Conditions(gpus, Precision.BF16, Precision.BF16, 1000, 1000), eff)
         assert isinstance(e, Estimate)
         per_gpu[gpus] = e.tokens_per_s / gpus
-    best = max(per_gpu, key=per_gpu.__getitem__)
-    result = build_quote(catalogs, params)
-    assert not isinstance(result, dict) and result.job is not None
-    job = result.job
-    assert (job.basis, job.unit_gpus) == ("estimate", best)
-    assert job.tokens_per_s == pytest.approx(per_gpu[best] * best)
-    assert job.serving is not None
-    assert job.serving.work_hours == pytest.approx(300e6 / (job.tokens_per_s * 3600))
+    assert result.job.unit_gpus == max(per_gpu, key=per_gpu.__getitem__)
 
 
 def test_other_lengths_rest_on_the_nearest_benchmark_adjusted_by_the_estimate(catalogs, shipped):

@@ -60,6 +60,10 @@ class JobOut(BaseModel):
     wall_clock_hours: float | None = Field(description="a run: GPU-hours / GPUs in the run")
     months: int | None = Field(description="a run: the months it is billed over, its horizon")
     benchmark: str | None = Field(description="the key of the throughput row used (see /api/throughput)")
+    benchmarks_alike: int | None = Field(
+        description="serving on a benchmark at the job's conditions: how many were published there whose "
+        "deployment holds the model; the fastest per GPU is used (the best published, not the median)"
+    )
     tokens_per_s: float | None = Field(
         description="serving: output tokens/s of one replica; a run at a training row: tokens/s per GPU"
     )
@@ -89,7 +93,8 @@ class JobOut(BaseModel):
             run_gpu_hours=round(run.gpu_hours, 4) if run else None,
             wall_clock_hours=round(run.wall_clock_hours, 4) if run else None,
             months=run.months if run else None,
-            benchmark=j.benchmark.key if j.benchmark else None, tokens_per_s=j.tokens_per_s, basis=j.basis,
+            benchmark=j.benchmark.key if j.benchmark else None, benchmarks_alike=j.alike or None,
+            tokens_per_s=j.tokens_per_s, basis=j.basis,
             estimate=EstimateOut.of(j.estimated) if j.estimated else None,
             adjusted_by=round(j.adjusted.factor, 4) if j.adjusted else None,
             adjustment_error=ErrorOut.of(j.adjusted.error) if j.adjusted and j.adjusted.error else None,

@@ -66,14 +66,14 @@ class JobParams(BaseModel):
     ).field("month")  # fmt: skip
     input_length: Whole = Input(
         "Input length", Fieldset.JOB, unit="tokens per request", job=Job.SERVE, demand="serving",
-        help="a benchmark is used only at the lengths it ran",
+        help="a benchmark at these lengths, else the nearest adjusted to them, else the estimate",
     ).field(1000, ge=1, le=10_000_000)  # fmt: skip
     output_length: Whole = Input(
         "Output length", Fieldset.JOB, unit="tokens per request", job=Job.SERVE, demand="serving",
     ).field(1000, ge=1, le=10_000_000)  # fmt: skip
     latency: Latency = Input(
         "Latency", Fieldset.JOB, widget=Widget.CHOICE, options=LATENCIES, job=Job.SERVE, demand="serving",
-        help="offline: benchmarks at maximum throughput; interactive: benchmarks within the bounds below",
+        help="offline: at maximum throughput; interactive: within the bounds below",
     ).field(Latency.OFFLINE)  # fmt: skip
     max_ttft_ms: Number = Input(
         "First token within", Fieldset.JOB, unit="ms", folded=True, job=Job.SERVE, demand="serving",
