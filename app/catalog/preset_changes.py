@@ -15,6 +15,6 @@ def save_preset(
     session: Session, key: str, architecture: dict[str, Any], provenance: Provenance, change: Change
 ) -> int:
     """`architecture`: name, parameters, active_parameters, parameters_source, layers, hidden_size,
-    attention_heads, kv_heads, head_dim, default_context."""
+    attention_heads, kv_heads, head_dim, kv_latent (None: no latent), default_context."""
     return replace_record(session, ModelPresetVersion, "key", key, f"model preset {key}", change, provenance,
                           [architecture])  # fmt: skip

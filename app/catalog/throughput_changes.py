@@ -1,5 +1,5 @@
-"""A throughput benchmark or a GPU model's dense peak added or changed: a catalog version of its own,
-refused if the record changed since the admin's form was opened."""
+"""A throughput benchmark, a GPU model's dense peak or its memory bandwidth added or changed: a catalog
+version of its own, refused if the record changed since the admin's form was opened."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from app.catalog.changes import Change, commit_change, last_change, replace_current
+from app.catalog.changes import Change, commit_change, last_change, replace_current, replace_record
 from app.catalog.tables import GpuModel, Provenance
-from app.catalog.throughput_tables import PEAK_RECORD, GpuPeakVersion, ThroughputVersion
+from app.catalog.throughput_tables import PEAK_RECORD, GpuBandwidthVersion, GpuPeakVersion, ThroughputVersion
 
 
 def _gpu_id(session: Session, gpu: str) -> int | None:
@@ -45,3 +45,17 @@ def save_peak(
                                valid_from=version, **provenance.model_dump()))  # fmt: skip
     commit_change(session)
     return version
+
+
+def bandwidth_changed(session: Session, gpu: str) -> int:
+    """The last version that changed a GPU model's memory bandwidth (0: none): an edit's `based_on`."""
+    return last_change(session, GpuBandwidthVersion, "gpu_model_id", _gpu_id(session, gpu))
+
+
+def save_bandwidth(session: Session, gpu: str, tb_per_s: Decimal, provenance: Provenance, change: Change) -> int:
+    """A GPU model's one current memory bandwidth, TB/s, from a new version on."""
+    gpu_id = _gpu_id(session, gpu)
+    assert gpu_id is not None, "the form checks the GPU model is in the catalog"
+    record = f"gpu bandwidth {gpu}"
+    return replace_record(session, GpuBandwidthVersion, "gpu_model_id", gpu_id, record, change, provenance,
+                          [{"tb_per_s": tb_per_s}])  # fmt: skip

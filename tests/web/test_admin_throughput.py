@@ -1,5 +1,5 @@
-"""Admins add and change throughput benchmarks and GPU models' dense peaks as new catalog versions;
-a bad value is refused under its field, a stale form with the change that came first."""
+"""Admins add and change throughput benchmarks, GPU models' dense peaks and memory bandwidths as new
+catalog versions; a bad value is refused under its field, a stale form with the change that came first."""
 
 from dataclasses import replace
 
@@ -20,6 +20,10 @@ BENCHMARK = {"key": KEY, "kind": "inference", "model": "Llama 3.1 8B Instruct", 
 PEAK = {"gpu": "H100", "precision": "bf16", "dense_tflops": "989.4", "source": "https://example.test/h100",
         "as_of": "2026-11-20", "source_kind": "transcription", "quote": "BF16 | 133.8 | 989.4 | 1978.9",
         "note": "datasheet"}  # fmt: skip
+BANDWIDTH = {"gpu": "H100", "tb_per_s": "3.35", "source": "https://example.test/h100", "as_of": "2026-11-20",
+             "source_kind": "transcription", "quote": "GPU Memory Bandwidth | 3.35TB/s | 2TB/s", "notes": "H100 SXM",
+             "note": "datasheet"}  # fmt: skip
+"""The H100 datasheet's SXM column, filled in well (its csrf_token and based_on aside)."""
 
 
 @pytest.fixture
@@ -36,6 +40,10 @@ def post(client, page="/admin/throughput", action="/admin/throughput", fields=BE
 
 def post_peak(client, page="/admin/throughput", **changes):
     return post(client, page, "/admin/throughput/peaks", PEAK, **changes)
+
+
+def post_bandwidth(client, page="/admin/throughput", **changes):
+    return post(client, page, "/admin/throughput/bandwidths", BANDWIDTH, **changes)
 
 
 def current(session):
@@ -149,23 +157,82 @@ def test_a_stale_peak_edit_is_refused_naming_the_change_that_came_first(admin, s
     assert current(session).peaks["H100", "bf16"].dense_tflops == 990
 
 
+def test_a_bandwidth_added_then_changed_is_a_version_each_and_the_first_stays(admin, session):
+    """H100 at 3.35 TB/s (the SXM column), then 2 TB/s (the PCIe card's): one current bandwidth, 2;
+    the version of the first save keeps 3.35, and /api/throughput lists the new one with its source."""
+    added = post_bandwidth(admin)
+    assert (added.status_code, added.headers["location"]) == (303, "/admin/throughput?bandwidth=H100")
+    first = current(session).version
+    changed = post_bandwidth(admin, added.headers["location"], tb_per_s="2", notes="H100 PCIe", note="PCIe card")
+    assert changed.status_code == 303
+    assert {gpu: (b.tb_per_s, b.notes) for gpu, b in current(session).bandwidths.items()} == {"H100": (2, "H100 PCIe")}
+    assert catalogs_for(session.get_bind()).at(first).bandwidths["H100"].tb_per_s == 3.35
+    row = html(admin.get("/admin/throughput")).select_one("tr[data-bandwidth='H100']")
+    shown = [td.get_text(" ", strip=True) for td in row.select("td")]
+    assert shown == ["H100", "2", "source (transcription), as of 2026-11-20"]
+    assert row.select_one("a[href='https://example.test/h100']")
+    (listed,) = admin.get("/api/throughput").json()["bandwidths"]
+    assert (listed["gpu"], listed["tb_per_s"], listed["source"]) == ("H100", 2, "https://example.test/h100")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("tb_per_s", "0", "must be above 0, at most 1,000"),
+        ("tb_per_s", "abc", "must be a number, e.g. 3.35"),
+        ("tb_per_s", "1001", "must be above 0, at most 1,000"),
+        ("tb_per_s", "3.3501", "3 decimal places at most"),
+        ("gpu", "GB200", "choose a GPU model of the catalog"),
+        ("source", "javascript:alert(1)", "must be the http(s) address"),
+        ("as_of", "2999-01-01", "cannot be in the future"),
+        ("source_kind", "", "say who published it"),
+    ],
+)
+def test_a_bad_bandwidth_is_refused_under_its_field_and_saves_nothing(admin, session, field, value, message):
+    before = versions(session)
+    response = post_bandwidth(admin, **{field: value})
+    assert response.status_code == 422
+    assert message in html(response).select_one(f"#bandwidth_{field}-error").get_text()
+    assert html(response).select_one("#bandwidth_tb_per_s")["value"] == (BANDWIDTH | {field: value})["tb_per_s"]
+    assert versions(session) == before and current(session).bandwidths == {}
+
+
+def test_a_stale_bandwidth_edit_is_refused_naming_the_change_that_came_first(admin, session):
+    """Two admins open H100's 3.35; the first saves 3.352, the second's 2 gets a 409 showing the first's."""
+    page = "/admin/throughput?bandwidth=H100"
+    post_bandwidth(admin)
+    form = html(admin.get(page)).select_one("form[action='/admin/throughput/bandwidths']")
+    stale = form.select_one("input[name=based_on]")["value"]
+    assert post_bandwidth(admin, page, tb_per_s="3.352", note="re-read by alice").status_code == 303
+    refused = post_bandwidth(admin, page, tb_per_s="2", based_on=stale)
+    assert refused.status_code == 409
+    problem = html(refused).select_one(".problem").get_text()
+    assert "Someone changed this bandwidth" in problem and "re-read by alice" in problem
+    assert html(refused).select_one("#bandwidth_tb_per_s")["value"] == "2"
+    assert current(session).bandwidths["H100"].tb_per_s == 3.352
+
+
 def test_the_throughput_forms_need_their_csrf_token_and_a_signed_in_admin(admin, client):
     assert admin.post("/admin/throughput", data=BENCHMARK).status_code == 403
     assert admin.post("/admin/throughput/peaks", data=PEAK).status_code == 403
+    assert admin.post("/admin/throughput/bandwidths", data=BANDWIDTH).status_code == 403
     assert csrf(admin, "/admin/throughput")
     admin.cookies.clear()
     assert admin.get("/admin/throughput", follow_redirects=False).headers["location"].startswith("/admin/login")
 
 
-def test_a_benchmark_and_a_peak_as_their_forms_show_them_save_unchanged(admin, session):
+def test_a_benchmark_a_peak_and_a_bandwidth_as_their_forms_show_them_save_unchanged(admin, session):
     """What the forms are filled in with reads back as the same figures: 7430.99 stays 7430.99, a
-    latency of 30 ms stays 30, an empty condition stays empty; only the day read and the note are new."""
+    latency of 30 ms stays 30, 3.35 TB/s stays 3.35, an empty condition stays empty; only the day read
+    and the note are new."""
     online = {"scenario": "latency_bound", "ttft_ms": "30", "tbt_ms": "11.5", "tokens_per_s": "7430.99"}
     post(admin, **online)
     post_peak(admin)
+    post_bandwidth(admin)
     before = current(session)
     for page, action in [(f"/admin/throughput?key={KEY}", "/admin/throughput"),
-                         ("/admin/throughput?gpu=H100&precision=bf16", "/admin/throughput/peaks")]:  # fmt: skip
+                         ("/admin/throughput?gpu=H100&precision=bf16", "/admin/throughput/peaks"),
+                         ("/admin/throughput?bandwidth=H100", "/admin/throughput/bandwidths")]:  # fmt: skip
         form = html(admin.get(page)).select_one(f"form[action='{action}']")
         shown = {field["name"]: field.get("value", "") for field in form.select("input")}
         shown |= {field["name"]: field.select_one("option[selected]")["value"] for field in form.select("select")}
@@ -174,3 +241,4 @@ def test_a_benchmark_and_a_peak_as_their_forms_show_them_save_unchanged(admin, s
     after = current(session)
     assert [replace(t, as_of=None) for t in after.throughput] == [replace(t, as_of=None) for t in before.throughput]
     assert after.peaks["H100", "bf16"] == replace(before.peaks["H100", "bf16"], as_of=after.peaks["H100", "bf16"].as_of)
+    assert after.bandwidths["H100"] == replace(before.bandwidths["H100"], as_of=after.bandwidths["H100"].as_of)

@@ -6,7 +6,7 @@ validator calls its check in app/catalog/rows.py, the one home of every rule and
 `answer` gives every edit's three answers: 303 to what it saved, 422 with each message under its
 field, or 409 when the record changed since the form was opened (`based_on`, which the catalog's
 change checks under the record's lock as it writes). New catalog data gets its admin form by
-declaring a model, e.g. a GPU model's dense peak (app/routes/admin/throughput.py):
+declaring a model, e.g. a GPU model's dense peak (app/web/admin/throughput.py):
 
     class PeakEdit(FactEdit):
         conflict = "Someone changed this peak after you opened the page; the current one is shown, yours below."

@@ -38,13 +38,15 @@ class PresetEdit(FactEdit):
     attention_heads: Annotated[int, checked(check.count, 1, 10_000)]
     kv_heads: Annotated[int, checked(check.count, 1, 10_000)]
     head_dim: Annotated[int, checked(check.count, 1, 100_000)]
+    kv_latent: Annotated[int | None, checked(lambda typed: check.count(typed, 1, 100_000) if typed else None)]
+    """Values cached per token and layer under latent attention (DeepSeek-R1: 576); empty: none."""
     default_context: Annotated[int, checked(check.count, 1, 10_000_000)]
 
     @property
     def architecture(self) -> dict[str, Any]:
         """What `save_preset` stores: the counts, the parameters as a whole number."""
         named = {"name": self.name, "parameters": self.parameters_b, "active_parameters": self.active_parameters_b}
-        return named | {field: getattr(self, field) for field in ("parameters_source", *ARCHITECTURE)}
+        return named | {field: getattr(self, field) for field in ("parameters_source", "kv_latent", *ARCHITECTURE)}
 
 
 def _page(
@@ -57,6 +59,7 @@ def _page(
         values = {name: str(getattr(now, name)) for name in ARCHITECTURE} | {
             "key": now.key, "name": now.name, "parameters_b": f"{now.parameters / 1e9:g}",
             "active_parameters_b": f"{now.active_parameters / 1e9:g}" if now.active_parameters else "",
+            "kv_latent": str(now.kv_latent) if now.kv_latent else "",
             "parameters_source": now.parameters_source, "source": now.source,
         }  # fmt: skip
     with db() as session:

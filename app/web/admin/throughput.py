@@ -1,5 +1,5 @@
-"""Admin throughput benchmarks and GPU models' dense peaks: add or change one, as a new catalog
-version with its source."""
+"""Admin throughput benchmarks, GPU models' dense peaks and memory bandwidths: add or change one, as a
+new catalog version with its source."""
 
 from __future__ import annotations
 
@@ -18,9 +18,16 @@ from app.catalog.changes import last_change
 from app.catalog.queries import preset_by_key
 from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.tables import CatalogVersion
-from app.catalog.throughput import PeakRecord, ThroughputRecord
-from app.catalog.throughput_changes import peak_changed, save_peak, save_throughput
+from app.catalog.throughput import BandwidthRecord, PeakRecord, ThroughputRecord
+from app.catalog.throughput_changes import (
+    bandwidth_changed,
+    peak_changed,
+    save_bandwidth,
+    save_peak,
+    save_throughput,
+)
 from app.catalog.throughput_rows import (
+    BANDWIDTH_CHECKS,
     BENCHMARK_CHECKS,
     PEAK_CHECKS,
     BenchmarkKind,
@@ -81,6 +88,15 @@ class PeakEdit(FactEdit):
     dense_tflops: Annotated[Decimal, checked(PEAK_CHECKS["dense_tflops"])]
 
 
+class BandwidthEdit(FactEdit):
+    """A GPU model's memory bandwidth, TB/s; posted by its names, keyed `bandwidth_` on the page."""
+
+    prefix = "bandwidth_"
+    conflict = "Someone changed this bandwidth after you opened the page; the current one is shown, yours below."
+    gpu: Annotated[str, checked(BANDWIDTH_CHECKS["gpu"]), KNOWN_GPU]
+    tb_per_s: Annotated[Decimal, checked(BANDWIDTH_CHECKS["tb_per_s"])]
+
+
 def _as_typed(value: object) -> str:
     """A stored figure as an admin would type it again: 2909, not 2909.0; nothing as empty."""
     if value is None:
@@ -98,24 +114,43 @@ def _peak_values(now: PeakRecord) -> dict[str, str]:
     return {f"peak_{name}": value for name, value in (typed | {"notes": now.notes}).items()}
 
 
+def _bandwidth_values(now: BandwidthRecord) -> dict[str, str]:
+    typed = {"gpu": now.gpu, "tb_per_s": _as_typed(now.tb_per_s), "notes": now.notes}
+    return {f"bandwidth_{name}": value for name, value in typed.items()}
+
+
+def _shown(now: ThroughputRecord | None, peak: PeakRecord | None, bandwidth: BandwidthRecord | None) -> dict[str, str]:
+    """What the forms are filled in with: each record opened, as an admin would type it again."""
+    return (
+        (_benchmark_values(now) if now else {})
+        | (_peak_values(peak) if peak else {})
+        | (_bandwidth_values(bandwidth) if bandwidth else {})
+    )
+
+
 def _page(
-    request: Request, admin: AdminUser, db: Database, catalogs: CatalogsDep, key: str = "", gpu: str = "",
-    precision: str = "", status: int = 200, errors: Errors | None = None, values: dict[str, str] | None = None,
+    request: Request, admin: AdminUser, db: Database, catalogs: CatalogsDep, status: int = 200,
+    errors: Errors | None = None, values: dict[str, str] | None = None, *, key: str = "", gpu: str = "",
+    precision: str = "", bandwidth: str = "",
 ) -> Response:  # fmt: skip
-    """The benchmarks and peaks now, a benchmark's form (`key`'s, else empty) and a peak's (`gpu` at
-    `precision`'s, else empty); refused as stale, with the change that came first."""
+    """The benchmarks, peaks and bandwidths now, and a form for each: a benchmark's (`key`'s, else
+    empty), a peak's (`gpu` at `precision`'s) and a bandwidth's (GPU model `bandwidth`'s); refused as
+    stale, with the change that came first."""
     catalog = catalogs.current()
     now = next((t for t in catalog.throughput if t.key == key), None)
     peak = catalog.peaks.get((gpu, precision))
-    shown = (_benchmark_values(now) if now else {}) | (_peak_values(peak) if peak else {})
+    bandwidth_now = catalog.bandwidths.get(bandwidth)
     with db() as session:
         based_on = last_change(session, ThroughputVersion, "key", key) if key else 0
         peak_based_on = peak_changed(session, gpu, precision) if gpu else 0
-        change = session.get(CatalogVersion, based_on or peak_based_on) if errors and "conflict" in errors else None
+        bandwidth_based_on = bandwidth_changed(session, bandwidth) if bandwidth else 0
+        first = based_on or peak_based_on or bandwidth_based_on
+        change = session.get(CatalogVersion, first) if errors and "conflict" in errors else None
     return admin_page(
-        request, admin, "throughput", status, catalog=catalog, now=now, peak=peak, based_on=based_on,
-        peak_based_on=peak_based_on, change=change, source_kinds=SOURCE_KINDS, errors=errors or {},
-        values=shown | (values or {}), **_options(catalog),
+        request, admin, "throughput", status, catalog=catalog, now=now, peak=peak, bandwidth=bandwidth_now,
+        based_on=based_on, peak_based_on=peak_based_on, bandwidth_based_on=bandwidth_based_on, change=change,
+        source_kinds=SOURCE_KINDS, errors=errors or {}, values=_shown(now, peak, bandwidth_now) | (values or {}),
+        **_options(catalog),
     )  # fmt: skip
 
 
@@ -134,9 +169,9 @@ def _options(catalog: CatalogSnapshot) -> dict[str, list[tuple[str, str]]]:
 @router.get("/throughput", response_class=HTMLResponse)
 def throughput(
     request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, key: str = "", gpu: str = "",
-    precision: str = "",
+    precision: str = "", bandwidth: str = "",
 ) -> Response:  # fmt: skip
-    return _page(request, admin, db, catalogs, key, gpu, precision)
+    return _page(request, admin, db, catalogs, key=key, gpu=gpu, precision=precision, bandwidth=bandwidth)
 
 
 @router.post("/throughput", response_class=HTMLResponse)
@@ -147,7 +182,7 @@ def save_benchmark(request: Request, admin: Admin, db: Database, catalogs: Catal
         save_throughput(session, edit.key, edit.benchmark, edit.provenance, edit.change(admin.username))
         return f"/admin/throughput?{urlencode({'key': edit.key})}"
 
-    page = partial(_page, request, admin, db, catalogs, posted.get("key", ""), "", "")
+    page = partial(_page, request, admin, db, catalogs, key=posted.get("key", ""))
     return answer(ThroughputEdit, posted, db, save, page)
 
 
@@ -159,5 +194,21 @@ def save_gpu_peak(request: Request, admin: Admin, db: Database, catalogs: Catalo
         save_peak(session, edit.gpu, edit.precision, edit.dense_tflops, edit.provenance, edit.change(admin.username))
         return f"/admin/throughput?{urlencode({'gpu': edit.gpu, 'precision': edit.precision})}"
 
-    page = partial(_page, request, admin, db, catalogs, "", posted.get("gpu", ""), posted.get("precision", ""))
+    page = partial(
+        _page, request, admin, db, catalogs, gpu=posted.get("gpu", ""), precision=posted.get("precision", "")
+    )
     return answer(PeakEdit, posted, db, save, page)
+
+
+@router.post("/throughput/bandwidths", response_class=HTMLResponse)
+def save_gpu_bandwidth(
+    request: Request, admin: Admin, db: Database, catalogs: CatalogsDep, posted: PostedForm
+) -> Response:
+    """A GPU model's memory bandwidth as a new version."""
+
+    def save(session: Session, edit: BandwidthEdit) -> str:
+        save_bandwidth(session, edit.gpu, edit.tb_per_s, edit.provenance, edit.change(admin.username))
+        return f"/admin/throughput?{urlencode({'bandwidth': edit.gpu})}"
+
+    page = partial(_page, request, admin, db, catalogs, bandwidth=posted.get("gpu", ""))
+    return answer(BandwidthEdit, posted, db, save, page)
