@@ -194,6 +194,28 @@ def _spread_of(checks: Sequence[Check]) -> Spread | None:
 
 
 @dataclass(frozen=True)
+class Beside:
+    """Runs of the model on the GPU model at the precision under one scenario whose conditions are not all
+    published (MLPerf's datasets state no mean input length): never used by the estimate, shown beside it."""
+
+    scenario: str
+    runs: int
+    low: float
+    high: float
+    """Output tokens per second per GPU, the lowest and the highest of the runs."""
+
+
+def beside(catalog: CatalogSnapshot, preset: str, gpu: str, precision: str) -> tuple[Beside, ...]:
+    found: dict[str, list[float]] = {}
+    for r in catalog.throughput:
+        if (r.kind, r.preset, r.gpu, r.precision) == (BenchmarkKind.INFERENCE, preset, gpu, precision):
+            if r.input_tokens is None and not r.virtualized:
+                found.setdefault(r.scenario, []).append(r.tokens_per_s / r.gpus)
+    ordered = sorted(found.items(), key=lambda item: item[0] != Scenario.OFFLINE)
+    return tuple(Beside(scenario, len(v), min(v), max(v)) for scenario, v in ordered)
+
+
+@dataclass(frozen=True)
 class Estimated:
     """A serving job's throughput on a GPU model from the estimate, and what it rests on."""
 
@@ -208,6 +230,8 @@ class Estimated:
     calibrated: Calibrated
     error: Spread | None
     """The estimate's error over the benchmarks of its calibration's group, each left out in turn."""
+    beside: tuple[Beside, ...] = ()
+    """Runs of the model on the GPU model whose input lengths are not published, set beside the estimate."""
 
 
 def group_checks(catalog: CatalogSnapshot, group: tuple[str, Family]) -> list[Checked]:

@@ -5,7 +5,7 @@ has no number for the pair, why; never a guess scaled by hand."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import cast
 
@@ -30,7 +30,7 @@ from app.costing.jobs import (
 from app.costing.memory import Fit, Mode
 from app.costing.roofline import Conditions, Refusal
 from app.costing.terms import HOURS_PER_MONTH
-from app.quoting.estimates import Adjusted, Estimated, adjusted, architecture, serving_estimate
+from app.quoting.estimates import Adjusted, Estimated, adjusted, architecture, beside, serving_estimate
 from app.quoting.params.demand import read_daily
 from app.quoting.params.job import Job, Latency
 from app.quoting.params.quote import QuoteParams, SizeParams
@@ -258,6 +258,8 @@ def serving_rate(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: F
     estimated = serving_estimate(catalog, fit.gpu, model, conditions, most or fit.quoted, _gpu_hours(p))
     if isinstance(estimated, Refusal):
         return NoNumber(fit.gpu, estimated.field, f"{found.reason}, and {estimated.reason}")
+    if sizing.preset is not None:
+        estimated = replace(estimated, beside=beside(catalog, sizing.preset.key, fit.gpu, p.weights))
     return Rate(estimated.tokens_per_s, estimated.gpus, estimated=estimated)
 
 

@@ -29,6 +29,8 @@ TRIED = [
 PAGES = [
     "/",
     "/?gpu=any&preset=llama-3.1-70b",
+    "/?job=serve&preset=llama-3.1-70b&gpu=any",
+    "/?job=serve&preset=llama-3.1-70b&gpu=H200",
     "/?gpu_hours=500&checkpoints_out=4&providers=egress&providers_dir=desc",
     "/?gpu_hours=3000&peak_gpus=8&months=12&own_server=custom&own_price=296644&own_power_kw=10.2",
     "/?job=split&demand=hourly&hourly_key=0123456789abcdef",
@@ -59,7 +61,7 @@ PAGES = [
     "/admin/rates",
     "/admin/presets",
     "/admin/throughput",
-    "/admin/throughput?key=llama-3.1-70b/h200x1/fp8/trt-llm-1.0/offline/1000-1000&gpu=H100&precision=bf16",
+    "/admin/throughput?key=llama-3.1-70b/h200x1/fp8/trt-llm-1.0/offline/1000-1000&gpu=H100&precision=bf16&bandwidth=H100",
     "/admin/servers?key=dgx-h100/viperatech-2025-03",
     "/admin/audit",
 ]

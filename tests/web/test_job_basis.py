@@ -50,3 +50,12 @@ def test_a_latency_bound_no_gpu_meets_is_said_under_it_on_any_gpu(shipped_client
     assert response.status_code == 422 and response.json()["detail"][0]["loc"] == ["query", bound]
     page = soup(shipped_client.get(f"/?{query}"))
     assert page.select_one(f"#{bound}-error").get_text()
+
+
+def test_mlperf_runs_of_unstated_lengths_are_set_beside_the_estimate_not_used(shipped_client):
+    """Llama 2 70B in FP8 on H200: MLPerf v5.1's offline runs (Cisco's 16 GPUs at 4,305.9 per GPU, Dell's 8
+    at 4,414.6; the VMware run apart) state no input length, so the job at 1,000/1,000 rests on the
+    estimate, and the page shows their output per GPU beside it."""
+    said = basis(soup(shipped_client.get("/?job=serve&preset=llama-2-70b&gpu=H200&weights=fp8")))
+    assert "For comparison, MLPerf Inference's runs of the model on this GPU in FP8" in said
+    assert "4,306 to 4,415 output tokens/s per GPU at maximum throughput (2 runs)" in said
