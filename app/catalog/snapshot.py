@@ -91,7 +91,9 @@ class CatalogSnapshot:
         }
 
 
-_HELD_BY_THE_VERSION: tuple[type, ...] = (CatalogSnapshot, OfferRecord, terms.Offer)
+_HELD_BY_THE_VERSION: tuple[type, ...] = (
+    CatalogSnapshot, OfferRecord, terms.Offer, ThroughputRecord, PeakRecord, BandwidthRecord, PresetRecord,
+)  # fmt: skip
 """What derived work points to and the version itself holds: not counted again with the work."""
 
 _settled: ContextVar[tuple[Catalogs, dict[int | None, CatalogSnapshot | None]] | None] = ContextVar("settled")

@@ -234,15 +234,20 @@ class Estimated:
     """Runs of the model on the GPU model whose input lengths are not published, set beside the estimate."""
 
 
-def group_checks(catalog: CatalogSnapshot, group: tuple[str, Family]) -> list[Checked]:
+def group_checks(catalog: CatalogSnapshot, group: tuple[str, Family]) -> tuple[Checked, ...]:
     """The checks of the benchmarks a group's calibration rests on, each left out of it in turn."""
-    _, members = _members(benchmarked(catalog), group)
-    return [c for c in left_out(catalog) if c.benchmarked in members]
+
+    def make() -> tuple[Checked, ...]:
+        _, members = _members(benchmarked(catalog), group)
+        keys = {b.record.key for b in members}
+        return tuple(c for c in left_out(catalog) if c.benchmarked.record.key in keys)
+
+    return catalog.derived.memo(("group checks", group), make)
 
 
 def error_of(catalog: CatalogSnapshot, group: tuple[str, Family]) -> Spread | None:
     """The estimate's error over the benchmarks a group's calibration rests on."""
-    return spread(group_checks(catalog, group))
+    return catalog.derived.memo(("error", group), lambda: spread(group_checks(catalog, group)))
 
 
 def serving_estimate(
