@@ -206,13 +206,19 @@ class Beside:
 
 
 def beside(catalog: CatalogSnapshot, preset: str, gpu: str, precision: str) -> tuple[Beside, ...]:
-    found: dict[str, list[float]] = {}
-    for r in catalog.throughput:
-        if (r.kind, r.preset, r.gpu, r.precision) == (BenchmarkKind.INFERENCE, preset, gpu, precision):
-            if r.input_tokens is None and not r.virtualized:
-                found.setdefault(r.scenario, []).append(r.tokens_per_s / r.gpus)
-    ordered = sorted(found.items(), key=lambda item: item[0] != Scenario.OFFLINE)
-    return tuple(Beside(scenario, len(v), min(v), max(v)) for scenario, v in ordered)
+    """Worked out once per version for a model, GPU model and precision: each move of the tokens slider
+    estimates every GPU model again."""
+
+    def make() -> tuple[Beside, ...]:
+        found: dict[str, list[float]] = {}
+        for r in catalog.throughput:
+            if (r.kind, r.preset, r.gpu, r.precision) == (BenchmarkKind.INFERENCE, preset, gpu, precision):
+                if r.input_tokens is None and not r.virtualized:
+                    found.setdefault(r.scenario, []).append(r.tokens_per_s / r.gpus)
+        ordered = sorted(found.items(), key=lambda item: item[0] != Scenario.OFFLINE)
+        return tuple(Beside(scenario, len(v), min(v), max(v)) for scenario, v in ordered)
+
+    return catalog.derived.memo(("beside", preset, gpu, precision), make)
 
 
 @dataclass(frozen=True)

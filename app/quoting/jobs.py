@@ -102,11 +102,13 @@ class JobFit:
         """The throughput the figures rest on, as the page and the API state it: the buyer's own where
         given, else the estimate's, the adjusted benchmark's or the benchmark's (a replica's output tokens/s
         serving, a GPU's tokens/s training)."""
+        if self.measured_tps is not None:
+            return self.measured_tps
         if self.estimated is not None:
             return self.estimated.tokens_per_s
         if self.adjusted is not None:
             return self.adjusted.tokens_per_s
-        return self.measured_tps or (self.benchmark.tokens_per_s if self.benchmark else None)
+        return self.benchmark.tokens_per_s if self.benchmark else None
 
 
 @dataclass(frozen=True)
@@ -243,23 +245,16 @@ def serving_rate(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: F
     found = serving_benchmark(catalog, p, sizing, fit)
     if isinstance(found, Matched):
         return Rate(found.benchmark.tokens_per_s, found.benchmark.gpus, benchmark=found.benchmark, alike=found.alike)
-    model, conditions, most = (
-        architecture(sizing.run.shape, sizing.preset),
-        _conditions(p, fit.quoted),
-        fit.largest_unit,
-    )
-    near = (
-        adjusted(catalog, sizing.preset.key, fit.gpu, model, conditions, (fit.quoted, most or 0))
-        if sizing.preset
-        else None
-    )
+    model, conditions, preset = architecture(sizing.run.shape, sizing.preset), _conditions(p, fit.quoted), sizing.preset
+    most = fit.largest_unit or fit.quoted
+    near = adjusted(catalog, preset.key, fit.gpu, model, conditions, (fit.quoted, most)) if preset else None
     if near is not None:
         return Rate(near.tokens_per_s, near.benchmark.gpus, benchmark=near.benchmark, adjusted=near)
-    estimated = serving_estimate(catalog, fit.gpu, model, conditions, most or fit.quoted, _gpu_hours(p))
+    estimated = serving_estimate(catalog, fit.gpu, model, conditions, most, _gpu_hours(p))
     if isinstance(estimated, Refusal):
         return NoNumber(fit.gpu, estimated.field, f"{found.reason}, and {estimated.reason}")
-    if sizing.preset is not None:
-        estimated = replace(estimated, beside=beside(catalog, sizing.preset.key, fit.gpu, p.weights))
+    if preset is not None:
+        estimated = replace(estimated, beside=beside(catalog, preset.key, fit.gpu, p.weights))
     return Rate(estimated.tokens_per_s, estimated.gpus, estimated=estimated)
 
 
