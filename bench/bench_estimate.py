@@ -2,9 +2,11 @@
 
 Why: the estimate's calibration and its leave-one-out checks are worked out once per catalog version
 (the first job quote after a catalog change pays them), and a serving job on "any GPU" estimates
-every GPU model without a benchmark at each move of the tokens slider. Reports, median of the runs
-with min and max: the first quote of a version (calibration and checks included), then a serving job
-on any GPU at fresh volumes against the same GPU-hours quote on any GPU, and their ratio in each run.
+every GPU model without a benchmark at each move of the tokens slider; GPU-hours on "any GPU" work out
+every GPU model's speed once per set of inputs but GPU-hours. Reports, median of the runs with min and
+max: the first quote of a version (calibration and checks included), then a serving job on any GPU at
+fresh volumes against the same GPU-hours quote on any GPU, and their ratio in each run, then GPU-hours
+on any GPU at a fresh context each time (every speed worked out anew).
 
 Usage: python bench/bench_estimate.py [--runs 3] [--moves 40]
 """
@@ -35,8 +37,9 @@ def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def run(url: str, moves: int) -> tuple[float, float, float]:
-    """The first serving quote of a fresh catalog, then the mean of `moves` serving and GPU-hours moves, ms."""
+def run(url: str, moves: int) -> tuple[float, float, float, float]:
+    """The first serving quote of a fresh catalog, then the mean of `moves` serving and GPU-hours moves and
+    of GPU-hours quotes at fresh contexts, ms."""
     catalogs = Catalogs(make_engine(url))
     started = time.perf_counter()
     build_quote(catalogs, QuoteParams(**SERVE, output_tokens_m=300))
@@ -49,7 +52,11 @@ def run(url: str, moves: int) -> tuple[float, float, float]:
     for i in range(moves):
         build_quote(catalogs, QuoteParams(**HOURS, gpu_hours=301 + i))
     hours = _ms(started) / moves
-    return first, serve, hours
+    started = time.perf_counter()
+    for i in range(moves):
+        build_quote(catalogs, QuoteParams(**HOURS, context=4096 + i))
+    fresh = _ms(started) / moves
+    return first, serve, hours, fresh
 
 
 def _said(name: str, values: list[float], unit: str = "ms") -> str:
@@ -65,13 +72,17 @@ def main() -> None:
         url = f"sqlite:///{os.path.join(folder, 'bench.db')}"
         bring_up_to_date(url)
         results = [run(url, args.moves) for _ in range(args.runs)]
-    for i, (first, serve, by_hours) in enumerate(results, 1):
-        print(f"run {i}: first quote {first:.0f} ms; moves: serving {serve:.1f} ms, GPU-hours {by_hours:.1f} ms")
-    firsts, serves, by_hours = ([r[i] for r in results] for i in range(3))
+    for i, (first, serve, by_hours, fresh) in enumerate(results, 1):
+        print(
+            f"run {i}: first quote {first:.0f} ms; moves: serving {serve:.1f} ms, GPU-hours {by_hours:.1f} ms; "
+            f"GPU-hours at a fresh context {fresh:.1f} ms"
+        )
+    firsts, serves, by_hours, fresh_inputs = ([r[i] for r in results] for i in range(4))
     print(_said("first serving quote of a catalog version (calibration and checks)", firsts))
     print(_said("a serving job on any GPU, one move", serves))
     print(_said("GPU-hours on any GPU, one move", by_hours))
     print(_said("ratio serving / GPU-hours move", [s / h for s, h in zip(serves, by_hours, strict=True)], "x"))
+    print(_said("GPU-hours on any GPU at a fresh context (every speed worked out)", fresh_inputs))
 
 
 if __name__ == "__main__":

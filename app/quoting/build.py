@@ -9,6 +9,7 @@ from app.catalog.cache import MemoEntry
 from app.catalog.rates import RateRecord
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord
 from app.costing.curves import MeteredCost
+from app.costing.memory import Fit
 from app.costing.money import USD, Currency
 from app.costing.owning import OWNED_OFFER_ID
 from app.costing.providers import cheapest_per_provider
@@ -17,6 +18,7 @@ from app.costing.terms import Offer
 from app.quoting.band import quote_at
 from app.quoting.choices import NOT_EQUAL_WORK, GpuChoice, quoted_first, side_by_side, table_rows
 from app.quoting.currency import display_currency
+from app.quoting.equal_work import EqualWork, Speed, speed_of
 from app.quoting.fitted import Contenders, Fitted, fitted_for
 from app.quoting.jobs import JobFit, NoNumber, job_fit, nowhere
 from app.quoting.moves import move_memo
@@ -56,6 +58,14 @@ class QuoteResult:
     """The hybrid split of the demand profile, where the job states one."""
     offers: int = 0
     """How many offers the filters leave, on every GPU model quoted: what the options are the cheapest of."""
+    equal_work: EqualWork | None = None
+    """Where the GPU-hours are of another GPU model than quoted (any GPU, or named): as stated, and of which;
+    `params.gpu_hours` is then the quoted GPU model's share of the same work."""
+
+    @property
+    def stated_hours(self) -> float:
+        """The GPU-hours as the buyer stated them: what the links and a saved scenario keep."""
+        return self.params.gpu_hours if self.equal_work is None else self.equal_work.hours
 
     def record(self, o: OfferCost) -> OfferRecord | OwnedRecord:
         """What the catalog states of an option's offer, or of the server owned."""
@@ -78,9 +88,9 @@ class QuoteResult:
 
     @property
     def not_ranked_why(self) -> str | None:
-        """Why the GPU models listed are not ranked against each other: they rank on equal work alone, for
-        a job, never for GPU-hours; None where they rank or none is listed."""
-        return NOT_EQUAL_WORK if self.choices and self.job is None else None
+        """Why the GPU models listed are not ranked against each other: they rank on equal work alone (a
+        job, or GPU-hours converted by speed); None where they rank or none is listed."""
+        return NOT_EQUAL_WORK if self.choices and self.job is None and self.equal_work is None else None
 
     @cached_property
     def gpu_options(self) -> list[tuple[GpuChoice, OfferCost]]:
@@ -155,6 +165,11 @@ def _gpu_refused(catalog: CatalogSnapshot, params: QuoteParams) -> FieldErrors |
         return {"gpu": "any GPU that fits needs a model: choose a preset or give a parameter count"}
     if params.gpu != ANY_GPU and params.gpu not in catalog.gpus:
         return {"gpu": "is not a GPU model in the catalog"}
+    if params.job is Job.HOURS and params.hours_gpu and params.hours_gpu not in catalog.gpus:
+        return {"hours_gpu": "is not a GPU model in the catalog"}
+    if params.job is Job.HOURS and params.hours_gpu not in ("", params.gpu) and not params.sized:
+        return {"hours_gpu": "converts GPU-hours by how fast each GPU model runs a model: choose a preset or give "
+                "a parameter count"}  # fmt: skip
     return None
 
 
@@ -194,14 +209,46 @@ def _hours_contenders(
     catalog: CatalogSnapshot, params: QuoteParams, currency: Currency, rate: RateRecord | None, sizing: Sizing,
     checkpoint_gb: float, owned: OwnedRecord | None,
 ) -> Contenders | FieldErrors:  # fmt: skip
-    """Each GPU model of which an offered instance or node holds the model, at the GPUs that hold it."""
+    """Each GPU model of which an offered instance or node holds the model, at the GPUs that hold it; where
+    the GPU-hours are of another GPU model, only those with a speed to convert them by, the others apart."""
     wanted = [f for f in sizing.fits if f.fits_a_unit and params.gpu in (f.gpu, ANY_GPU)]
     if not wanted:
         where = "any GPU model in the catalog" if params.gpu == ANY_GPU else f"the catalog's {params.gpu}"
         return {"gpu": f"no offered instance or node of {where} holds this model: choose another GPU or model"}
-    fits = [(f.quoted, {"gpu": f.gpu, "peak_gpus": f.quoted, "checkpoint_gb": checkpoint_gb}) for f in wanted]
-    fitted = tuple(fitted_for(catalog, params, n, fit, n, owned=owned) for n, fit in fits)
-    return Contenders(currency, rate, sizing, fitted)
+    hours_of = _hours_of(catalog, params, sizing, wanted)
+    if isinstance(hours_of, dict):
+        return hours_of
+
+    def fitted(f: Fit, speed: Speed | None = None) -> Fitted:
+        fit = {"gpu": f.gpu, "peak_gpus": f.quoted, "checkpoint_gb": checkpoint_gb}
+        return replace(fitted_for(catalog, params, f.quoted, fit, f.quoted, owned=owned), speed=speed)
+
+    if hours_of is None:
+        return Contenders(currency, rate, sizing, tuple(fitted(f) for f in wanted))
+    speeds = _speeds(catalog, params, sizing, wanted, hours_of)
+    unmatched = tuple(s for s in speeds if isinstance(s, NoNumber))
+    converted = tuple(fitted(f, s) for f, s in zip(wanted, speeds, strict=True) if isinstance(s, Speed))
+    return Contenders(currency, rate, sizing, converted, unmatched, hours_of) if converted else nowhere(unmatched)
+
+
+def _speeds(
+    catalog: CatalogSnapshot, params: QuoteParams, sizing: Sizing, wanted: list[Fit], hours_of: Speed
+) -> list[Speed | NoNumber]:
+    return [hours_of if f.gpu == hours_of.gpu else speed_of(catalog, params, sizing, f) for f in wanted]
+
+
+def _hours_of(
+    catalog: CatalogSnapshot, params: QuoteParams, sizing: Sizing, wanted: list[Fit]
+) -> Speed | FieldErrors | None:
+    """The speed of the GPU model the GPU-hours are of, where they are quoted on others: the one named,
+    else with any GPU the first that fits with a speed; None where they are quoted as they stand."""
+    if params.hours_gpu in ("", params.gpu):
+        if params.gpu != ANY_GPU:
+            return None
+        return next((s for s in (speed_of(catalog, params, sizing, f) for f in wanted) if isinstance(s, Speed)), None)
+    stated = next(f for f in sizing.fits if f.gpu == params.hours_gpu)
+    found = speed_of(catalog, params, sizing, stated)
+    return {"hours_gpu": f"cannot be converted: {found.reason}"} if isinstance(found, NoNumber) else found
 
 
 def _job_contenders(
@@ -263,20 +310,29 @@ def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldE
         split = None if profile is None else memo.part("split", lambda: split_of(fitted, params, profile))
         return QuoteResult(params, catalog, quote, currency, rate, memo=memo, fitted=fitted, owned=fitted.owned,
                            split=split, offers=found.offers)  # fmt: skip
-    choices = [(f, GpuChoice(f.gpu, f.gpus, quote_at(memo, f, _hours(f, params)), f.job)) for f in found.fitted]
-    (best_fit, best), *others = quoted_first(choices)
+    equal = None if found.hours_of is None else EqualWork(params.gpu_hours, found.hours_of)
+    (best_fit, best), *others = quoted_first([(f, _choice(memo, f, _hours(f, params, equal))) for f in found.fitted])
     listed = (best, *(choice for _, choice in others)) if params.gpu == ANY_GPU else ()
-    best_params = params.model_copy(update=best_fit.fit)
+    converted = {} if equal is None else {"gpu_hours": best.hours}
+    best_params = params.model_copy(update=best_fit.fit | converted)
     split, job = None, best_fit.job
     if params.job is Job.SPLIT and job is not None:
         split = memo.part("split", lambda: split_of(best_fit, best_params, served(job)))
     return QuoteResult(
         best_params, catalog, best.quote, currency, rate, sizing, listed, memo=memo, job=best.job,
         unmatched=found.unmatched, fitted=best_fit, owned=next((f.owned for f in found.fitted if f.owned), None),
-        split=split, offers=found.offers,
+        split=split, offers=found.offers, equal_work=equal,
     )  # fmt: skip
 
 
-def _hours(fitted: Fitted, params: QuoteParams) -> float:
-    """The GPU-hours to quote at: the job's on this GPU model, else the slider's."""
-    return fitted.workload.gpu_hours if fitted.job is not None else params.gpu_hours
+def _choice(memo: MemoEntry, f: Fitted, hours: float) -> GpuChoice:
+    return GpuChoice(f.gpu, f.gpus, hours, quote_at(memo, f, hours), f.job, f.speed)
+
+
+def _hours(fitted: Fitted, params: QuoteParams, equal: EqualWork | None) -> float:
+    """The GPU-hours to quote at: the job's on this GPU model, the slider's converted to it, or the slider's."""
+    if fitted.job is not None:
+        return fitted.workload.gpu_hours
+    if equal is not None and fitted.speed is not None:
+        return equal.hours_on(fitted.speed)
+    return params.gpu_hours

@@ -17,6 +17,7 @@ from app.costing.owning import OWNED_OFFER_ID
 from app.costing.providers import provider_contenders
 from app.costing.quote import PricedOffer, price_offers
 from app.costing.terms import HOURS_PER_MONTH, Workload
+from app.quoting.equal_work import Speed
 from app.quoting.jobs import JobFit, NoNumber
 from app.quoting.owning import OwnedRecord
 from app.quoting.params.quote import Job, QuoteParams
@@ -41,6 +42,8 @@ class Fitted:
     """The server the buyer would own, where it is of this GPU model and holds the workload's replica."""
     priced: list[PricedOffer] = field(default_factory=list)
     """Every offer the filters leave, priced: the hybrid split pairs any of them, whatever the peak."""
+    speed: Speed | None = None
+    """Where GPU-hours stated on another GPU model are converted: this one's speed."""
 
     @cached_property
     def reach(self) -> float:
@@ -66,6 +69,8 @@ class Contenders:
     sizing: Sizing | None
     fitted: tuple[Fitted, ...]
     unmatched: tuple[NoNumber, ...] = ()
+    hours_of: Speed | None = None
+    """Where GPU-hours are converted by speed: the speed of the GPU model they are of."""
 
     @cached_property
     def offers(self) -> int:

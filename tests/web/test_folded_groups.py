@@ -15,7 +15,7 @@ def test_the_page_reads_the_workload_then_the_answer_then_the_folded_groups(clie
     form = page.select_one("form#calculator")
     workload = form.select_one("fieldset.main")
     shown = [field["name"] for field in workload.select("input[type=number], select")]
-    assert shown == ["gpu", "gpu_hours", "peak_gpus", "checkpoint_gb", "checkpoints_out", "egress_gb"]
+    assert shown == ["gpu", "gpu_hours", "hours_gpu", "peak_gpus", "checkpoint_gb", "checkpoints_out", "egress_gb"]
     sliders = [slider["data-pair"] for slider in workload.select("input[type=range]")]
     assert sliders == ["gpu_hours", "peak_gpus", "checkpoint_gb", "checkpoints_out", "egress_gb"]
     in_order = [element.get("id") for element in form.select("fieldset.main, #results, details.fold")]

@@ -290,3 +290,98 @@ def test_requests_longer_than_the_models_context_are_refused_under_the_input_len
     response = client.get(f"/api/quote?{SERVE_70B}&gpu=H200&input_length=9000&output_length=1000")
     assert response.status_code == 422
     assert "the 8,192-token context sized for: raise Context to hold them" in response.text
+
+
+HOURS_70B = SERVE_70B.replace("job=serve", "job=hours") + "&gpu=any&gpu_hours=100"
+"""GPU-hours of Llama 3.1 70B served at FP8, 1000/1000 tokens, offline: the speeds are the catalog's
+benchmarks per GPU, H200 2,909, B200 5,000, L4 1,000 / 8 = 125 output tokens/s."""
+
+
+def test_100_h200_hours_are_the_work_of_58_18_on_b200_and_2327_2_on_l4_ranked_by_what_they_cost(client, catalog):
+    """B200: 100 x 2,909 / 5,000 = 58.18 GPU-hours x 6.00 = 349.08; H200: 100 x 4.00 = 400.00; L4, 4 at
+    once on the 8-GPU instance: 100 x 2,909 / 125 = 2,327.2 GPU-hours x 0.80 x 8/4 = 3,723.52. H100 has
+    no benchmark of the model at FP8 nor the figures to estimate one: apart, with why."""
+    body = client.get(f"/api/quote?{HOURS_70B}&hours_gpu=H200").json()
+    ranked = [(g["gpu"], g["gpus"], g["gpu_hours"], g["option"]["total"]) for g in body["any_gpu"]]
+    assert ranked == [("B200", 1, 58.18, 349.08), ("H200", 1, 100, 400.0), ("L4", 4, 2327.2, 3723.52)]
+    assert (body["any_gpu_ranked"], body["any_gpu_not_ranked"]) == (True, None)
+    assert (body["params"]["gpu"], body["params"]["gpu_hours"]) == ("B200", 58.18)
+    assert body["equal_work"]["gpu_hours"] == 100
+    assert {k: body["equal_work"]["hours_gpu"][k] for k in ("gpu", "per_gpu", "basis")} == {
+        "gpu": "H200", "per_gpu": 2909, "basis": "benchmark"
+    }  # fmt: skip
+    assert [g["speed"]["per_gpu"] for g in body["any_gpu"]] == [5000, 2909, 125]
+    assert [(n["gpu"], n["field"]) for n in body["no_number"]] == [("H100", "weights")]
+
+
+def test_the_page_names_the_cheapest_gpu_for_the_work_of_the_hours_and_how_they_were_converted(client, catalog):
+    page = soup(client.get(f"/?{HOURS_70B}&hours_gpu=H200"))
+    headline = " ".join(page.select_one("p.headline").get_text().split())
+    assert headline.startswith(
+        "At 58.18 GPU-hours a month of 1 x B200 at once (the work of 100 GPU-hours of H200, on the cheapest GPU model"
+    )
+    assert "$349.08" in headline
+    said = " ".join(page.select_one("p.equal-work").get_text().split())
+    assert said.startswith("Your 100 GPU-hours are of H200. Each GPU model is quoted at the GPU-hours the same work")
+    assert "H200 2,909 output tokens/s a GPU (TensorRT-LLM v1.0, benchmark), B200 5,000 output tokens/s" in said
+    assert "so the work of 100 GPU-hours of H200 takes 58.2 GPU-hours of B200." in said
+    rows = [[c.get_text(" ", strip=True) for c in tr.select("th, td")] for tr in page.select("table.any-gpu tbody tr")]
+    assert [(r[0].split(" ")[2], r[1], r[4]) for r in rows] == [
+        ("B200", "58.2", "$349.08"), ("H200", "100.0", "$400.00"), ("L4", "2,327.2", "$3,723.52")
+    ]  # fmt: skip
+    wide = page.select_one("figure.job-bars svg.frame-wide")
+    assert [g.select_one(".bar-value").get_text() for g in wide.select("g.bar")] == ["$349.08", "$400.00", "$3,723.52"]
+
+
+def test_hours_of_no_gpu_named_are_of_the_first_that_fits_with_a_speed(client, session, catalog):
+    """A 96 GiB GH200 holds the model on one GPU with the least memory, so the fit table lists it first,
+    but it has no speed for the model: the hours are H200's, the next, and the page says how it chose
+    and where to say otherwise."""
+    make_gpu(session, "GH200", 96)
+    make_offer(session, make_provider(session, "gh"), "3.00", gpu="GH200", product="gh200x1")
+    body = client.get(f"/api/quote?{HOURS_70B}").json()
+    assert [f["gpu"] for f in body["sizing"]["fits"]][:2] == ["GH200", "H200"]
+    assert body["equal_work"]["hours_gpu"]["gpu"] == "H200"
+    said = " ".join(soup(client.get(f"/?{HOURS_70B}")).select_one("p.equal-work").get_text().split())
+    assert "you asked for any GPU, so they are taken as the first GPU model that fits (H200)" in said
+
+
+def test_hours_of_h200_quoted_on_l4_alone_are_its_2327_2(client, catalog):
+    body = client.get(f"/api/quote?{HOURS_70B.replace('gpu=any', 'gpu=L4')}&hours_gpu=H200").json()
+    assert (body["params"]["gpu_hours"], body["options"][0]["total"], body["any_gpu"]) == (2327.2, 3723.52, [])
+
+
+def test_a_saved_scenario_keeps_the_hours_as_stated(client, catalog):
+    page = soup(client.get(f"/?{HOURS_70B}&hours_gpu=H200"))
+    kept = page.select_one("input[form=save-form][name=inputs]")["value"]
+    assert '"gpu_hours":100' in kept.replace(" ", "") and '"gpu":"any"' in kept.replace(" ", "")
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        (f"{HOURS_70B}&hours_gpu=H100", "cannot be converted: no benchmark of Llama 3.1 70B on H100"),
+        (f"{HOURS_70B}&hours_gpu=V100", "is not a GPU model in the catalog"),
+        ("gpu=H100&gpu_hours=100&hours_gpu=H200", "choose a preset or give a parameter count"),
+    ],
+)
+def test_hours_of_a_gpu_model_without_a_speed_are_refused_under_the_field(client, catalog, query, message):
+    page = soup(client.get(f"/?{query}"))
+    assert message in page.select_one("#hours_gpu-error").get_text()
+    assert page.select_one("#gpu_hours")["value"] == "100"
+    response = client.get(f"/api/quote?{query}")
+    assert response.status_code == 422 and message in response.text
+
+
+def test_a_comparison_says_whose_gpu_hours_a_scenario_states_and_where_they_are_quoted(client, catalog):
+    slugs = []
+    for query in (f"{HOURS_70B}&hours_gpu=H200", HOURS_70B.replace("gpu=any", "gpu=H200")):
+        page = soup(client.get(f"/?{query}"))
+        form = {"csrf_token": page.select_one("#save-form input[name=csrf_token]")["value"],
+                "inputs": page.select_one("input[form=save-form][name=inputs]")["value"]}  # fmt: skip
+        slugs.append(client.post("/s", data=form, follow_redirects=False).headers["location"].removeprefix("/s/"))
+    compared = soup(client.get(f"/compare?s={','.join(slugs)}"))
+    assert " ".join(compared.select_one("p.equal-work").get_text().split()) == (
+        "Scenario 1 states 100 GPU-hours of H200: its figures are of B200, the cheapest GPU model for the same "
+        "work, at the 58.2 GPU-hours that work takes on it."
+    )

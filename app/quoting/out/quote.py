@@ -9,6 +9,8 @@ from pydantic import BaseModel, Field
 from app.costing.quote import OfferCost
 from app.quoting.build import QuoteResult
 from app.quoting.choices import GpuChoice
+from app.quoting.equal_work import Speed
+from app.quoting.jobs import Basis
 from app.quoting.out.cost import OptionOut, ProviderBillOut
 from app.quoting.out.job import JobOut, NoNumberOut
 from app.quoting.out.offers import option_name
@@ -40,11 +42,40 @@ class BreakEvenOut(BaseModel):
     more: bool = Field(description="they cross again beyond the crossings listed")
 
 
+class SpeedOut(BaseModel):
+    gpu: str
+    per_gpu: float = Field(
+        description="serving: output tokens/s per GPU at the serving job's conditions; a training run: dense "
+        "TFLOPS at its precision"
+    )
+    unit: str
+    basis: Basis
+    source: str = Field(description="the benchmark's or the peak's source; for an estimate, `estimate`")
+
+    @classmethod
+    def of(cls, speed: Speed) -> SpeedOut:
+        rate, peak = speed.rate, speed.peak
+        benchmark = rate.benchmark if rate is not None else None
+        source = peak.source if peak is not None else benchmark.source if benchmark is not None else "estimate"
+        unit = "dense TFLOPS" if peak is not None else "output tokens/s per GPU"
+        return cls(gpu=speed.gpu, per_gpu=round(speed.per_gpu, 3), unit=unit, basis=speed.basis, source=source)
+
+
+class EqualWorkOut(BaseModel):
+    gpu_hours: float = Field(description="the GPU-hours a month as stated")
+    hours_gpu: SpeedOut = Field(description="the GPU model they are of, and its speed")
+
+
 class GpuOptionOut(BaseModel):
     gpu: str
     gpus: int = Field(description="GPUs used at once: the least count that holds the model, or the job's")
+    gpu_hours: float = Field(
+        description="the GPU-hours a month it is quoted at: those stated, the job's on it, or the work of those "
+        "stated converted to it"
+    )
     option: OptionOut
     job: JobOut | None = Field(None, description="what the stated job takes on this GPU model")
+    speed: SpeedOut | None = Field(None, description="where GPU-hours are converted: this GPU model's speed")
 
 
 class QuoteOut(BaseModel):
@@ -73,12 +104,19 @@ class QuoteOut(BaseModel):
     sizing: SizeOut | None = Field(description="the model's memory and fit, where one is given")
     any_gpu: list[GpuOptionOut] = Field(
         description="asked for any GPU that fits: every GPU model's options at its fit. For a stated job, each "
-        "GPU model at its own GPU-hours for the same job, cheapest job first; for GPU-hours, not ranked across "
-        "GPU models (`any_gpu_not_ranked` says why): GPU model by GPU model in the fit table's order, those "
-        "offered first, each one's options cheapest first. `params` and `options` are the first GPU model's"
+        "GPU model at its own GPU-hours for the same job, cheapest job first; for GPU-hours with a model, each at "
+        "the same work (`equal_work`), cheapest first; where no GPU model has a speed to convert them by, not "
+        "ranked (`any_gpu_not_ranked` says why): GPU model by GPU model in the fit table's order, those offered "
+        "first, each one's options cheapest first. `params` and `options` are the first GPU model's"
     )
     any_gpu_ranked: bool = Field(
-        description="true: `any_gpu` ranks GPU models against each other, on equal work (a stated job)"
+        description="true: `any_gpu` ranks GPU models against each other, on equal work (a stated job, or "
+        "GPU-hours converted by speed: `equal_work`)"
+    )
+    equal_work: EqualWorkOut | None = Field(
+        description="GPU-hours of another GPU model than quoted (any GPU, or `hours_gpu`): as stated and of which "
+        "GPU model; `params.gpu_hours` and each of `any_gpu` are at the same work on their own GPU model, "
+        "hours x its speed / theirs"
     )
     any_gpu_not_ranked: str | None = Field(
         description="why `any_gpu` lists GPU models side by side without ranking them; null where it ranks "
@@ -102,7 +140,15 @@ def _option(result: QuoteResult, o: OfferCost) -> OptionOut:
 
 def _gpu_option(result: QuoteResult, choice: GpuChoice, o: OfferCost) -> GpuOptionOut:
     job = None if choice.job is None else JobOut.of(result.params.job, choice.job)
-    return GpuOptionOut(gpu=choice.gpu, gpus=choice.gpus, option=_option(result, o), job=job)
+    speed = None if choice.speed is None else SpeedOut.of(choice.speed)
+    return GpuOptionOut(
+        gpu=choice.gpu,
+        gpus=choice.gpus,
+        gpu_hours=round(choice.hours, 3),
+        option=_option(result, o),
+        job=job,
+        speed=speed,
+    )
 
 
 def _bills(result: QuoteResult, view: ProviderView) -> list[ProviderBillOut]:
@@ -136,6 +182,9 @@ def quote_out(result: QuoteResult, view: ProviderView | None = None) -> QuoteOut
         any_gpu=[_gpu_option(result, choice, o) for choice, o in result.gpu_options],
         any_gpu_ranked=bool(result.choices) and result.not_ranked_why is None,
         any_gpu_not_ranked=result.not_ranked_why,
+        equal_work=None
+        if result.equal_work is None
+        else EqualWorkOut(gpu_hours=result.equal_work.hours, hours_gpu=SpeedOut.of(result.equal_work.of)),
         job=None if result.job is None else JobOut.of(result.params.job, result.job),
         raised_gpus_at_once=result.raised_at_once,
         no_number=[NoNumberOut(gpu=u.gpu, field=u.field, reason=u.reason) for u in result.unmatched],

@@ -63,7 +63,7 @@ class Widget(StrEnum):
     CHOICE = "choice"
     """A select of the input's `options`."""
     GPU = "gpu"
-    """A select of the catalog's GPU models, after "any GPU that fits the model"."""
+    """A select of the catalog's GPU models, after its placeholder (default: "any GPU that fits the model")."""
     PRESET = "preset"
     """A select of the catalog's model presets, after none."""
     REGION = "region"

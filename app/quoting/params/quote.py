@@ -130,6 +130,12 @@ class QuoteParams(SizeParams, OwningParams):
         help="at most 730 for each GPU used at once: a month has 730 hours",
         beyond="More than {each} at once can run in a month ({end} GPU-hours): the quote uses more GPUs at once.",
     ).field(500, ge=0, le=GPU_HOURS_MAX)  # fmt: skip
+    hours_gpu: str = Input(
+        "GPU-hours of", Fieldset.WORKLOAD, widget=Widget.GPU, job=Job.HOURS,
+        placeholder="the GPU model above (any: first that fits)",
+        help="the GPU model the GPU-hours were measured on, with a model: every other GPU model is quoted at "
+        "the hours the same work takes on it, by the two GPU models' speeds",
+    ).field("", max_length=40)  # fmt: skip
     peak_gpus: Whole = Input(
         "GPUs used at once", Fieldset.WORKLOAD, unit="GPUs", slider=64, job=Job.HOURS, sized=True,
         help="an instance is billed for all its GPUs",

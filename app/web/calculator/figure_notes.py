@@ -48,4 +48,4 @@ def term_horizon(result: QuoteResult, memo: MemoEntry) -> str | None:
         return None
     at_term = result.params.model_copy(update={"months": longest})
     rest = memo.part(("term horizon", longest), lambda: query_string(at_term, frozenset(MOVED), changed_only=True))
-    return f"{hours_param(result.params.gpu_hours)}&{rest}" if rest else hours_param(result.params.gpu_hours)
+    return f"{hours_param(result.stated_hours)}&{rest}" if rest else hours_param(result.stated_hours)

@@ -1,6 +1,6 @@
 """A job's figures in the results: what a useful output costs on an option, and the any-GPU ranking
-drawn as one bar per GPU model, as long as its cheapest option's cost for the same job, so that the
-eye finds the cheapest GPU for the job before it reads the table."""
+drawn as one bar per GPU model, as long as its cheapest option's cost for the same job (or the same
+work, GPU-hours converted by speed), so that the eye finds the cheapest GPU before it reads the table."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from app.quoting.build import QuoteResult
 from app.quoting.choices import GpuChoice
 from app.quoting.per_output import per_million
 from app.web.chart_kit import FRAMES, Frame, text_width
-from app.web.templating import amount, money_rate
+from app.web.templating import amount, money, money_rate
 
 ROW = 30
 """Height of one bar's row, in the frame's units."""
@@ -56,24 +56,26 @@ class Bars:
 
 def _approx(choice: GpuChoice) -> str:
     """ "≈" before a figure that rests on the estimate rather than a benchmark or the buyer's throughput."""
+    if choice.speed is not None:
+        return "≈" if choice.speed.rate is not None and choice.speed.rate.estimated is not None else ""
     return "≈" if choice.job is not None and choice.job.estimated is not None else ""
 
 
 def job_bars(result: QuoteResult) -> tuple[Bars, ...]:
-    """Each GPU model's cheapest option for the job, cheapest first, in every frame; () unless a job
-    is quoted on any GPU."""
+    """Each GPU model's cheapest option for the job or the work, cheapest first, in every frame; () unless
+    any GPU is quoted on equal work."""
     cheapest = [(c, c.cheapest) for c in result.choices if c.cheapest is not None][:BARS]
-    if result.job is None or not cheapest:
+    if result.job is None and result.equal_work is None or not cheapest:
         return ()
-    top = max(_cost(result, o) for _, o in cheapest) or 1.0
+    top, cur = max(_cost(result, o) for _, o in cheapest) or 1.0, result.currency
     drawn = []
     longest = max(len(f"{c.gpus} x {c.gpu}") for c, _ in cheapest)
     for frame in FRAMES:
         left = max(9 * frame.text, round(text_width("x" * longest, frame.text)) + 8)
         room = frame.width - left - 7 * frame.text
         bars = tuple(
-            Bar(f"{c.gpus} x {c.gpu}", o.option, _approx(c) + (per_output(result, o) or ""), i * ROW + 4,
-                max(1.0, room * _cost(result, o) / top), o.complete)
+            Bar(f"{c.gpus} x {c.gpu}", o.option, _approx(c) + (per_output(result, o) or money(o.total, cur)),
+                i * ROW + 4, max(1.0, room * _cost(result, o) / top), o.complete)
             for i, (c, o) in enumerate(cheapest)
         )  # fmt: skip
         drawn.append(Bars(frame, len(bars) * ROW + 4, left, bars))

@@ -28,8 +28,10 @@ from app.web.templating import templates
 
 
 def pinned(result: QuoteResult) -> dict[str, Any]:
-    """What a saved link keeps beyond the inputs: the version quoted, and "any GPU" where asked."""
-    return {"catalog_version": result.catalog.version} | ({"gpu": ANY_GPU} if result.choices else {})
+    """What a saved link keeps beyond the inputs: the version quoted, "any GPU" where asked, and the
+    GPU-hours as stated where they were converted to the GPU model quoted."""
+    kept = {"catalog_version": result.catalog.version, "gpu_hours": result.stated_hours}
+    return kept | ({"gpu": ANY_GPU} if result.choices else {})
 
 
 def calculator_page(

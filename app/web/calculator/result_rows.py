@@ -25,7 +25,7 @@ def inputs_query(result: QuoteResult, memo: MemoEntry) -> tuple[str, str]:
         return query, quote(query, safe="")
 
     query, encoded = memo.part("inputs query", rest)
-    hours = hours_param(p.gpu_hours)
+    hours = hours_param(result.stated_hours)
     if not query:
         return hours, quote(hours, safe="")
     return f"{hours}&{query}", f"{quote(hours, safe='')}%26{encoded}"
