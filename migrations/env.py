@@ -7,6 +7,7 @@ from sqlmodel import SQLModel
 import app.catalog.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
 import app.catalog.throughput_tables  # noqa: F401
 import app.catalog.server_tables  # noqa: F401
+import app.catalog.fabric  # noqa: F401
 import app.catalog.history_tables  # noqa: F401
 import app.admin.tables  # noqa: F401
 import app.scenarios.profiles  # noqa: F401

@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 
 from app.catalog.server_tables import OwnedServerVersion
 from app.catalog.tables import GpuModel, valid_at
-from app.catalog.throughput_tables import GpuBandwidthVersion, GpuPeakVersion, ThroughputVersion
+from app.catalog.throughput_tables import GpuBandwidthVersion, GpuPeakVersion, ThroughputVersion, TrainingScalingVersion
 
 Record = TypeVar("Record")
 
@@ -30,7 +30,11 @@ class Sourced:
 
 def records_at(
     session: Session,
-    table: type[ThroughputVersion] | type[GpuPeakVersion] | type[GpuBandwidthVersion] | type[OwnedServerVersion],
+    table: type[ThroughputVersion]
+    | type[GpuPeakVersion]
+    | type[GpuBandwidthVersion]
+    | type[TrainingScalingVersion]
+    | type[OwnedServerVersion],
     version: int,
     record: Callable[..., Record],
     measure: str = "",

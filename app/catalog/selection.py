@@ -20,9 +20,11 @@ def select_offers(
     hide_spot: bool = False,
     min_gpus_per_unit: int = 1,
     key: str = "",
+    across_nodes: int = 0,
 ) -> list[OfferRecord]:
     """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them.
-    `min_gpus_per_unit`: a model sized to n GPUs needs them in one instance or node. `key`: only that offer."""
+    `min_gpus_per_unit`: a model sized to n GPUs needs them in one instance or node. `key`: only that offer.
+    `across_nodes`: a run of that many GPUs on whole nodes of one offer that spans nodes."""
     return [
         o
         for o in catalog.offers_by_gpu.get(gpu, [])
@@ -30,8 +32,32 @@ def select_offers(
         and (not tenancies or o.priced.tenancy in tenancies)
         and (not hide_spot or o.priced.billing is not terms.Billing.SPOT)
         and o.priced.gpus_per_unit >= min_gpus_per_unit
+        and (not across_nodes or (spans_nodes(catalog, o, across_nodes) and across_nodes % o.priced.gpus_per_unit == 0))
         and _located(o, region, eu_only, exclude_us_hq)
     ]
+
+
+def spans_nodes(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> bool:
+    return across_nodes_refused(catalog, o, gpus) is None
+
+
+NO_FABRIC = "no source states a fabric between its nodes"
+NOT_RDMA = "virtualized, and the fabric its source states between nodes is not RDMA"
+CLUSTER_SMALLER = "a source bounds its clusters below the run's GPUs"
+
+
+def across_nodes_refused(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> str | None:
+    """Why the offer's nodes may not run `gpus` together (one of the three reasons above); None where they
+    may: a source states a fabric between them (none stated is none assumed), RDMA unless the nodes are
+    bare metal, and, where a source bounds its clusters, they hold that many."""
+    fabric = catalog.fabric_of(o)
+    if fabric is None or not fabric.inter_node_kind:
+        return NO_FABRIC
+    if not fabric.rdma and o.priced.tenancy is not terms.Tenancy.BARE_METAL:
+        return NOT_RDMA
+    if fabric.max_cluster_gpus is not None and fabric.max_cluster_gpus < gpus:
+        return CLUSTER_SMALLER
+    return None
 
 
 def _located(o: OfferRecord, region: str | None, eu_only: bool, exclude_us_hq: bool) -> bool:

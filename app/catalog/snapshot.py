@@ -18,13 +18,23 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
 
 from app.catalog.cache import Derived, Kept
+from app.catalog.fabric import FabricRecord, fabrics_at
 from app.catalog.offer_records import OfferRecord, UnpricedRecord, offer_record
 from app.catalog.presets import PresetRecord, presets_at
 from app.catalog.provider_facts import ProviderRecord, providers_at
 from app.catalog.rates import RateRecord, rates_at
 from app.catalog.servers import ServerRecord, servers_at
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, valid_at
-from app.catalog.throughput import BandwidthRecord, PeakRecord, ThroughputRecord, bandwidths_at, peaks_at, throughput_at
+from app.catalog.throughput import (
+    BandwidthRecord,
+    PeakRecord,
+    ScalingRecord,
+    ThroughputRecord,
+    bandwidths_at,
+    peaks_at,
+    scaling_at,
+    throughput_at,
+)
 from app.costing import terms
 from app.platform.one_at_a_time import OneAtATime
 from app.platform.settings import settings
@@ -55,6 +65,10 @@ class CatalogSnapshot:
     """Memory bandwidth by GPU model: with the peaks, what the estimate of a job without a benchmark rests on."""
     servers: dict[str, ServerRecord] = field(default_factory=dict)
     """Servers a buyer may own instead of renting, by key, ordered by GPU model and price."""
+    scaling: tuple[ScalingRecord, ...] = ()
+    """Training runs of one series at several cluster sizes: what a run across nodes keeps per doubling."""
+    fabrics: dict[tuple[str, str], FabricRecord] = field(default_factory=dict)
+    """Each product's network inside and between nodes, by provider slug and product, where a source states it."""
     derived: Derived = field(default_factory=lambda: Derived(_HELD_BY_THE_VERSION), compare=False, repr=False)
     """Work derived from this version (per set of inputs, what a move of the GPU-hours slider reuses;
     the explorer's rows), counted in the bytes it keeps: given up with the version when the process stops
@@ -64,6 +78,10 @@ class CatalogSnapshot:
     def listed(self) -> list[OfferRecord | UnpricedRecord]:
         """Every offer, in offer order: those a quote can use and those whose currency is not stated."""
         return self.derived.memo("listed", lambda: sorted([*self.offers, *self.unpriced], key=lambda o: o.offer_id))
+
+    def fabric_of(self, offer: OfferRecord | UnpricedRecord) -> FabricRecord | None:
+        """The network of the offer's product, where a source states it."""
+        return self.fabrics.get((offer.provider.slug, offer.row.product))
 
     def unquoted(self, gpu: str) -> list[UnpricedRecord]:
         """A GPU's offers when none can be quoted and some are listed: what the page says instead of nothing."""
@@ -226,4 +244,6 @@ def _read(session: Session, version: int) -> CatalogSnapshot | None:
         peaks=peaks_at(session, version),
         bandwidths=bandwidths_at(session, version),
         servers=servers_at(session, version),
+        scaling=scaling_at(session, version),
+        fabrics=fabrics_at(session, version),
     )

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from app.catalog.records import Sourced, records_at
-from app.catalog.throughput_tables import GpuBandwidthVersion, GpuPeakVersion, ThroughputVersion
+from app.catalog.throughput_tables import GpuBandwidthVersion, GpuPeakVersion, ThroughputVersion, TrainingScalingVersion
+from app.costing.scaling import ScalingPoint
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,31 @@ class BandwidthRecord(Sourced):
 
     gpu: str
     tb_per_s: float
+
+
+@dataclass(frozen=True)
+class ScalingRecord(Sourced):
+    """A published training run's rate per GPU at its cluster size."""
+
+    key: str
+    model: str
+    gpu: str
+    system: str
+    series: str
+    gpus: int
+    global_batch: int
+    sequence_length: int
+    tokens_per_s: float
+
+    @property
+    def point(self) -> ScalingPoint:
+        return ScalingPoint(self.series, self.gpus, self.tokens_per_s)
+
+
+def scaling_at(session: Session, version: int) -> tuple[ScalingRecord, ...]:
+    """The training runs at several cluster sizes at `version`, by series and size."""
+    records = records_at(session, TrainingScalingVersion, version, ScalingRecord, "tokens_per_s")
+    return tuple(sorted(records, key=lambda r: (r.series, r.gpus, r.key)))
 
 
 def throughput_at(session: Session, version: int) -> tuple[ThroughputRecord, ...]:

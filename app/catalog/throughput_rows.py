@@ -111,6 +111,18 @@ BENCHMARK_CHECKS: dict[str, Callable[[str], object]] = {
 """How each field of a benchmark, typed as text, is checked (the model's parameters aside: a file
 states them whole, the admin in billions); preset and GPU are checked against the catalog too."""
 BANDWIDTH_CHECKS: dict[str, Callable[[str], object]] = {"gpu": gpu_name, "tb_per_s": bandwidth_tb_s}
+SCALING_CHECKS: dict[str, Callable[[str], object]] = {
+    "key": lambda v: text(v, 200),
+    "model": lambda v: text(v, 100),
+    "gpu": gpu_name,
+    "system": lambda v: text(v, 200),
+    "series": lambda v: text(v, 100),
+    "gpus": lambda v: count(v, 1, 1_000_000),
+    "global_batch": lambda v: count(v, 1, 100_000_000),
+    "sequence_length": lambda v: count(v, 1, 10_000_000),
+    "tokens_per_s": tokens_per_s,
+}
+"""How each field of a training run at its cluster size is checked."""
 PEAK_CHECKS: dict[str, Callable[[str], object]] = {
     "gpu": gpu_name,
     "precision": lambda v: one_of(v, Precision),

@@ -1,6 +1,6 @@
 """The tables of what turns a job into GPU-hours (DOMAIN.md, "From a job to GPU-hours"): measured
-throughput, GPUs' dense peaks and memory bandwidth, versioned like prices, so that a saved quote
-keeps the benchmark it rests on. Their fields are checked by throughput_rows.py."""
+throughput, GPUs' dense peaks and memory bandwidth, training runs at several cluster sizes, versioned
+like prices, so that a saved quote keeps the benchmark it rests on. Their fields are checked by throughput_rows.py."""
 
 from __future__ import annotations
 
@@ -70,6 +70,27 @@ class GpuBandwidthVersion(Provenance, Versioned, table=True):
     gpu_model_id: int = Field(foreign_key="gpumodel.id", index=True)
     tb_per_s: Decimal = Field(sa_column=_measure())
     """TB/s, 10^12 bytes a second."""
+
+
+# A published training run's rate per GPU at its cluster size, in one range of catalog versions: set
+# against the same series' runs at other sizes, what a run across nodes keeps per doubling of its GPUs.
+class TrainingScalingVersion(Provenance, Versioned, table=True):
+    __tablename__ = "trainingscaling"
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True)
+    model: str
+    gpu_model_id: int = Field(foreign_key="gpumodel.id", index=True)
+    system: str
+    """The submitter's system, as the results name it."""
+    series: str
+    """The submitter and GPU model: the runs set against each other."""
+    gpus: int
+    global_batch: int
+    """Sequences a step."""
+    sequence_length: int
+    tokens_per_s: Decimal = Field(sa_column=_measure())
+    """Per GPU."""
 
 
 PEAK_RECORD = ("gpu_model_id", "precision")

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 from app.catalog.changes import new_version
 from app.catalog.dated_offers import dated_offers_2026_12
 from app.catalog.eu_dedicated import offers_eu_dedicated_2026_12
+from app.catalog.fabric import FABRIC_CHECKS, OfferFabricVersion
 from app.catalog.rates import exchange_rate
 from app.catalog.rows import gpu_name, memory_gib
 from app.catalog.seed import rows_of, seed_if_empty
@@ -28,10 +29,22 @@ from app.catalog.tables import (
     ExchangeRate,
     GpuModel,
     ModelPresetVersion,
+    Provider,
     ShippedUpdate,
 )
-from app.catalog.throughput_rows import BANDWIDTH_CHECKS, BENCHMARK_CHECKS, PEAK_CHECKS, conditions_refused
-from app.catalog.throughput_tables import GpuBandwidthVersion, GpuPeakVersion, ThroughputVersion
+from app.catalog.throughput_rows import (
+    BANDWIDTH_CHECKS,
+    BENCHMARK_CHECKS,
+    PEAK_CHECKS,
+    SCALING_CHECKS,
+    conditions_refused,
+)
+from app.catalog.throughput_tables import (
+    GpuBandwidthVersion,
+    GpuPeakVersion,
+    ThroughputVersion,
+    TrainingScalingVersion,
+)
 from app.platform.db import make_engine, migration_lock, upgrade_schema
 
 
@@ -124,6 +137,20 @@ def throughput_more_2026_12(session: Session, version: int) -> None:
         session.add(GpuBandwidthVersion(valid_from=version, **bandwidth, **provenance(row)))
 
 
+def runs_across_nodes_2026_12(session: Session, version: int) -> None:
+    """MLPerf Training v5.1's runs of Llama 3.1 405B at several cluster sizes, with their rates per GPU
+    worked out from the logs (training_scaling_2026_12.csv): what a run across nodes keeps per doubling of
+    its GPUs; and each product's fabric inside and between nodes where a source states it
+    (offer_fabric_2026_12.csv; see seed_data/README.md)."""
+    for row, run in _on_gpus(session, "training_scaling_2026_12.csv", SCALING_CHECKS):
+        session.add(TrainingScalingVersion(valid_from=version, **run, **provenance(row)))
+    providers = {p.name: p.id for p in session.exec(select(Provider)) if p.id is not None}
+    for row in rows_of("offer_fabric_2026_12.csv"):
+        fabric: dict[str, Any] = {name: check(row[name]) for name, check in FABRIC_CHECKS.items()}
+        session.add(OfferFabricVersion(provider_id=providers[row["provider"]], valid_from=version, **fabric,
+                                       **provenance(row)))  # fmt: skip
+
+
 def owned_servers_2026_12(session: Session, version: int) -> None:
     """Servers a buyer may own, with their dated purchase prices (owned_servers_2026_12.csv, read from the
     team's tco_inputs.csv; see seed_data/README.md): reseller list, archived and quoted prices, none a
@@ -212,6 +239,12 @@ SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
         "DeepSeek-R1, gpt-oss-120b and 20b, Qwen3-30B-A3B, Llama 4 Maverick); memory bandwidth of 27 GPU models "
         "and 33 more dense peaks (seed_data/throughput_more_2026_12.csv and beside it)",
         throughput_more_2026_12,
+    ),
+    (
+        "runs-across-nodes-2026-12",
+        "Runs across nodes: MLPerf Training v5.1's 8 runs of Llama 3.1 405B on GB200, GB300, H200 and B200 at 256 to "
+        "5,120 GPUs, each with its rate per GPU worked out from its log (seed_data/training_scaling_2026_12.csv)",
+        runs_across_nodes_2026_12,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""

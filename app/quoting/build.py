@@ -103,7 +103,10 @@ class QuoteResult:
     @cached_property
     def raised_by(self) -> OfferCost | None:
         """The option rented by the hour that runs the most GPUs at once, where the GPU-hours (with
-        its tax) need more than asked at 730 hours a GPU a month; None where none does."""
+        its tax) need more than asked at 730 hours a GPU a month; None where none does. A run's GPUs are
+        fixed: its tax makes it longer, not wider, and by the hour the same GPU-hours cost the same."""
+        if self.job is not None and self.job.run is not None:
+            return None
         metered = [o for o in self.quote.options if isinstance(o.curve, MeteredCost)]
         most = max(metered, key=lambda o: o.gpus_used, default=None)
         return most if most is not None and most.gpus_used > self.params.peak_gpus else None

@@ -81,10 +81,12 @@ def fitted_for(
     catalog: CatalogSnapshot, params: QuoteParams, gpus: int, fit: dict[str, Any], unit_gpus: int,
     job: JobFit | None = None, owned: OwnedRecord | None = None,
 ) -> Fitted:  # fmt: skip
-    """`unit_gpus`: the GPUs one instance or node must hold (a sized model's, a replica, a run). The
-    owned server joins the offers where it holds that many of the GPU model; it is no provider's, so
-    not in the providers' bills. Filters of where and by whom do not apply to it."""
+    """`unit_gpus`: the GPUs one instance or node must hold (a sized model's, a replica, a run), or for a
+    run across nodes, the whole nodes of one offer that spans nodes must. The owned server joins the
+    offers where it holds that many of the GPU model; it is no provider's, so not in the providers'
+    bills. Filters of where and by whom do not apply to it."""
     at_fit = params.model_copy(update=fit)
+    across = job is not None and job.across is not None
     offers = select_offers(
         catalog,
         at_fit.gpu,
@@ -93,13 +95,14 @@ def fitted_for(
         eu_only=at_fit.eu_only,
         exclude_us_hq=at_fit.exclude_us_hq,
         hide_spot=at_fit.hide_spot,
-        min_gpus_per_unit=unit_gpus,
+        min_gpus_per_unit=1 if across else unit_gpus,
         key=at_fit.offer,
+        across_nodes=unit_gpus if across else 0,
     )
     batch = params.job is Job.SERVE and params.hours_up == 0
     workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch)
     rented = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
-    if owned is None or not owned.holds(at_fit.gpu, unit_gpus):
+    if owned is None or across or not owned.holds(at_fit.gpu, unit_gpus):
         return Fitted(
             at_fit.gpu, gpus, fit, workload, contenders(rented), job, provider_contenders(rented), None, rented
         )

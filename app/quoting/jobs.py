@@ -11,8 +11,9 @@ from typing import cast
 
 from annotated_types import Le
 
+from app.catalog.selection import spans_nodes
 from app.catalog.snapshot import CatalogSnapshot
-from app.catalog.throughput import PeakRecord, ThroughputRecord
+from app.catalog.throughput import PeakRecord, ScalingRecord, ThroughputRecord
 from app.catalog.throughput_rows import BenchmarkKind, Scenario
 from app.costing.jobs import (
     DAYS_A_MONTH,
@@ -29,6 +30,7 @@ from app.costing.jobs import (
 )
 from app.costing.memory import Fit, Mode
 from app.costing.roofline import Conditions, Refusal
+from app.costing.scaling import pairs, scaling_of, share_kept
 from app.costing.terms import HOURS_PER_MONTH
 from app.quoting.estimates import Adjusted, Estimated, adjusted, architecture, beside, serving_estimate
 from app.quoting.params.demand import read_daily
@@ -63,6 +65,25 @@ class Basis(StrEnum):
 
 
 @dataclass(frozen=True)
+class AcrossNodes:
+    """A run on whole nodes of offers that span nodes: its rate per GPU is one node's, times the share a
+    run of its size keeps (`kept` per doubling beyond one node, from published runs)."""
+
+    node_gpus: int
+    """The GPUs of one node the share is counted from: the largest node the run fills whole."""
+    kept: float
+    share: float
+    runs: tuple[ScalingRecord, ...]
+    """The published runs at several cluster sizes."""
+
+    @property
+    def paired(self) -> tuple[ScalingRecord, ...]:
+        """The runs set against another of their series: what `kept` rests on."""
+        used = {point for pair in pairs(r.point for r in self.runs) for point in pair}
+        return tuple(r for r in self.runs if r.point in used)
+
+
+@dataclass(frozen=True)
 class JobFit:
     """What one GPU model takes for the job, and what that rests on."""
 
@@ -88,6 +109,8 @@ class JobFit:
     """Serving at other conditions than any benchmark's: the nearest, scaled by the estimate."""
     estimated: Estimated | None = None
     """Serving where no benchmark of the model on the GPU model holds it: the estimate from its figures."""
+    across: AcrossNodes | None = None
+    """A run too large for one instance or node, on whole nodes of offers that span nodes."""
 
     @property
     def basis(self) -> Basis:
@@ -285,15 +308,16 @@ def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) 
 
 def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
     gpu, gpus = fit.gpu, p.run_gpus
-    refused = _run_refused(fit, gpus)
-    if refused is not None:
-        return refused
+    across = _across(catalog, fit, gpus)
+    if isinstance(across, NoNumber):
+        return across
     benchmark = None if p.train_mode is Mode.LORA else _training_benchmark(catalog, p, sizing, gpu)
     peak = catalog.peaks.get((gpu, p.compute))
     if benchmark is not None:
         gpu_hours = gpu_hours_at_rate(p.train_tokens_b * 1e9, benchmark.tokens_per_s)
+        across = None if across is None else replace(across, share=1.0)  # measured at the run's own size
     elif peak is not None:
-        gpu_hours = _gpu_hours_at_peak(p, sizing, peak)
+        gpu_hours = _gpu_hours_at_peak(p, sizing, peak) / (across.share if across else 1.0)
     else:
         return NoNumber(
             gpu, "compute", f"the catalog has no dense peak of {gpu} in {p.compute.upper()} and no training benchmark"
@@ -304,23 +328,38 @@ def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit)
     at_peak = benchmark is None
     return JobFit(
         gpu, plan.gpu_hours_per_month, gpus, gpus, plan.months, run=plan, benchmark=benchmark,
-        peak=peak if at_peak else None, utilisation=p.utilisation_pct / 100 if at_peak else None,
+        peak=peak if at_peak else None, utilisation=p.utilisation_pct / 100 if at_peak else None, across=across,
     )  # fmt: skip
 
 
-def _run_refused(fit: Fit, gpus: int) -> NoNumber | None:
-    """Why a run on `gpus` of the fit's GPU model cannot be priced: too few to hold the model and its
-    training state, or more than any offered instance or node holds (the run's GPUs share one)."""
+def _across(catalog: CatalogSnapshot, fit: Fit, gpus: int) -> AcrossNodes | NoNumber | None:
+    """How a run on `gpus` of the fit's GPU model spans nodes: None where one offered instance or node
+    holds it; else on whole nodes of offers whose fabric between nodes a source states, or why not (too
+    few GPUs to hold the model, no such offer, a count no node size divides, no published scaling)."""
     gpu = fit.gpu
     if fit.gpus > gpus:
         return NoNumber(
             gpu, "run_gpus", f"the run needs at least {fit.gpus} x {gpu} to hold the model and its training state"
         )
-    if fit.largest_unit is None or fit.largest_unit < gpus:
+    if fit.largest_unit is not None and fit.largest_unit >= gpus:
+        return None
+    nodes = {o.priced.gpus_per_unit for o in catalog.offers_by_gpu.get(gpu, []) if spans_nodes(catalog, o, gpus)}
+    if not nodes:
         return NoNumber(
-            gpu, "run_gpus", f"no offered instance or node holds {gpus} x {gpu} (the largest: {fit.largest_unit})"
-        )
-    return None
+            gpu, "run_gpus", f"no offered instance or node holds {gpus} x {gpu} (the largest: {fit.largest_unit}), "
+            f"and no offer of {gpu} has a fabric between nodes that a source states",
+        )  # fmt: skip
+    whole = [n for n in nodes if gpus % n == 0]
+    kept = scaling_of(r.point for r in catalog.scaling)
+    if not whole:
+        node = max(nodes)
+        counts = " or ".join(f"{n:,}" for n in (gpus // node * node, (gpus // node + 1) * node) if n)
+        return NoNumber(gpu, "run_gpus", f"a run across nodes takes whole nodes of {node} x {gpu}: {counts} GPUs")
+    if kept is None:
+        return NoNumber(gpu, "run_gpus", "the catalog has no published runs at several cluster sizes to scale a run "
+                        "across nodes by")  # fmt: skip
+    node = max(whole)
+    return AcrossNodes(node, kept, share_kept(node, gpus, kept), catalog.scaling)
 
 
 def _training_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, gpu: str) -> ThroughputRecord | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from app.quoting.estimates import Estimated, Spread
-from app.quoting.jobs import Basis, JobFit, NoNumber, job_fit
+from app.quoting.jobs import AcrossNodes, Basis, JobFit, NoNumber, job_fit
 from app.quoting.params.job import Job
 from app.quoting.sizing import SizeOut, Sizing, size_out
 
@@ -46,6 +46,34 @@ class EstimateOut(BaseModel):
         )  # fmt: skip
 
 
+class ScalingRunOut(BaseModel):
+    key: str
+    system: str
+    gpus: int
+    tokens_per_s: float = Field(description="per GPU, worked out from the run's log")
+    source: str
+
+
+class AcrossOut(BaseModel):
+    """A run on whole nodes of offers whose fabric between nodes a source states."""
+
+    node_gpus: int = Field(description="the GPUs of one node the loss is counted from")
+    kept_per_doubling: float = Field(
+        description="the share of the rate per GPU kept each time the GPUs double: the median over pairs of "
+        "published runs of one series at two sizes"
+    )
+    share_kept: float = Field(description="kept_per_doubling ^ log2(GPUs in the run / node_gpus); 1 at a benchmark")
+    runs: list[ScalingRunOut] = Field(description="the published runs set against each other, by series")
+
+    @classmethod
+    def of(cls, a: AcrossNodes) -> AcrossOut:
+        return cls(
+            node_gpus=a.node_gpus, kept_per_doubling=round(a.kept, 5), share_kept=round(a.share, 5),
+            runs=[ScalingRunOut(key=r.key, system=r.system, gpus=r.gpus, tokens_per_s=r.tokens_per_s, source=r.source)
+                  for r in a.paired],
+        )  # fmt: skip
+
+
 class JobOut(BaseModel):
     """What a stated job takes on one GPU model, and what that rests on."""
 
@@ -82,6 +110,10 @@ class JobOut(BaseModel):
     measured: bool = Field(description="the throughput is the one you gave, not a benchmark's")
     dense_tflops: float | None = Field(description="a run at the dense peak: the GPU model's dense peak used")
     utilisation: float | None = Field(description="a run at the dense peak: the share of it assumed (MFU)")
+    across_nodes: AcrossOut | None = Field(
+        description="a run too large for one instance or node: on whole nodes, its rate per GPU scaled by the "
+        "published loss per doubling; null where one unit holds it"
+    )
 
     @classmethod
     def of(cls, job: Job, j: JobFit) -> JobOut:
@@ -100,6 +132,7 @@ class JobOut(BaseModel):
             adjustment_error=ErrorOut.of(j.adjusted.error) if j.adjusted and j.adjusted.error else None,
             measured=j.measured_tps is not None,
             dense_tflops=j.peak.dense_tflops if j.peak else None, utilisation=j.utilisation if j.peak else None,
+            across_nodes=AcrossOut.of(j.across) if j.across else None,
         )  # fmt: skip
 
 

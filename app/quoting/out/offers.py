@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from pydantic import BaseModel, Field
 from sqlmodel.main import SQLModelConfig
 
+from app.catalog.fabric import FabricRecord
 from app.catalog.rows import OFFER_COLUMNS, OfferRow
 from app.catalog.selection import select_offers
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord
@@ -12,6 +15,30 @@ from app.costing.money import rate
 from app.costing.quote import OptionKey
 from app.costing.terms import Billing, Tenancy
 from app.quoting.params.quote import VERSION_MAX
+
+
+class FabricOut(BaseModel):
+    """A product's network inside and between nodes, as a source states it."""
+
+    intra_node: str = Field(description="inside a node, in plain words; empty where not stated")
+    inter_node: str = Field(description="between nodes, in plain words; empty where no source states one")
+    inter_node_kind: str = Field(description="infiniband, roce, efa or tcpx; empty where none is stated")
+    rdma: bool = Field(description="the fabric between nodes carries remote direct memory access")
+    inter_node_gbps: float | None = Field(description="Gb/s a node between nodes, where a source states it")
+    max_cluster_gpus: int | None = Field(description="the most GPUs one cluster holds, where a source states it")
+    source: str
+    as_of: date | None
+    source_kind: str
+    quote: str
+    notes: str
+
+    @classmethod
+    def of(cls, f: FabricRecord) -> FabricOut:
+        return cls(
+            intra_node=f.intra_node, inter_node=f.inter_node, inter_node_kind=f.inter_node_kind, rdma=f.rdma,
+            inter_node_gbps=f.inter_node_gbps, max_cluster_gpus=f.max_cluster_gpus, source=f.source, as_of=f.as_of,
+            source_kind=f.source_kind, quote=f.quote, notes=f.notes,
+        )  # fmt: skip
 
 
 class OfferOut(OfferRow):
@@ -27,15 +54,21 @@ class OfferOut(OfferRow):
     ram_gib: float | None  # type: ignore[assignment]
     setup_fee: float | None = Field(description="charged once, in `currency`; null: none stated")  # type: ignore[assignment]
     usd_per_gpu_hour: float = Field(description="in USD at this catalog version's rate, whatever `currency` is")
+    fabric: FabricOut | None = Field(
+        description="the product's network inside and between nodes, where a source states it; a run across "
+        "nodes is quoted only where it states RDMA between them (or any fabric, for bare metal)"
+    )
 
     @classmethod
-    def of(cls, r: OfferRecord) -> OfferOut:
+    def of(cls, r: OfferRecord, catalog: CatalogSnapshot) -> OfferOut:
+        fabric = catalog.fabric_of(r)
         return cls.model_validate(
             r.row.model_dump()
             | {
                 "offer_id": r.priced.offer_id,
                 "provider_name": r.provider.name,
                 "usd_per_gpu_hour": float(rate(r.priced.usd_per_gpu_hour)),
+                "fabric": None if fabric is None else FabricOut.of(fabric),
             }
         )
 
@@ -43,7 +76,7 @@ class OfferOut(OfferRow):
     def at(cls, catalog: CatalogSnapshot, offer_id: int) -> OfferOut:
         """An offer of a catalog version as the API states it, worked out once per version: each
         quote names a few offers, and a version's offers never change."""
-        return catalog.derived.memo(("offer out", offer_id), lambda: cls.of(catalog.offers_by_id[offer_id]))
+        return catalog.derived.memo(("offer out", offer_id), lambda: cls.of(catalog.offers_by_id[offer_id], catalog))
 
 
 def option_name(option: OptionKey) -> str:
@@ -79,4 +112,4 @@ def offers_matching(catalog: CatalogSnapshot, f: OfferFilters) -> list[OfferOut]
         for r in select_offers(catalog, gpu, frozenset(f.tenancy), f.region, f.eu_only, f.exclude_us_hq)
         if (not f.billing or r.priced.billing in f.billing) and (not f.provider or r.provider.slug == f.provider)
     ]
-    return [OfferOut.of(r) for r in sorted(records, key=lambda r: r.priced.offer_id)]
+    return [OfferOut.of(r, catalog) for r in sorted(records, key=lambda r: r.priced.offer_id)]

@@ -101,8 +101,9 @@ class JobParams(BaseModel):
         help="full (every parameter, Adam) or lora (an adapter)",
     ).field(Mode.FULL)  # fmt: skip
     run_gpus: Whole = Input(
-        "GPUs in the run", Fieldset.JOB, unit="in one instance or node", job=Job.TRAIN,
-        help="they exchange gradients over the unit's fabric, so one unit must hold them all",
+        "GPUs in the run", Fieldset.JOB, unit="in one instance or node, or whole nodes with a fabric", job=Job.TRAIN,
+        help="they exchange gradients: one instance or node holds them all, or whole nodes of one offer whose "
+        "fabric between nodes a source states",
     ).field(8, ge=1, le=10_000)  # fmt: skip
     compute: Literal["bf16", "fp8"] = Input(
         "Compute in", Fieldset.JOB, widget=Widget.CHOICE, options=COMPUTE_PRECISIONS, job=Job.TRAIN,

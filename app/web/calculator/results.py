@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.catalog.fabric import FabricRecord
 from app.catalog.offer_records import OfferRecord
 from app.catalog.rates import RateRecord
 from app.costing.breakeven import Stretch, stretch_at
@@ -16,6 +17,7 @@ from app.quoting.choices import GpuChoice
 from app.quoting.owning import OwnedRecord
 from app.quoting.params.form import query_string
 from app.quoting.provider_view import Bill, ProviderView, provider_bills
+from app.web.calculator.across import LeftOut, left_out
 from app.web.calculator.charts import Chart
 from app.web.calculator.estimate_checks import ChecksPlot, estimate_checks
 from app.web.calculator.figure_notes import billed_hours, compute_parts, term_horizon
@@ -42,6 +44,8 @@ class OptionRow:
     """A job's cost per useful output: per million output tokens served, or the whole run."""
     compute_parts: str | None
     """What the assumptions add to the compute, where they add any (`compute_parts` in figure_notes.py)."""
+    fabric: FabricRecord | None = None
+    """A run across nodes: the fabric between its nodes, as a source states it."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,8 @@ class Shown:
     """Each provider's cheapest offer, in the view's order, where the view is shown."""
     estimate_checks: tuple[ChecksPlot, ...] = ()
     """Where the job rests on the estimate: the benchmarks it was checked on, estimated against published."""
+    left_out: tuple[LeftOut, ...] = ()
+    """A run across nodes: the offers of its GPU model whose nodes may not run it together, by why."""
 
 
 def shown(result: QuoteResult, view: ProviderView) -> Shown:
@@ -115,11 +121,13 @@ def shown(result: QuoteResult, view: ProviderView) -> Shown:
         split=split_figures(result),
         providers=tuple(provider_bills(result, view)) if view.shown else (),
         estimate_checks=memo.part("estimate checks", lambda: estimate_checks(result)),
+        left_out=memo.part("left out across nodes", lambda: left_out(result)),
     )
 
 
 def _option_rows(result: QuoteResult) -> tuple[OptionRow, ...]:
-    cur, rates = result.currency, result.catalog.rates
+    cur, rates, catalog = result.currency, result.catalog.rates, result.catalog
+    across = result.job is not None and result.job.across is not None
     return tuple(
         OptionRow(
             o,
@@ -127,6 +135,7 @@ def _option_rows(result: QuoteResult) -> tuple[OptionRow, ...]:
             None if r.row.currency == cur.code else rates.get(r.row.currency, rates.get(cur.code)),
             per_output(result, o),
             compute_parts(o, cur),
+            catalog.fabric_of(r) if across and isinstance(r, OfferRecord) else None,
         )
         for o, r in result.options
     )
