@@ -285,11 +285,21 @@ def _found(catalogs: Catalogs, params: QuoteParams) -> tuple[CatalogSnapshot, Me
     return found if isinstance(found, dict) else (catalog, memo, found)
 
 
-def quoted_fits(catalogs: Catalogs, params: QuoteParams) -> tuple[Fitted, ...] | FieldErrors:
+def quoted_contenders(catalogs: Catalogs, params: QuoteParams) -> Contenders | FieldErrors:
     """Each GPU model's offers and workload as its quote prices them: with a model or a job, that
-    model's own GPU-hours, GPUs at once and replica (what the explorer prices each offer for)."""
+    model's own GPU-hours (GPU-hours of another GPU model converted to it), GPUs at once and replica
+    (what the explorer prices each offer for)."""
     found = _found(catalogs, params)
-    return found if isinstance(found, dict) else found[2].fitted
+    if isinstance(found, dict):
+        return found
+    contenders = found[2]
+    if contenders.hours_of is None:
+        return contenders
+    equal = EqualWork(params.gpu_hours, contenders.hours_of)
+    converted = tuple(
+        replace(f, workload=replace(f.workload, gpu_hours=_hours(f, params, equal))) for f in contenders.fitted
+    )
+    return replace(contenders, fitted=converted)
 
 
 def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:

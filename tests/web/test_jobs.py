@@ -385,3 +385,19 @@ def test_a_comparison_says_whose_gpu_hours_a_scenario_states_and_where_they_are_
         "Scenario 1 states 100 GPU-hours of H200: its figures are of B200, the cheapest GPU model for the same "
         "work, at the 58.2 GPU-hours that work takes on it."
     )
+
+
+def _quoted_at(client, href):
+    """What a link on a page quotes: the GPU model, its GPU-hours and the cheapest option's month."""
+    body = client.get("/api/quote?" + href.split("?", 1)[1].split("#")[0]).json()
+    return body["params"]["gpu"], body["params"]["gpu_hours"], body["options"][0]["total"]
+
+
+def test_the_explorer_prices_each_offer_at_the_work_of_the_hours_and_opens_the_calculator_on_it(client, catalog):
+    """From 100 GPU-hours of H200 (the first GPU model that fits with a speed), B200's offer at 6.00 costs
+    58.18 x 6.00 = 349.08, in the explorer as in the calculator, and "Price my workload" quotes the same."""
+    page = soup(client.get(f"/?{HOURS_70B}"))
+    explore = next(a["href"] for a in page.select("a.explore") if "B200" in a["href"])
+    row = soup(client.get(explore)).select_one("table.offers tbody tr")
+    assert row.select_one('td[data-label="Total a month"]').get_text(strip=True) == "$349.08"
+    assert _quoted_at(client, row.select_one("td.quote a")["href"]) == ("B200", 58.18, 349.08)
