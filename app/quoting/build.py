@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from app.catalog.cache import MemoEntry
 from app.catalog.rates import RateRecord
@@ -66,6 +67,13 @@ class QuoteResult:
     def stated_hours(self) -> float:
         """The GPU-hours as the buyer stated them: what the links and a saved scenario keep."""
         return self.params.gpu_hours if self.equal_work is None else self.equal_work.hours
+
+    @property
+    def as_stated(self) -> dict[str, Any]:
+        """The update that makes `params`, at the GPU model quoted, mean the work as stated: the hours
+        as stated and the GPU model they are of, named; {} where none were converted."""
+        ew = self.equal_work
+        return {} if ew is None else {"gpu_hours": ew.hours, "hours_gpu": ew.of.gpu}
 
     def record(self, o: OfferCost) -> OfferRecord | OwnedRecord:
         """What the catalog states of an option's offer, or of the server owned."""
