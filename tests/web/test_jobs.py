@@ -427,3 +427,12 @@ def year_terms(session, catalog):
 def test_the_longer_horizon_link_quotes_the_same_work_on_the_gpu_model_quoted(client, year_terms):
     page = soup(client.get(f"/?{HOURS_70B}"))
     assert _quoted_at(client, page.select_one(".term-note a")["href"])[:2] == ("B200", 58.18)
+
+
+def test_the_longer_horizon_link_follows_the_cheapest_gpu_model_as_the_hours_move(client, year_terms):
+    """At 100 GPU-hours of H200 B200 is the cheapest for the work; at 500, the H200 node (1,000.00 against
+    291 x 6.00 = 1,745.40): the link at 500 is H200's, whatever was asked before."""
+    client.get(f"/?{HOURS_70B}")
+    page = soup(client.get(f"/?{HOURS_70B.replace('gpu_hours=100', 'gpu_hours=500')}"))
+    assert page.select_one("p.headline").get_text().split()[1:2] == ["500"]
+    assert _quoted_at(client, page.select_one(".term-note a")["href"])[:2] == ("H200", 500)
