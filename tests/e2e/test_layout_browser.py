@@ -92,7 +92,8 @@ def test_the_keyboard_reaches_the_results_by_the_skip_link_and_one_stop_per_fiel
     for _ in range(10):
         page.keyboard.press("Tab")
         stops.append(page.evaluate("document.activeElement.id || document.activeElement.className"))
-    assert "gpu_hours-slider" not in stops and stops.index("gpu_hours") + 2 == stops.index("hours_gpu") + 1 == stops.index("peak_gpus")
+    assert "gpu_hours-slider" not in stops
+    assert stops.index("gpu_hours") + 2 == stops.index("hours_gpu") + 1 == stops.index("peak_gpus")
 
 
 def test_a_phone_shows_the_answer_first_then_the_workload_and_the_explorer_whole_names_to_tick(
