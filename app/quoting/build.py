@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from app.catalog.cache import MemoEntry
 from app.catalog.rates import RateRecord
@@ -66,6 +67,13 @@ class QuoteResult:
     def stated_hours(self) -> float:
         """The GPU-hours as the buyer stated them: what the links and a saved scenario keep."""
         return self.params.gpu_hours if self.equal_work is None else self.equal_work.hours
+
+    @property
+    def as_stated(self) -> dict[str, Any]:
+        """The update that makes `params`, at the GPU model quoted, mean the work as stated: the hours
+        as stated and the GPU model they are of, named; {} where none were converted."""
+        ew = self.equal_work
+        return {} if ew is None else {"gpu_hours": ew.hours, "hours_gpu": ew.of.gpu}
 
     def record(self, o: OfferCost) -> OfferRecord | OwnedRecord:
         """What the catalog states of an option's offer, or of the server owned."""
@@ -288,11 +296,21 @@ def _found(catalogs: Catalogs, params: QuoteParams) -> tuple[CatalogSnapshot, Me
     return found if isinstance(found, dict) else (catalog, memo, found)
 
 
-def quoted_fits(catalogs: Catalogs, params: QuoteParams) -> tuple[Fitted, ...] | FieldErrors:
+def quoted_contenders(catalogs: Catalogs, params: QuoteParams) -> Contenders | FieldErrors:
     """Each GPU model's offers and workload as its quote prices them: with a model or a job, that
-    model's own GPU-hours, GPUs at once and replica (what the explorer prices each offer for)."""
+    model's own GPU-hours (GPU-hours of another GPU model converted to it), GPUs at once and replica
+    (what the explorer prices each offer for)."""
     found = _found(catalogs, params)
-    return found if isinstance(found, dict) else found[2].fitted
+    if isinstance(found, dict):
+        return found
+    contenders = found[2]
+    if contenders.hours_of is None:
+        return contenders
+    equal = EqualWork(params.gpu_hours, contenders.hours_of)
+    converted = tuple(
+        replace(f, workload=replace(f.workload, gpu_hours=_hours(f, params, equal))) for f in contenders.fitted
+    )
+    return replace(contenders, fitted=converted)
 
 
 def build_quote(catalogs: Catalogs, params: QuoteParams) -> QuoteResult | FieldErrors:

@@ -385,3 +385,54 @@ def test_a_comparison_says_whose_gpu_hours_a_scenario_states_and_where_they_are_
         "Scenario 1 states 100 GPU-hours of H200: its figures are of B200, the cheapest GPU model for the same "
         "work, at the 58.2 GPU-hours that work takes on it."
     )
+
+
+B200_ON_DEMAND = "gpus%3Ab200x1%3AB200%3Aus-east-1%3Aon_demand"
+
+
+def _quoted_at(client, href):
+    """What a link on a page quotes: the GPU model, its GPU-hours and the cheapest option's month."""
+    body = client.get("/api/quote?" + href.split("?", 1)[1].split("#")[0]).json()
+    return body["params"]["gpu"], body["params"]["gpu_hours"], body["options"][0]["total"]
+
+
+def test_the_explorer_prices_each_offer_at_the_work_of_the_hours_and_opens_the_calculator_on_it(client, catalog):
+    """From 100 GPU-hours of H200 (the first GPU model that fits with a speed), B200's offer at 6.00 costs
+    58.18 x 6.00 = 349.08, in the explorer as in the calculator, and "Price my workload" quotes the same."""
+    page = soup(client.get(f"/?{HOURS_70B}"))
+    explore = next(a["href"] for a in page.select("a.explore") if "B200" in a["href"])
+    row = soup(client.get(explore)).select_one("table.offers tbody tr")
+    assert row.select_one('td[data-label="Total a month"]').get_text(strip=True) == "$349.08"
+    assert _quoted_at(client, row.select_one("td.quote a")["href"]) == ("B200", 58.18, 349.08)
+
+
+def test_pricing_every_offer_again_keeps_the_work_of_the_hours(client, catalog):
+    """The B200 offer pinned for 100 GPU-hours of H200 (58.18 of B200): every B200 offer at the same work."""
+    page = soup(client.get(f"/?{HOURS_70B.replace('gpu=any', 'gpu=B200')}&hours_gpu=H200&offer={B200_ON_DEMAND}"))
+    every = next(a["href"] for a in page.select("a") if a.get_text().startswith("Price every offer of"))
+    assert _quoted_at(client, every) == ("B200", 58.18, 349.08)
+
+
+@pytest.fixture
+def year_terms(session, catalog):
+    """A year's commitment on B200 and H200 at 10,332.00 (billed whole over a month's horizon), and a
+    one-GPU H200 node at 1,000.00 a month: cheaper than B200 on demand from 1,000 / 3.4908 = 286.5
+    GPU-hours of H200 a month."""
+    metal = make_provider(session, "metalworks", "US", [(0, None, "0")])
+    for gpu in ("B200", "H200"):
+        make_offer(session, metal, "10332", "bare_metal", "committed", "year", gpu=gpu, min_commitment_months=12)
+    make_offer(session, metal, "1000", "bare_metal", "monthly", "month", gpu="H200", product="h200-node")
+
+
+def test_the_longer_horizon_link_quotes_the_same_work_on_the_gpu_model_quoted(client, year_terms):
+    page = soup(client.get(f"/?{HOURS_70B}"))
+    assert _quoted_at(client, page.select_one(".term-note a")["href"])[:2] == ("B200", 58.18)
+
+
+def test_the_longer_horizon_link_follows_the_cheapest_gpu_model_as_the_hours_move(client, year_terms):
+    """At 100 GPU-hours of H200 B200 is the cheapest for the work; at 500, the H200 node (1,000.00 against
+    291 x 6.00 = 1,745.40): the link at 500 is H200's, whatever was asked before."""
+    client.get(f"/?{HOURS_70B}")
+    page = soup(client.get(f"/?{HOURS_70B.replace('gpu_hours=100', 'gpu_hours=500')}"))
+    assert page.select_one("p.headline").get_text().split()[1:2] == ["500"]
+    assert _quoted_at(client, page.select_one(".term-note a")["href"])[:2] == ("H200", 500)

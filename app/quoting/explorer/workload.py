@@ -17,7 +17,7 @@ from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.costing.money import Currency
 from app.costing.quote import OfferCost, breakdown, price_offers
 from app.costing.terms import Offer, Workload
-from app.quoting.build import quoted_fits
+from app.quoting.build import quoted_contenders
 from app.quoting.currency import display_currency
 from app.quoting.explorer.rows import ExplorerRow
 from app.quoting.params.form import form_of, parse_params, query_of, query_string
@@ -35,6 +35,8 @@ class ExplorerWorkload:
     currency: Currency
     quoted: dict[str, Workload]
     """Each GPU model's workload as its quote prices it, with a model or a job; {} for GPU-hours as typed."""
+    hours_of: str = ""
+    """Where the GPU-hours are converted to each GPU model by speed: the GPU model they are of."""
 
     @classmethod
     def read(cls, text: str, catalogs: Catalogs, catalog: CatalogSnapshot) -> ExplorerWorkload | FieldErrors:
@@ -80,8 +82,10 @@ class ExplorerWorkload:
         )
 
     def calculator_url(self, row: ExplorerRow) -> str:
-        """The calculator with every input of the workload and this offer pinned (its GPU with it)."""
-        pinned = self.params.model_copy(update={"gpu": row.record.row.gpu, "offer": row.record.row.key})
+        """The calculator with every input of the workload and this offer pinned (its GPU with it), and
+        the GPU model that converted GPU-hours are of, so that they stay the same work on the offer's."""
+        of = {"hours_gpu": self.hours_of} if self.hours_of else {}
+        pinned = self.params.model_copy(update={"gpu": row.record.row.gpu, "offer": row.record.row.key} | of)
         return "/?" + query_string(pinned, changed_only=True)
 
 
@@ -89,11 +93,10 @@ def _quoted(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams) -
     shown_in = display_currency(catalog, params.currency)
     if isinstance(shown_in, dict):
         return shown_in
-    fits = (
-        quoted_fits(catalogs, params.model_copy(update={"offer": "", "catalog_version": catalog.version}))
-        if params.sized
-        else ()
-    )
-    if isinstance(fits, dict):
-        return fits
-    return ExplorerWorkload(params, shown_in[0], {f.gpu: f.workload for f in fits})
+    if not params.sized:
+        return ExplorerWorkload(params, shown_in[0], {})
+    found = quoted_contenders(catalogs, params.model_copy(update={"offer": "", "catalog_version": catalog.version}))
+    if isinstance(found, dict):
+        return found
+    hours_of = "" if found.hours_of is None else found.hours_of.gpu
+    return ExplorerWorkload(params, shown_in[0], {f.gpu: f.workload for f in found.fitted}, hours_of)

@@ -41,11 +41,13 @@ def compute_parts(o: OfferCost, cur: Currency) -> str | None:
 
 def term_horizon(result: QuoteResult, memo: MemoEntry) -> str | None:
     """The calculator's query at a horizon as long as the longest term of the options billed past the
-    horizon, where one is: there the terms are compared a month at a time. All but GPU-hours made
-    once per memo, as `inputs_query` does."""
+    horizon, where one is: there the terms are compared a month at a time, on the GPU model quoted (with
+    GPU-hours converted to it, the one they are of named). All but GPU-hours made once per memo for each
+    GPU model quoted (which, on equal work, the GPU-hours choose), as `inputs_query` does."""
     longest = max((o.term_past_horizon or 0 for o in result.quote.options), default=0)
     if not longest:
         return None
-    at_term = result.params.model_copy(update={"months": longest})
-    rest = memo.part(("term horizon", longest), lambda: query_string(at_term, frozenset(MOVED), changed_only=True))
+    at_term = result.params.model_copy(update={"months": longest} | result.as_stated)
+    key = ("term horizon", longest, result.params.gpu)
+    rest = memo.part(key, lambda: query_string(at_term, frozenset(MOVED), changed_only=True))
     return f"{hours_param(result.stated_hours)}&{rest}" if rest else hours_param(result.stated_hours)

@@ -97,7 +97,7 @@ def shown(result: QuoteResult, view: ProviderView) -> Shown:
     assert result.memo is not None, "build_quote gives every result its memo"
     memo, p, q = result.memo, result.params, result.quote
     inputs, workload = inputs_query(result, memo)
-    every_offer = query_string(p.model_copy(update={"offer": ""})) if p.offer else None
+    every_offer = query_string(p.model_copy(update={"offer": ""} | result.as_stated)) if p.offer else None
     if not q.options:
         return Shown(inputs, workload, every_offer, job_bars(result))
     ranked = result.not_ranked_why is None
