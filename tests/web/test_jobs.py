@@ -353,8 +353,8 @@ def test_hours_of_h200_quoted_on_l4_alone_are_its_2327_2(client, catalog):
 
 def test_a_saved_scenario_keeps_the_hours_as_stated(client, catalog):
     page = soup(client.get(f"/?{HOURS_70B}&hours_gpu=H200"))
-    kept = page.select_one("input[form=save-form][name=inputs]")["value"]
-    assert '"gpu_hours":100' in kept.replace(" ", "") and '"gpu":"any"' in kept.replace(" ", "")
+    kept = page.select_one("input[form=save-form][name=inputs]")["value"].replace(" ", "")
+    assert '"gpu_hours":100' in kept and '"gpu":"any"' in kept and '"hours_gpu":"H200"' in kept
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from app.catalog.offer_records import OfferRecord
 from app.catalog.selection import across_nodes_refused
+from app.costing.terms import Tenancy
 from app.quoting.build import QuoteResult
 
 
@@ -25,6 +26,8 @@ def left_out(result: QuoteResult) -> tuple[LeftOut, ...]:
         return ()
     refused: dict[str, list[OfferRecord]] = defaultdict(list)
     for o in result.catalog.offers_by_gpu.get(job.gpu, []):
+        if o.priced.tenancy is Tenancy.SERVERLESS:
+            continue  # no node to join
         why = across_nodes_refused(result.catalog, o, job.gpus_at_once)
         if why is not None:
             refused[why].append(o)

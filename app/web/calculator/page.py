@@ -28,9 +28,10 @@ from app.web.templating import templates
 
 
 def pinned(result: QuoteResult) -> dict[str, Any]:
-    """What a saved link keeps beyond the inputs: the version quoted, "any GPU" where asked, and the
-    GPU-hours as stated where they were converted to the GPU model quoted."""
-    kept = {"catalog_version": result.catalog.version, "gpu_hours": result.stated_hours}
+    """What a saved link keeps beyond the inputs: the version quoted, "any GPU" where asked, and where
+    GPU-hours were converted to the GPU model quoted, the hours as stated and the GPU model they are of
+    (named, so that a later price list cannot make them another's)."""
+    kept = {"catalog_version": result.catalog.version} | result.as_stated
     return kept | ({"gpu": ANY_GPU} if result.choices else {})
 
 

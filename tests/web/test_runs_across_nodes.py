@@ -1,0 +1,125 @@
+"""A training run larger than any instance or node, on whole nodes of offers whose fabric between nodes
+a source states, at the published loss per doubling of its GPUs; each figure worked by hand."""
+
+from decimal import Decimal
+
+import pytest
+from sqlmodel import select
+
+from app.catalog.changes import new_version
+from app.catalog.fabric import OfferFabricVersion
+from app.catalog.tables import GpuModel, Provider
+from app.catalog.throughput_tables import GpuPeakVersion, TrainingScalingVersion
+from tests.factories import hand_checked_catalog, make_offer, make_provider
+from tests.web.helpers import soup
+
+RUN_8B = (
+    "job=train&parameters_b=8.03&layers=32&hidden_size=4096&kv_heads=8&head_dim=128&context=4096"
+    "&checkpoints_out=0&virt_tax=0&utilisation_pct=40&gpu=H100&train_tokens_b=1000&run_gpus=32"
+)
+
+
+def _fabric(session, provider: Provider, product: str, kind: str, said: str, version: int) -> None:
+    fabric = OfferFabricVersion(
+        provider_id=provider.id, product=product, gpus_per_node=8, inter_node=said, inter_node_kind=kind,
+        source="https://example.test/fabric", valid_from=version,
+    )  # fmt: skip
+    session.add(fabric)
+
+
+@pytest.fixture
+def nodes(session):
+    """The hand-checked catalog (H100 one GPU a unit) with three 8-GPU H100 instances: h100x8 at 20.00 an
+    hour (2.50 a GPU-hour) joined by InfiniBand, tcpx8 at 12.00 joined by GPUDirect-TCPX (not RDMA) and
+    plain8 at 8.00 with no fabric stated; H100's dense BF16 peak 989.4; two published runs of one series,
+    400 tokens/s per GPU on 512 GPUs and 380 on 1,024: 0.95 kept per doubling."""
+    hand_checked_catalog(session)
+    ib, tcpx, plain = (make_provider(session, slug, "US", [(0, None, "0")]) for slug in ("ib", "tcpx", "plain"))
+    make_offer(session, ib, "20.00", gpus_per_unit=8, product="h100x8")
+    make_offer(session, tcpx, "12.00", gpus_per_unit=8, product="tcpx8")
+    make_offer(session, plain, "8.00", gpus_per_unit=8, product="plain8")
+    version = new_version(session, "fabrics and runs across nodes")
+    _fabric(session, ib, "h100x8", "infiniband", "InfiniBand NDR, 8 x 400 Gb/s", version)
+    _fabric(session, tcpx, "tcpx8", "tcpx", "GPUDirect-TCPX, 800 Gb/s", version)
+    h100 = session.exec(select(GpuModel.id).where(GpuModel.name == "H100")).one()
+    session.add(GpuPeakVersion(gpu_model_id=h100, precision="bf16", dense_tflops=Decimal("989.4"),
+                               source="https://example.test/h100-datasheet", valid_from=version))  # fmt: skip
+    for gpus, rate in ((512, "400"), (1024, "380")):
+        session.add(TrainingScalingVersion(
+            key=f"test/{gpus}", model="Llama 3.1 405B", gpu_model_id=h100, system="test cluster", series="test",
+            gpus=gpus, global_batch=1152, sequence_length=8192, tokens_per_s=Decimal(rate),
+            source="https://example.test/mlperf", valid_from=version,
+        ))  # fmt: skip
+    session.commit()
+
+
+def test_32_h100_for_a_trillion_tokens_run_on_4_infiniband_nodes_at_0_95_squared(client, nodes):
+    """6 x 8.03e9 x 1e12 = 4.818e22 FLOPs / (989.4e12 x 0.40 x 3,600) = 33,816.79 GPU-hours on one node;
+    32 GPUs are two doublings of a node of 8, so they keep 0.95^2 = 0.9025 of its rate: 33,816.79 /
+    0.9025 = 37,470.13 GPU-hours, 1,170.94 hours on 32 GPUs, billed over 2 months, 18,735.06 GPU-hours a
+    month x 2.50 = 46,837.66, 93,675.32 for the run, on h100x8 alone: tcpx8's fabric is not RDMA and
+    plain8 states none, though both are cheaper."""
+    body = client.get(f"/api/quote?{RUN_8B}").json()
+    job = body["job"]
+    assert (job["run_gpu_hours"], job["wall_clock_hours"], job["months"], job["gpus_at_once"]) == (
+        37470.1289, 1170.9415, 2, 32
+    )  # fmt: skip
+    across = job["across_nodes"]
+    assert (across["node_gpus"], across["kept_per_doubling"], across["share_kept"]) == (8, 0.95, 0.9025)
+    assert [r["key"] for r in across["runs"]] == ["test/512", "test/1024"]
+    assert [(o["offer"]["product"], o["total"], o["horizon_total"]) for o in body["options"]] == [
+        ("h100x8", 46837.66, 93675.32)
+    ]  # fmt: skip
+    assert body["options"][0]["offer"]["fabric"]["inter_node_kind"] == "infiniband"
+
+
+def test_the_page_says_the_nodes_the_fabric_the_loss_and_what_was_left_out(client, nodes):
+    page = soup(client.get(f"/?{RUN_8B}"))
+    headline = " ".join(page.select_one("p.headline").get_text().split())
+    assert "$93,675.32 for the run, 48.8 days on 32 GPUs in 4 nodes of 8 joined by InfiniBand" in headline
+    across = " ".join(page.select_one("p.across").get_text().split())
+    assert "kept a median 95.0% of it each time the GPUs doubled" in across
+    assert "33,816.8 / 0.9025 = 37,470.1 GPU-hours" in across
+    left = " ".join(page.select_one("p.left-out").get_text().split())
+    assert left == (
+        "Left out: 3 offers of H100 (Cloud, Metal, Plain): no source states a fabric between its nodes; 1 offer of "
+        "H100 (Tcpx): virtualized, and the fabric its source states between nodes is not RDMA."
+    )
+    assert "4 nodes joined by InfiniBand NDR, 8 x 400 Gb/s" in page.select_one("small.fabric").get_text()
+
+
+def test_a_run_no_node_size_divides_names_the_whole_node_counts_under_the_field(client, nodes):
+    page = soup(client.get(f"/?{RUN_8B.replace('run_gpus=32', 'run_gpus=36')}"))
+    assert page.select_one("#run_gpus-error").get_text() == (
+        "a run across nodes takes whole nodes of 8 x H100: 32 or 40 GPUs"
+    )
+    assert page.select_one("#run_gpus")["value"] == "36"
+    assert client.get(f"/api/quote?{RUN_8B.replace('run_gpus=32', 'run_gpus=36')}").status_code == 422
+
+
+def test_without_a_fabric_stated_no_run_spans_nodes(client, session):
+    """The same offers, none with a fabric between nodes a source states: refused, never assumed."""
+    hand_checked_catalog(session)
+    make_offer(session, make_provider(session, "plain", "US", [(0, None, "0")]), "8.00", gpus_per_unit=8)
+    response = client.get(f"/api/quote?{RUN_8B}")
+    assert response.status_code == 422
+    assert "no offer of H100 has a fabric between nodes that a source states" in response.text
+
+
+def test_llama_70b_on_64_h100_over_15t_tokens_takes_5_15m_gpu_hours(shipped_client):
+    """6 x 70e9 x 15e12 = 6.3e24 FLOPs / (989.4e12 x 0.375 x 3,600) = 4,716,663.3 GPU-hours on one node;
+    the shipped runs keep a median 0.97137 per doubling (pairs 0.95514, 0.95630, 0.98643, 0.98775), so 64
+    GPUs, three doublings of a node of 8, keep 0.91654: 5,146,161.7 GPU-hours."""
+    body = shipped_client.get("/api/quote?job=train&preset=llama-3.1-70b&train_tokens_b=15000&run_gpus=64&gpu=H100")
+    job = body.json()["job"]
+    assert job["run_gpu_hours"] == pytest.approx(4716663.3 / 0.97137**3, rel=1e-5)
+    assert job["across_nodes"]["kept_per_doubling"] == pytest.approx(0.97137, abs=1e-5)
+
+
+@pytest.mark.parametrize(("preset", "gpus"), [("llama-3.1-70b", 64), ("llama-3.1-405b", 512)])
+def test_published_llama_runs_on_h100_answer_on_offers_with_rdma_between_nodes_only(shipped_client, preset, gpus):
+    body = shipped_client.get(
+        f"/api/quote?job=train&preset={preset}&train_tokens_b=15000&run_gpus={gpus}&gpu=H100"
+    ).json()
+    assert body["job"]["across_nodes"]["node_gpus"] == 8 and body["job"]["months"] <= 120
+    assert body["options"] and all(o["offer"]["fabric"]["rdma"] for o in body["options"])
