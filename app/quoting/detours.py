@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from app.catalog.selection import spans_nodes
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.catalog.throughput_rows import Scenario
 from app.catalog.wording import country_name
@@ -239,12 +240,13 @@ def _smaller(p: QuoteParams, name: str) -> Iterator[Change]:
 
 
 def _run_sizes(catalogs: Catalogs, p: QuoteParams) -> list[Change]:
-    """The run on a unit each GPU model is offered in: this GPU model's first, the nearest size first."""
+    """The run on a unit each GPU model is offered in, or on the whole nodes nearest its size of an offer
+    that spans nodes: this GPU model's first, the nearest size first."""
     catalog = catalogs.at(p.catalog_version)
-    sizes = {
-        (o.row.gpu, o.row.gpus_per_unit)
-        for offers in (catalog.offers_by_gpu if catalog else {}).values()
-        for o in offers
-    }
+    offers = [o for listed in (catalog.offers_by_gpu if catalog else {}).values() for o in listed]
+    sizes = {(o.row.gpu, o.row.gpus_per_unit) for o in offers}
+    if catalog is not None:
+        nodes = {(o.row.gpu, o.row.gpus_per_unit) for o in offers if spans_nodes(catalog, o, p.run_gpus)}
+        sizes |= {(g, k * n) for g, n in nodes for k in (p.run_gpus // n, -(-p.run_gpus // n)) if k > 1}
     near = sorted(sizes, key=lambda size: (size[0] != p.gpu, abs(size[1] - p.run_gpus), size))
     return [Change(f"{n} x {g} in the run", {"run_gpus": n} | ({"gpu": g} if g != p.gpu else {})) for g, n in near]

@@ -94,6 +94,8 @@ def test_a_run_no_node_size_divides_names_the_whole_node_counts_under_the_field(
         "a run across nodes takes whole nodes of 8 x H100: 32 or 40 GPUs"
     )
     assert page.select_one("#run_gpus")["value"] == "36"
+    detours = [" ".join(li.get_text().split()) for li in page.select(".detours li")]
+    assert detours[:2] == ["32 x H100 in the run: 1 offer", "40 x H100 in the run: 1 offer"]
     assert client.get(f"/api/quote?{RUN_8B.replace('run_gpus=32', 'run_gpus=36')}").status_code == 422
 
 
