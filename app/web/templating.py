@@ -106,9 +106,17 @@ def hours(value: float, places: int = 1) -> str:
     return f"{value:,.{places}f}"
 
 
+HOURS_A_YEAR = 8766
+"""365.25 days: a year of wall clock, as long runs are said."""
+
+
 def duration(hours: float) -> str:
-    """A run's wall-clock time as a person says it: 4.2 hours, 3.5 days."""
-    return f"{hours:,.1f} hours" if hours < 48 else f"{hours / 24:,.1f} days"
+    """A run's wall-clock time as a person says it: 12 minutes, 4.2 hours, 3.5 days, 9.2 years."""
+    if hours < 1:
+        return f"{hours * 60:,.0f} minutes"
+    if hours < 48:
+        return f"{hours:,.1f} hours"
+    return f"{hours / 24:,.1f} days" if hours < HOURS_A_YEAR else f"{hours / HOURS_A_YEAR:,.1f} years"
 
 
 def age_days(day: date, today: date | None = None) -> int:

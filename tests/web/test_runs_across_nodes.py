@@ -125,3 +125,18 @@ def test_published_llama_runs_on_h100_answer_on_offers_with_rdma_between_nodes_o
     ).json()
     assert body["job"]["across_nodes"]["node_gpus"] == 8 and body["job"]["months"] <= 120
     assert body["options"] and all(o["offer"]["fabric"]["rdma"] for o in body["options"])
+
+
+def test_the_run_is_drawn_at_each_size_sooner_and_dearer_as_it_doubles(client, nodes):
+    """64 GPUs are three doublings of a node of 8: 33,816.79 / 0.95^3 = 39,442.24 GPU-hours, 616.3 hours
+    (25.7 days) on 64 GPUs, x 2.50 = 98,605.60; the 32 asked for: 37,470.13 GPU-hours, 48.8 days,
+    93,675.32."""
+    page = soup(client.get(f"/?{RUN_8B}"))
+    dots = {
+        title.get_text().split(" GPUs:")[0]: title.get_text()
+        for title in page.select("figure.run-sizes svg.frame-wide circle title")
+    }
+    assert dots["32"] == "32 GPUs: 48.8 days, 37,470 GPU-hours, $93,675.32 for the run"
+    assert dots["64"] == "64 GPUs: 25.7 days, 39,442 GPU-hours, $98,605.60 for the run"
+    current = page.select("figure.run-sizes svg.frame-wide g.current title")
+    assert [t.get_text().split(":")[0] for t in current] == ["32 GPUs"]

@@ -60,7 +60,7 @@ def calculator_page(
         "result": result,
         "moved_folds": (),
         "view": view,
-        "shown": None if result is None else shown(result, view),
+        "shown": None if result is None else shown(result, view, catalogs),
         "today": date.today(),
         "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
         "fragment": fragment,

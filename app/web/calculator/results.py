@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from app.catalog.fabric import FabricRecord
 from app.catalog.offer_records import OfferRecord
 from app.catalog.rates import RateRecord
+from app.catalog.snapshot import Catalogs
 from app.costing.breakeven import Stretch, stretch_at
 from app.costing.owning import OwnedBreakEven
 from app.costing.quote import OfferCost
@@ -17,6 +18,7 @@ from app.quoting.choices import GpuChoice
 from app.quoting.owning import OwnedRecord
 from app.quoting.params.form import query_string
 from app.quoting.provider_view import Bill, ProviderView, provider_bills
+from app.quoting.run_sizes import run_sizes
 from app.web.calculator.across import LeftOut, left_out
 from app.web.calculator.charts import Chart
 from app.web.calculator.estimate_checks import ChecksPlot, estimate_checks
@@ -25,6 +27,7 @@ from app.web.calculator.job_bars import Bars, job_bars, per_output
 from app.web.calculator.owned_results import OwnedFigures, owned_break_evens, owned_figures
 from app.web.calculator.result_charts import gpu_lines, gpus_drawn, options_drawn
 from app.web.calculator.result_rows import as_job_query, chosen_queries, inputs_query
+from app.web.calculator.run_chart import RunChart, run_chart
 from app.web.calculator.split_results import SplitFigures, split_figures
 
 GPU_ROWS = 20
@@ -91,9 +94,11 @@ class Shown:
     """Where the job rests on the estimate: the benchmarks it was checked on, estimated against published."""
     left_out: tuple[LeftOut, ...] = ()
     """A run across nodes: the offers of its GPU model whose nodes may not run it together, by why."""
+    run_chart: tuple[RunChart, ...] = ()
+    """A run: its cost and wall clock at the other sizes the catalog prices on its GPU model."""
 
 
-def shown(result: QuoteResult, view: ProviderView) -> Shown:
+def shown(result: QuoteResult, view: ProviderView, catalogs: Catalogs) -> Shown:
     assert result.memo is not None, "build_quote gives every result its memo"
     memo, p, q = result.memo, result.params, result.quote
     inputs, workload = inputs_query(result, memo)
@@ -122,6 +127,7 @@ def shown(result: QuoteResult, view: ProviderView) -> Shown:
         providers=tuple(provider_bills(result, view)) if view.shown else (),
         estimate_checks=memo.part("estimate checks", lambda: estimate_checks(result)),
         left_out=memo.part("left out across nodes", lambda: left_out(result)),
+        run_chart=memo.part("run sizes", lambda: run_chart(run_sizes(catalogs, result), p.run_gpus, result.currency)),
     )
 
 
