@@ -8,6 +8,7 @@ from typing import Any
 
 from app.catalog.cache import MemoEntry
 from app.catalog.rates import RateRecord
+from app.catalog.selection import across_nodes_refused
 from app.catalog.snapshot import Catalogs, CatalogSnapshot, OfferRecord
 from app.costing.curves import MeteredCost
 from app.costing.memory import Fit
@@ -278,12 +279,29 @@ def _job_contenders(
         if params.gpu != ANY_GPU:
             return {unmatched[0].field: unmatched[0].reason}
         return nowhere(unmatched)
+    refused = _pinned_across_refused(catalog, params, jobs)
+    if refused:
+        return refused
     fitted = []
     for j in jobs:
         fit = {"gpu": j.gpu, "peak_gpus": j.gpus_at_once, "checkpoint_gb": checkpoint_gb, "gpu_hours": j.gpu_hours}
         fitted.append(fitted_for(catalog, params, j.gpus_at_once, fit | ({"months": j.months} if j.months else {}),
                               j.unit_gpus, j, owned))  # fmt: skip
     return Contenders(currency, rate, sizing, tuple(fitted), unmatched)
+
+
+def _pinned_across_refused(catalog: CatalogSnapshot, params: QuoteParams, jobs: list[JobFit]) -> FieldErrors | None:
+    """Why the offer pinned cannot carry a run across nodes: its nodes may not run it together, or are
+    not a whole part of it."""
+    across = [j for j in jobs if j.across is not None]
+    pinned = catalog.offers_by_key.get(params.offer) if params.offer else None
+    if pinned is None or not across:
+        return None
+    gpus, unit = across[0].gpus_at_once, pinned.priced.gpus_per_unit
+    why = across_nodes_refused(catalog, pinned, gpus)
+    if why is None and gpus % unit:
+        why = f"its nodes of {unit} GPUs are not a whole part of {gpus:,}"
+    return None if why is None else {"offer": f"cannot carry a run of {gpus:,} GPUs across nodes: {why}"}
 
 
 def _found(catalogs: Catalogs, params: QuoteParams) -> tuple[CatalogSnapshot, MemoEntry, Contenders] | FieldErrors:

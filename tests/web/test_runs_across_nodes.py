@@ -140,3 +140,10 @@ def test_the_run_is_drawn_at_each_size_sooner_and_dearer_as_it_doubles(client, n
     assert dots["64"] == "64 GPUs: 25.7 days, 39,442 GPU-hours, $98,605.60 for the run"
     current = page.select("figure.run-sizes svg.frame-wide g.current title")
     assert [t.get_text().split(":")[0] for t in current] == ["32 GPUs"]
+
+
+def test_an_offer_pinned_without_a_fabric_between_nodes_is_refused_for_a_run_across_them(client, nodes):
+    plain = next(o for o in client.get("/api/offers?gpu=H100").json() if o["product"] == "plain8")
+    response = client.get(f"/api/quote?{RUN_8B}&offer={plain['key']}")
+    assert response.status_code == 422
+    assert "cannot carry a run of 32 GPUs across nodes: no source states a fabric between its nodes" in response.text
