@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 from sqlmodel import select
 
+from app.admin.accounts import create_admin
 from app.catalog.changes import Change, new_version
 from app.catalog.fabric import OfferFabricVersion
 from app.catalog.fabric_changes import save_fabric
@@ -13,7 +14,7 @@ from app.catalog.selection import CLUSTER_LARGER
 from app.catalog.tables import GpuModel, Provenance, Provider
 from app.catalog.throughput_tables import GpuPeakVersion, TrainingScalingVersion
 from tests.factories import hand_checked_catalog, make_offer, make_provider
-from tests.web.helpers import soup
+from tests.web.helpers import PASSWORD, csrf, signed_in_as, soup
 
 RUN_8B = (
     "job=train&parameters_b=8.03&layers=32&hidden_size=4096&kv_heads=8&head_dim=128&context=4096"
@@ -97,6 +98,24 @@ def test_a_run_no_node_size_divides_names_the_whole_node_counts_under_the_field(
     )
     assert page.select_one("#run_gpus")["value"] == "36"
     assert client.get(f"/api/quote?{RUN_8B.replace('run_gpus=32', 'run_gpus=36')}").status_code == 422
+
+
+def test_plain8_given_infiniband_by_an_admin_carries_the_run_at_1_00_a_gpu_hour(client, session, nodes):
+    """An admin states plain8's fabric: InfiniBand between its nodes. The same 37,470.13 GPU-hours at 8.00 / 8
+    = 1.00 a GPU-hour: 18,735.06 GPU-hours a month x 1.00 = 18,735.06, x 2 months = 37,470.12 for the run, on
+    plain8, now cheaper than h100x8 at 2.50."""
+    create_admin(session, "alice", PASSWORD)
+    signed_in_as(client, session)
+    fabric = {"provider": "plain", "product": "plain8", "gpus_per_node": "8", "inter_node": "InfiniBand NDR",
+              "inter_node_kind": "infiniband", "source": "https://example.test/plain/network", "as_of": "2026-11-20",
+              "source_kind": "official", "note": "plain's network page", "based_on": "0",
+              "csrf_token": csrf(client, "/admin/fabrics")}  # fmt: skip
+    assert client.post("/admin/fabrics", data=fabric, follow_redirects=False).status_code == 303
+    body = client.get(f"/api/quote?{RUN_8B}").json()
+    assert [(o["offer"]["product"], o["total"], o["horizon_total"]) for o in body["options"]] == [
+        ("plain8", 18735.06, 37470.12)
+    ]  # fmt: skip
+    assert body["options"][0]["offer"]["fabric"]["inter_node"] == "InfiniBand NDR"
 
 
 def _stated(session, provider: str, product: str, min_cluster_gpus: int | None) -> None:
