@@ -22,7 +22,20 @@ from app.platform.hosts import AllowedHosts
 from app.platform.paths import FinalNewline
 from app.platform.security import SecurityHeaders
 from app.platform.settings import ROOT, settings
-from app.web.admin import audit, auth, gpus, offers, presets, providers, rates, refresh, servers, throughput, transfer
+from app.web.admin import (
+    audit,
+    auth,
+    fabrics,
+    gpus,
+    offers,
+    presets,
+    providers,
+    rates,
+    refresh,
+    servers,
+    throughput,
+    transfer,
+)
 from app.web.api import docs
 from app.web.api import routes as api
 from app.web.api.health import DatabaseProbe, probe_engine
@@ -105,6 +118,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         rates,
         presets,
         throughput,
+        fabrics,
         servers,
         audit,
     ):

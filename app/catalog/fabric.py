@@ -4,10 +4,11 @@ states none is never assumed to have one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy import Column, Numeric
 from sqlmodel import Field, Session, select
@@ -49,9 +50,26 @@ FABRIC_CHECKS: dict[str, Callable[[str], object]] = {
     "inter_node": lambda v: text(v, 300, required=False),
     "inter_node_kind": lambda v: one_of(v, Between) if v else "",
     "inter_node_gbps": _gbps,
+    "min_cluster_gpus": lambda v: count(v, 1, 10_000_000) if v else None,
     "max_cluster_gpus": lambda v: count(v, 1, 10_000_000) if v else None,
 }
 """How each field of a product's fabric, typed as text, is checked."""
+
+
+def fabric_refused(fabric: Mapping[str, Any]) -> dict[str, str]:
+    """The checks of a fabric's fields together, each passed on its own: by field, why not. A fabric between
+    nodes is stated with its kind and its source's words, or not at all; its Gb/s only with it."""
+    refused = {}
+    if fabric["inter_node_kind"] and not fabric["inter_node"]:
+        refused["inter_node"] = "describe the fabric between nodes as its source states it, or leave the kind empty"
+    if fabric["inter_node"] and not fabric["inter_node_kind"]:
+        refused["inter_node_kind"] = "choose the kind of the fabric between nodes described, or leave both empty"
+    if fabric["inter_node_gbps"] is not None and not fabric["inter_node_kind"]:
+        refused["inter_node_gbps"] = "leave it empty unless a fabric between nodes is stated"
+    fewest, most = fabric["min_cluster_gpus"], fabric["max_cluster_gpus"]
+    if fewest is not None and most is not None and fewest > most:
+        refused["min_cluster_gpus"] = f"must be at most the most GPUs of a cluster, {most:,}"
+    return refused
 
 
 BETWEEN_SAID: dict[str, str] = {
@@ -81,6 +99,8 @@ class OfferFabricVersion(Provenance, Versioned, table=True):
     """A `Between` value, or empty with `inter_node`."""
     inter_node_gbps: Decimal | None = Field(default=None, sa_column=Column(Numeric(12, 1, asdecimal=True)))
     """Gb/s a node, where a source states it."""
+    min_cluster_gpus: int | None = None
+    """The fewest GPUs a cluster of it is rented with, where a source states it (a cluster product)."""
     max_cluster_gpus: int | None = None
     """The most GPUs one cluster of it holds, where a source states it."""
 
@@ -95,6 +115,7 @@ class FabricRecord(Sourced):
     inter_node: str
     inter_node_kind: str
     inter_node_gbps: float | None
+    min_cluster_gpus: int | None
     max_cluster_gpus: int | None
 
     @property

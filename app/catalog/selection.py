@@ -44,12 +44,13 @@ def spans_nodes(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> bool:
 NO_FABRIC = "no source states a fabric between its nodes"
 NOT_RDMA = "virtualized, and the fabric its source states between nodes is not RDMA"
 CLUSTER_SMALLER = "a source bounds its clusters below the run's GPUs"
+CLUSTER_LARGER = "a source states its clusters are rented with more GPUs than the run's"
 
 
 def across_nodes_refused(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> str | None:
-    """Why the offer's nodes may not run `gpus` together (one of the three reasons above); None where they
+    """Why the offer's nodes may not run `gpus` together (one of the four reasons above); None where they
     may: a source states a fabric between them (none stated is none assumed), RDMA unless the nodes are
-    bare metal, and, where a source bounds its clusters, they hold that many."""
+    bare metal, and, where a source bounds its clusters, they hold that many and are rented with no more."""
     fabric = catalog.fabric_of(o)
     if fabric is None or not fabric.inter_node_kind:
         return NO_FABRIC
@@ -57,6 +58,8 @@ def across_nodes_refused(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) ->
         return NOT_RDMA
     if fabric.max_cluster_gpus is not None and fabric.max_cluster_gpus < gpus:
         return CLUSTER_SMALLER
+    if fabric.min_cluster_gpus is not None and fabric.min_cluster_gpus > gpus:
+        return CLUSTER_LARGER
     return None
 
 

@@ -141,12 +141,13 @@ def runs_across_nodes_2026_12(session: Session, version: int) -> None:
     """MLPerf Training v5.1's runs of Llama 3.1 405B at several cluster sizes, with their rates per GPU
     worked out from the logs (training_scaling_2026_12.csv): what a run across nodes keeps per doubling of
     its GPUs; and each product's fabric inside and between nodes where a source states it
-    (offer_fabric_2026_12.csv; see seed_data/README.md)."""
+    (offer_fabric_2026_12.csv; see seed_data/README.md). A column the file lacks (min_cluster_gpus, added
+    after it shipped) reads as not stated."""
     for row, run in _on_gpus(session, "training_scaling_2026_12.csv", SCALING_CHECKS):
         session.add(TrainingScalingVersion(valid_from=version, **run, **provenance(row)))
     providers = {p.name: p.id for p in session.exec(select(Provider)) if p.id is not None}
     for row in rows_of("offer_fabric_2026_12.csv"):
-        fabric: dict[str, Any] = {name: check(row[name]) for name, check in FABRIC_CHECKS.items()}
+        fabric: dict[str, Any] = {name: check(row.get(name, "")) for name, check in FABRIC_CHECKS.items()}
         session.add(OfferFabricVersion(provider_id=providers[row["provider"]], valid_from=version, **fabric,
                                        **provenance(row)))  # fmt: skip
 

@@ -62,6 +62,7 @@ PAGES = [
     "/admin/presets",
     "/admin/throughput",
     "/admin/throughput?key=llama-3.1-70b/h200x1/fp8/trt-llm-1.0/offline/1000-1000&gpu=H100&precision=bf16&bandwidth=H100",
+    "/admin/fabrics?provider=nebius&product=gpu-h200-sxm_8gpu-128vcpu-1600gb",
     "/admin/servers?key=dgx-h100/viperatech-2025-03",
     "/admin/audit",
 ]

@@ -13,9 +13,10 @@ from playwright.sync_api import Browser
 from sqlmodel import Session, select
 
 from app.admin.accounts import create_admin
-from app.catalog.changes import add_offer
+from app.catalog.changes import Change, add_offer
+from app.catalog.fabric_changes import save_fabric
 from app.catalog.provider_changes import add_provider
-from app.catalog.tables import GpuModel, OfferVersion
+from app.catalog.tables import GpuModel, OfferVersion, Provenance
 from app.platform.db import make_engine
 
 PAYLOADS = [
@@ -30,7 +31,7 @@ KEY = "evil:xss:H100:r:on_demand"
 @pytest.fixture(scope="module")
 def database_url(new_database: Callable[[], str]) -> str:
     """This module's database, planted before its server starts: an admin, and a provider whose name,
-    offer product, notes and source URL carry payloads."""
+    offer product, notes and source URL carry payloads, as do its product's fabric and its source."""
     url = new_database()
     with Session(make_engine(url)) as session:
         create_admin(session, "xss-admin", PASSWORD)
@@ -43,6 +44,10 @@ def database_url(new_database: Callable[[], str]) -> str:
             as_of=date(2026, 11, 1), notes=PAYLOADS[2], valid_from=0,
         )  # fmt: skip
         add_offer(session, offer, PAYLOADS[0], "xss-admin")
+        fabric = {"gpus_per_node": 1, "intra_node": PAYLOADS[0], "inter_node": PAYLOADS[2], "inter_node_kind": "roce",
+                  "inter_node_gbps": None, "min_cluster_gpus": None, "max_cluster_gpus": None}  # fmt: skip
+        provenance = Provenance(source="javascript:window.__xss = 5", quote=PAYLOADS[1], notes=PAYLOADS[0])
+        save_fabric(session, "evil", PAYLOADS[1], fabric, provenance, Change(PAYLOADS[2], "xss-admin"))
     return url
 
 
@@ -73,6 +78,8 @@ def test_stored_script_in_text_fields_stays_inert(browser: Browser, base_url: st
         "/admin/history?" + urlencode({"key": KEY}),
         "/admin/audit",
         "/admin/providers",
+        "/admin/fabrics",
+        "/admin/fabrics?" + urlencode({"provider": "evil", "product": PAYLOADS[1]}),
     ]
     for path in pages:
         page.goto(path)

@@ -6,12 +6,15 @@ from decimal import Decimal
 import pytest
 from sqlmodel import select
 
-from app.catalog.changes import new_version
+from app.admin.accounts import create_admin
+from app.catalog.changes import Change, new_version
 from app.catalog.fabric import OfferFabricVersion
-from app.catalog.tables import GpuModel, Provider
+from app.catalog.fabric_changes import save_fabric
+from app.catalog.selection import CLUSTER_LARGER
+from app.catalog.tables import GpuModel, Provenance, Provider
 from app.catalog.throughput_tables import GpuPeakVersion, TrainingScalingVersion
 from tests.factories import hand_checked_catalog, make_offer, make_provider
-from tests.web.helpers import soup
+from tests.web.helpers import PASSWORD, csrf, signed_in_as, soup
 
 RUN_8B = (
     "job=train&parameters_b=8.03&layers=32&hidden_size=4096&kv_heads=8&head_dim=128&context=4096"
@@ -97,6 +100,47 @@ def test_a_run_no_node_size_divides_names_the_whole_node_counts_under_the_field(
     detours = [" ".join(li.get_text().split()) for li in page.select(".detours li")]
     assert detours[:2] == ["32 x H100 in the run: 1 offer", "40 x H100 in the run: 1 offer"]
     assert client.get(f"/api/quote?{RUN_8B.replace('run_gpus=32', 'run_gpus=36')}").status_code == 422
+
+
+def test_plain8_given_infiniband_by_an_admin_carries_the_run_at_1_00_a_gpu_hour(client, session, nodes):
+    """An admin states plain8's fabric: InfiniBand between its nodes. The same 37,470.13 GPU-hours at 8.00 / 8
+    = 1.00 a GPU-hour: 18,735.06 GPU-hours a month x 1.00 = 18,735.06, x 2 months = 37,470.12 for the run, on
+    plain8, now cheaper than h100x8 at 2.50."""
+    create_admin(session, "alice", PASSWORD)
+    signed_in_as(client, session)
+    fabric = {"provider": "plain", "product": "plain8", "gpus_per_node": "8", "inter_node": "InfiniBand NDR",
+              "inter_node_kind": "infiniband", "source": "https://example.test/plain/network", "as_of": "2026-11-20",
+              "source_kind": "official", "note": "plain's network page", "based_on": "0",
+              "csrf_token": csrf(client, "/admin/fabrics")}  # fmt: skip
+    assert client.post("/admin/fabrics", data=fabric, follow_redirects=False).status_code == 303
+    body = client.get(f"/api/quote?{RUN_8B}").json()
+    assert [(o["offer"]["product"], o["total"], o["horizon_total"]) for o in body["options"]] == [
+        ("plain8", 18735.06, 37470.12)
+    ]  # fmt: skip
+    assert body["options"][0]["offer"]["fabric"]["inter_node"] == "InfiniBand NDR"
+
+
+def _stated(session, provider: str, product: str, min_cluster_gpus: int | None) -> None:
+    """A fabric of 8-GPU nodes on InfiniBand, from a new version on."""
+    fabric = {"gpus_per_node": 8, "intra_node": "", "inter_node": "InfiniBand NDR", "inter_node_kind": "infiniband",
+              "inter_node_gbps": None, "min_cluster_gpus": min_cluster_gpus, "max_cluster_gpus": None}  # fmt: skip
+    provenance = Provenance(source="https://example.test/clusters")
+    save_fabric(session, provider, product, fabric, provenance, Change(f"{product}'s clusters"))
+
+
+def _left_out(client, query: str) -> str:
+    return " ".join(soup(client.get(f"/?{query}")).select_one("p.left-out").get_text().split())
+
+
+def test_a_cluster_rented_with_more_gpus_than_the_run_is_left_out_saying_so(client, session, nodes):
+    """h100x8's source now says its clusters are rented with 64 GPUs at least: a run of 32 leaves it out (and
+    is quoted on plain8, given InfiniBand too), a run of 64 does not."""
+    _stated(session, "ib", "h100x8", min_cluster_gpus=64)
+    _stated(session, "plain", "plain8", min_cluster_gpus=None)
+    assert f"1 offer of H100 (Ib): {CLUSTER_LARGER}" in _left_out(client, RUN_8B)
+    assert [o["offer"]["product"] for o in client.get(f"/api/quote?{RUN_8B}").json()["options"]] == ["plain8"]
+    at_64 = _left_out(client, RUN_8B.replace("run_gpus=32", "run_gpus=64"))
+    assert "(Ib)" not in at_64 and CLUSTER_LARGER not in at_64
 
 
 def test_without_a_fabric_stated_no_run_spans_nodes(client, session):

@@ -25,6 +25,9 @@ class FabricOut(BaseModel):
     inter_node_kind: str = Field(description="infiniband, roce, efa or tcpx; empty where none is stated")
     rdma: bool = Field(description="the fabric between nodes carries remote direct memory access")
     inter_node_gbps: float | None = Field(description="Gb/s a node between nodes, where a source states it")
+    min_cluster_gpus: int | None = Field(
+        description="the fewest GPUs a cluster is rented with, where a source states it (a cluster product)"
+    )
     max_cluster_gpus: int | None = Field(description="the most GPUs one cluster holds, where a source states it")
     source: str
     as_of: date | None
@@ -36,8 +39,8 @@ class FabricOut(BaseModel):
     def of(cls, f: FabricRecord) -> FabricOut:
         return cls(
             intra_node=f.intra_node, inter_node=f.inter_node, inter_node_kind=f.inter_node_kind, rdma=f.rdma,
-            inter_node_gbps=f.inter_node_gbps, max_cluster_gpus=f.max_cluster_gpus, source=f.source, as_of=f.as_of,
-            source_kind=f.source_kind, quote=f.quote, notes=f.notes,
+            inter_node_gbps=f.inter_node_gbps, min_cluster_gpus=f.min_cluster_gpus, max_cluster_gpus=f.max_cluster_gpus,
+            source=f.source, as_of=f.as_of, source_kind=f.source_kind, quote=f.quote, notes=f.notes,
         )  # fmt: skip
 
 
