@@ -11,7 +11,8 @@ from typing import cast
 
 from annotated_types import Le
 
-from app.catalog.selection import spans_nodes
+from app.catalog.offer_records import OfferRecord
+from app.catalog.selection import CLUSTER_LARGER, CLUSTER_SMALLER, NOT_RDMA, across_nodes_refused, spans_nodes
 from app.catalog.snapshot import CatalogSnapshot
 from app.catalog.throughput import PeakRecord, ScalingRecord, ThroughputRecord
 from app.catalog.throughput_rows import BenchmarkKind, Scenario
@@ -343,12 +344,10 @@ def _across(catalog: CatalogSnapshot, fit: Fit, gpus: int) -> AcrossNodes | NoNu
         )
     if fit.largest_unit is not None and fit.largest_unit >= gpus:
         return None
-    nodes = {o.priced.gpus_per_unit for o in catalog.offers_by_gpu.get(gpu, []) if spans_nodes(catalog, o, gpus)}
+    offers = catalog.offers_by_gpu.get(gpu, [])
+    nodes = {o.priced.gpus_per_unit for o in offers if spans_nodes(catalog, o, gpus)}
     if not nodes:
-        return NoNumber(
-            gpu, "run_gpus", f"no offered instance or node holds {gpus} x {gpu} (the largest: {fit.largest_unit}), "
-            f"and no offer of {gpu} has a fabric between nodes that a source states",
-        )  # fmt: skip
+        return NoNumber(gpu, "run_gpus", _no_nodes(catalog, offers, gpu, gpus, fit.largest_unit))
     whole = [n for n in nodes if gpus % n == 0]
     kept = scaling_of(r.point for r in catalog.scaling)
     if not whole:
@@ -360,6 +359,21 @@ def _across(catalog: CatalogSnapshot, fit: Fit, gpus: int) -> AcrossNodes | NoNu
                         "across nodes by")  # fmt: skip
     node = max(whole)
     return AcrossNodes(node, kept, share_kept(node, gpus, kept), catalog.scaling)
+
+
+def _no_nodes(catalog: CatalogSnapshot, offers: list[OfferRecord], gpu: str, gpus: int, largest: int | None) -> str:
+    """Why no offer's nodes run `gpus` of the GPU model together: clusters a source bounds otherwise
+    (their sizes said), fabrics that are not RDMA on virtualized nodes, or no fabric stated at all."""
+    held = f"no offered instance or node holds {gpus} x {gpu} (the largest: {largest})"
+    why = [(o, across_nodes_refused(catalog, o, gpus)) for o in offers]
+    bounded = [f for o, w in why if w in (CLUSTER_SMALLER, CLUSTER_LARGER) and (f := catalog.fabric_of(o))]
+    if bounded:
+        sizes = sorted({(f.min_cluster_gpus or f.gpus_per_node, f.max_cluster_gpus) for f in bounded})
+        said = "; ".join(f"{least:,} to {most:,}" if most else f"from {least:,}" for least, most in sizes)
+        return f"{held}, and the clusters of {gpu} a fabric joins are rented with {said} GPUs"
+    if any(w == NOT_RDMA for _, w in why):
+        return f"{held}, and the fabric a source states between nodes of {gpu} is not RDMA on virtualized nodes"
+    return f"{held}, and no offer of {gpu} has a fabric between nodes that a source states"
 
 
 def _training_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, gpu: str) -> ThroughputRecord | None:

@@ -191,3 +191,29 @@ def test_an_offer_pinned_without_a_fabric_between_nodes_is_refused_for_a_run_acr
     response = client.get(f"/api/quote?{RUN_8B}&offer={plain['key']}")
     assert response.status_code == 422
     assert "cannot carry a run of 32 GPUs across nodes: no source states a fabric between its nodes" in response.text
+
+
+def test_a_run_only_cluster_bounds_refuse_says_the_sizes_rented(client, session, nodes):
+    """h100x8 is rented in clusters of 64 to 256 GPUs: a run of 32 is refused, naming them."""
+    version = new_version(session, "h100x8 rented in clusters of 64 to 256")
+    fabric = session.exec(select(OfferFabricVersion).where(OfferFabricVersion.product == "h100x8")).one()
+    fabric.valid_to = version
+    bounded = fabric.model_dump(exclude={"id", "valid_from", "valid_to"}) | {
+        "min_cluster_gpus": 64,
+        "max_cluster_gpus": 256,
+    }
+    session.add(OfferFabricVersion(**bounded, valid_from=version))
+    session.commit()
+    response = client.get(f"/api/quote?{RUN_8B}")
+    assert response.status_code == 422
+    assert "the clusters of H100 a fabric joins are rented with 64 to 256 GPUs" in response.text
+
+
+def test_only_gpudirect_tcpx_between_virtualized_nodes_is_refused_as_not_rdma(client, session):
+    hand_checked_catalog(session)
+    tcpx = make_provider(session, "tcpx", "US", [(0, None, "0")])
+    make_offer(session, tcpx, "12.00", gpus_per_unit=8, product="tcpx8")
+    _fabric(session, tcpx, "tcpx8", "tcpx", "GPUDirect-TCPX, 800 Gb/s", new_version(session, "tcpx"))
+    session.commit()
+    response = client.get(f"/api/quote?{RUN_8B}")
+    assert "the fabric a source states between nodes of H100 is not RDMA on virtualized nodes" in response.text
