@@ -21,10 +21,12 @@ def select_offers(
     min_gpus_per_unit: int = 1,
     key: str = "",
     across_nodes: int = 0,
+    at_once: int = 0,
 ) -> list[OfferRecord]:
     """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them.
     `min_gpus_per_unit`: a model sized to n GPUs needs them in one instance or node. `key`: only that offer.
-    `across_nodes`: a run of that many GPUs on whole nodes of one offer that spans nodes."""
+    `across_nodes`: a run of that many GPUs on whole nodes of one offer that spans nodes. `at_once`: the
+    GPUs used at once, fewer than a cluster product is rented with leave it out."""
     return [
         o
         for o in catalog.offers_by_gpu.get(gpu, [])
@@ -34,7 +36,14 @@ def select_offers(
         and o.priced.gpus_per_unit >= min_gpus_per_unit
         and (not across_nodes or (spans_nodes(catalog, o, across_nodes) and across_nodes % o.priced.gpus_per_unit == 0))
         and _located(o, region, eu_only, exclude_us_hq)
+        and (not at_once or _rented_from(catalog, o) <= at_once)
     ]
+
+
+def _rented_from(catalog: CatalogSnapshot, o: OfferRecord) -> int:
+    """The fewest GPUs the offer is rented with: a cluster product's, where a source bounds it, else one."""
+    fabric = catalog.fabric_of(o)
+    return fabric.min_cluster_gpus or 1 if fabric is not None else 1
 
 
 def spans_nodes(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> bool:

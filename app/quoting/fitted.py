@@ -98,6 +98,7 @@ def fitted_for(
         min_gpus_per_unit=1 if across else unit_gpus,
         key=at_fit.offer,
         across_nodes=unit_gpus if across else 0,
+        at_once=gpus,
     )
     batch = params.job is Job.SERVE and params.hours_up == 0
     workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch)

@@ -217,3 +217,15 @@ def test_only_gpudirect_tcpx_between_virtualized_nodes_is_refused_as_not_rdma(cl
     session.commit()
     response = client.get(f"/api/quote?{RUN_8B}")
     assert "the fabric a source states between nodes of H100 is not RDMA on virtualized nodes" in response.text
+
+
+def test_a_cluster_product_is_never_quoted_for_fewer_gpus_than_it_is_rented_with(client, session, nodes):
+    """h100x8 rented from 64 GPUs: no provider's bill for 8 GPUs at once names it; for 64 at once, Ib's does."""
+    _stated(session, "ib", "h100x8", min_cluster_gpus=64)
+    hours = "gpu=H100&gpu_hours=500&checkpoints_out=0&virt_tax=0&invocations=0&providers=total"
+
+    def billed(at_once: int) -> set[str]:
+        return {b["product"] for b in client.get(f"/api/quote?{hours}&peak_gpus={at_once}").json()["providers"]}
+
+    assert "h100x8" not in billed(8)
+    assert "h100x8" in billed(64)
