@@ -39,6 +39,9 @@ INPUTS = [
     f"{TRAIN_8B}&gpu=H100&context=8192",
     f"{TRAIN_8B}&gpu=any",
     "preset=llama-3.1-70b&context=8192&gpu=H100&gpu_hours=500",
+    "preset=llama-3.1-70b&context=8192&gpu=any&gpu_hours=500&hours_gpu=H100",
+    "job=train&preset=llama-3.1-70b&train_tokens_b=15000&run_gpus=64&gpu=H100",
+    "job=train&preset=llama-3.1-405b&train_tokens_b=15000&run_gpus=512&gpu=any",
 ]
 
 
