@@ -186,6 +186,18 @@ def test_the_run_is_drawn_at_each_size_sooner_and_dearer_as_it_doubles(client, n
     assert [t.get_text().split(":")[0] for t in current] == ["32 GPUs"]
 
 
+def test_the_run_drawn_at_the_size_asked_costs_in_euros_what_the_headline_says(shipped_client):
+    """In euros each of the run's 111 months is an invoice rounded to the cent, then added up: the
+    headline's figure, which the dot of the size asked for repeats to the cent."""
+    page = soup(shipped_client.get(
+        "/?job=train&preset=llama-3.1-70b&train_tokens_b=15000&run_gpus=64&gpu=H100&currency=EUR"
+    ))  # fmt: skip
+    headline = " ".join(page.select_one("p.headline").get_text().split())
+    for_the_run = headline.split(": ", 1)[1].split(" for the run")[0]
+    current = page.select_one("figure.run-sizes svg.frame-wide g.current title").get_text()
+    assert current.split(", ")[-1] == f"{for_the_run} for the run"
+
+
 def test_an_offer_pinned_without_a_fabric_between_nodes_is_refused_for_a_run_across_them(client, nodes):
     plain = next(o for o in client.get("/api/offers?gpu=H100").json() if o["product"] == "plain8")
     response = client.get(f"/api/quote?{RUN_8B}&offer={plain['key']}")
