@@ -102,6 +102,14 @@ def test_a_run_no_node_size_divides_names_the_whole_node_counts_under_the_field(
     assert client.get(f"/api/quote?{RUN_8B.replace('run_gpus=32', 'run_gpus=36')}").status_code == 422
 
 
+def test_a_refused_run_names_only_whole_node_counts_that_hold_the_model(shipped_client):
+    """Llama 3.1 70B's training state needs 19 H100s: of the whole nodes of 8 either side of 20, 16 GPUs
+    hold too few, so 24 alone is named."""
+    response = shipped_client.get("/api/quote?job=train&preset=llama-3.1-70b&train_tokens_b=15000&run_gpus=20&gpu=H100")
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["msg"] == "a run across nodes takes whole nodes of 8 x H100: 24 GPUs"
+
+
 def test_plain8_given_infiniband_by_an_admin_carries_the_run_at_1_00_a_gpu_hour(client, session, nodes):
     """An admin states plain8's fabric: InfiniBand between its nodes. The same 37,470.13 GPU-hours at 8.00 / 8
     = 1.00 a GPU-hour: 18,735.06 GPU-hours a month x 1.00 = 18,735.06, x 2 months = 37,470.12 for the run, on
