@@ -352,7 +352,8 @@ def _across(catalog: CatalogSnapshot, fit: Fit, gpus: int) -> AcrossNodes | NoNu
     kept = scaling_of(r.point for r in catalog.scaling)
     if not whole:
         node = max(nodes)
-        counts = " or ".join(f"{n:,}" for n in (gpus // node * node, (gpus // node + 1) * node) if n)
+        holding = (n for n in (gpus // node * node, (gpus // node + 1) * node) if n >= fit.gpus)
+        counts = " or ".join(f"{n:,}" for n in holding)
         return NoNumber(gpu, "run_gpus", f"a run across nodes takes whole nodes of {node} x {gpu}: {counts} GPUs")
     if kept is None:
         return NoNumber(gpu, "run_gpus", "the catalog has no published runs at several cluster sizes to scale a run "

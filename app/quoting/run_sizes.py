@@ -4,6 +4,7 @@ finishes sooner and, across nodes, costs more, as the rate per GPU falls. What t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from app.catalog.snapshot import Catalogs
 from app.costing.quote import OptionKey
@@ -20,8 +21,9 @@ class RunSize:
     gpus: int
     wall_clock_hours: float
     run_gpu_hours: float
-    cost: float
-    """USD of the whole run on its cheapest option, the horizon its months."""
+    cost: Decimal
+    """The whole run on its cheapest option, the horizon its months, in the quote's currency as its invoices
+    add up (each month rounded to the cent, then summed): the figure the headline and the table say."""
     option: OptionKey
     complete: bool
     across_nodes: bool
@@ -47,7 +49,7 @@ def run_sizes(catalogs: Catalogs, result: QuoteResult) -> tuple[RunSize, ...]:
         if isinstance(at, QuoteResult) and at.job is not None and at.job.run is not None and at.quote.options:
             best, run = at.quote.options[0], at.job.run
             found.append(
-                RunSize(gpus, run.wall_clock_hours, run.gpu_hours, best.horizon_total, best.option, best.complete,
-                        at.job.across is not None)
+                RunSize(gpus, run.wall_clock_hours, run.gpu_hours, best.horizon_in(at.currency), best.option,
+                        best.complete, at.job.across is not None)
             )  # fmt: skip
     return tuple(found)

@@ -111,9 +111,10 @@ HOURS_A_YEAR = 8766
 
 
 def duration(hours: float) -> str:
-    """A run's wall-clock time as a person says it: 12 minutes, 4.2 hours, 3.5 days, 9.2 years."""
+    """A run's wall-clock time as a person says it: under a minute, 12 minutes, 4.2 hours, 3.5 days, 9.2 years."""
     if hours < 1:
-        return f"{hours * 60:,.0f} minutes"
+        minutes = round(hours * 60)
+        return "under a minute" if minutes < 1 else f"{minutes} minute{'s' if minutes != 1 else ''}"
     if hours < 48:
         return f"{hours:,.1f} hours"
     return f"{hours / 24:,.1f} days" if hours < HOURS_A_YEAR else f"{hours / HOURS_A_YEAR:,.1f} years"

@@ -165,6 +165,20 @@ def test_gpu_hours_read_as_typed():
     )
 
 
+def test_a_run_s_wall_clock_reads_as_a_person_says_it_from_seconds_to_years():
+    """13 seconds is under a minute, 61 seconds one minute; 9.2 years is 80,409 hours over 8,766 a year."""
+    from app.web.templating import duration
+
+    assert [duration(h) for h in (13 / 3600, 61 / 3600, 0.5, 4.2, 84, 80_409)] == [
+        "under a minute",
+        "1 minute",
+        "30 minutes",
+        "4.2 hours",
+        "3.5 days",
+        "9.2 years",
+    ]
+
+
 def test_each_price_shows_its_age(client, session):
     from datetime import date
 

@@ -102,6 +102,14 @@ def test_a_run_no_node_size_divides_names_the_whole_node_counts_under_the_field(
     assert client.get(f"/api/quote?{RUN_8B.replace('run_gpus=32', 'run_gpus=36')}").status_code == 422
 
 
+def test_a_refused_run_names_only_whole_node_counts_that_hold_the_model(shipped_client):
+    """Llama 3.1 70B's training state needs 19 H100s: of the whole nodes of 8 either side of 20, 16 GPUs
+    hold too few, so 24 alone is named."""
+    response = shipped_client.get("/api/quote?job=train&preset=llama-3.1-70b&train_tokens_b=15000&run_gpus=20&gpu=H100")
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["msg"] == "a run across nodes takes whole nodes of 8 x H100: 24 GPUs"
+
+
 def test_plain8_given_infiniband_by_an_admin_carries_the_run_at_1_00_a_gpu_hour(client, session, nodes):
     """An admin states plain8's fabric: InfiniBand between its nodes. The same 37,470.13 GPU-hours at 8.00 / 8
     = 1.00 a GPU-hour: 18,735.06 GPU-hours a month x 1.00 = 18,735.06, x 2 months = 37,470.12 for the run, on
@@ -184,6 +192,18 @@ def test_the_run_is_drawn_at_each_size_sooner_and_dearer_as_it_doubles(client, n
     assert dots["64"] == "64 GPUs: 25.7 days, 39,442 GPU-hours, $98,605.60 for the run"
     current = page.select("figure.run-sizes svg.frame-wide g.current title")
     assert [t.get_text().split(":")[0] for t in current] == ["32 GPUs"]
+
+
+def test_the_run_drawn_at_the_size_asked_costs_in_euros_what_the_headline_says(shipped_client):
+    """In euros each of the run's 111 months is an invoice rounded to the cent, then added up: the
+    headline's figure, which the dot of the size asked for repeats to the cent."""
+    page = soup(shipped_client.get(
+        "/?job=train&preset=llama-3.1-70b&train_tokens_b=15000&run_gpus=64&gpu=H100&currency=EUR"
+    ))  # fmt: skip
+    headline = " ".join(page.select_one("p.headline").get_text().split())
+    for_the_run = headline.split(": ", 1)[1].split(" for the run")[0]
+    current = page.select_one("figure.run-sizes svg.frame-wide g.current title").get_text()
+    assert current.split(", ")[-1] == f"{for_the_run} for the run"
 
 
 def test_an_offer_pinned_without_a_fabric_between_nodes_is_refused_for_a_run_across_them(client, nodes):

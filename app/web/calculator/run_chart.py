@@ -47,7 +47,7 @@ def run_chart(sizes: tuple[RunSize, ...], gpus: int, currency: Currency) -> tupl
 
 def _drawn(frame: Frame, sizes: tuple[RunSize, ...], gpus: int, currency: Currency) -> RunChart:
     lo, hi = math.log2(sizes[0].gpus), math.log2(sizes[-1].gpus)
-    most = max(currency.of(s.cost) for s in sizes) * 1.1  # room above the dearest for its label
+    most = max(float(s.cost) for s in sizes) * 1.1  # room above the dearest for its label
     steps = round_steps(most)
     steps += [steps[-1] + steps[1]] if steps[-1] < most else []
     x = Scale(lo, hi, frame.left + 16, frame.right - 24)
@@ -56,9 +56,9 @@ def _drawn(frame: Frame, sizes: tuple[RunSize, ...], gpus: int, currency: Curren
     labelled = _labelled(xs, [s.gpus == gpus for s in sizes], 5.5 * frame.text)
     dots = tuple(
         RunDot(
-            x_at, y.px(currency.of(s.cost)), duration(s.wall_clock_hours) if shown else "",
+            x_at, y.px(float(s.cost)), duration(s.wall_clock_hours) if shown else "",
             f"{s.gpus:,} GPUs: {duration(s.wall_clock_hours)}, {s.run_gpu_hours:,.0f} GPU-hours, "
-            f"{currency.symbol}{currency.of(s.cost):,.2f} for the run",
+            f"{currency.symbol}{s.cost:,.2f} for the run",
             s.option, s.complete, s.gpus == gpus,
         )
         for s, x_at, shown in zip(sizes, xs, labelled, strict=True)
