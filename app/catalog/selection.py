@@ -61,7 +61,7 @@ def across_nodes_refused(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) ->
     may: a source states a fabric between them (none stated is none assumed), RDMA unless the nodes are
     bare metal, and, where a source bounds its clusters, they hold that many and are rented with no more."""
     fabric = catalog.fabric_of(o)
-    if fabric is None or not fabric.inter_node_kind:
+    if fabric is None or not fabric.inter_node_kind or o.priced.tenancy is terms.Tenancy.SERVERLESS:
         return NO_FABRIC
     if not fabric.rdma and o.priced.tenancy is not terms.Tenancy.BARE_METAL:
         return NOT_RDMA

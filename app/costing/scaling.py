@@ -44,6 +44,6 @@ def scaling_of(points: Iterable[ScalingPoint]) -> float | None:
 
 def share_kept(measured_at: int, gpus: int, kept: float) -> float:
     """The share of a rate per GPU measured (or assumed) at `measured_at` GPUs that a run of `gpus` keeps:
-    `kept` per doubling beyond it, kept ^ log2(gpus / measured_at); a run no larger keeps it all. 64
-    GPUs from one node of 8 at 0.97 a doubling: 0.97^3 = 0.9127."""
-    return 1.0 if gpus <= measured_at else kept ** math.log2(gpus / measured_at)
+    `kept` per doubling, kept ^ log2(gpus / measured_at), more than all of it for a smaller run. 64 GPUs
+    from one node of 8 at 0.97 a doubling: 0.97^3 = 0.9127; 32 from a run of 64: 1 / 0.97."""
+    return kept ** math.log2(gpus / measured_at)

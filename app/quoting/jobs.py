@@ -4,6 +4,7 @@ has no number for the pair, why; never a guess scaled by hand."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -66,14 +67,10 @@ class Basis(StrEnum):
 
 
 @dataclass(frozen=True)
-class AcrossNodes:
-    """A run on whole nodes of offers that span nodes: its rate per GPU is one node's, times the share a
-    run of its size keeps (`kept` per doubling beyond one node, from published runs)."""
+class Loss:
+    """The share of a run's rate per GPU kept each time its GPUs double, from published runs."""
 
-    node_gpus: int
-    """The GPUs of one node the share is counted from: the largest node the run fills whole."""
     kept: float
-    share: float
     runs: tuple[ScalingRecord, ...]
     """The published runs at several cluster sizes."""
 
@@ -82,6 +79,22 @@ class AcrossNodes:
         """The runs set against another of their series: what `kept` rests on."""
         used = {point for pair in pairs(r.point for r in self.runs) for point in pair}
         return tuple(r for r in self.runs if r.point in used)
+
+
+def loss_of(catalog: CatalogSnapshot) -> Loss | None:
+    kept = scaling_of(r.point for r in catalog.scaling)
+    return None if kept is None else Loss(kept, catalog.scaling)
+
+
+@dataclass(frozen=True)
+class AcrossNodes:
+    """A run on whole nodes of offers that span nodes: its rate per GPU is one node's (or a training
+    benchmark's, at its size), times the share a run of its size keeps."""
+
+    node_gpus: int
+    """The GPUs the share is counted from: the largest node the run fills whole, or the benchmark's."""
+    share: float
+    loss: Loss
 
 
 @dataclass(frozen=True)
@@ -112,6 +125,11 @@ class JobFit:
     """Serving where no benchmark of the model on the GPU model holds it: the estimate from its figures."""
     across: AcrossNodes | None = None
     """A run too large for one instance or node, on whole nodes of offers that span nodes."""
+    benchmark_scale: float = 1.0
+    """A run on a training benchmark of another size: the share of its rate per GPU the run's size keeps,
+    kept ^ log2(run's GPUs / benchmark's), above 1 for a smaller run."""
+    loss: Loss | None = None
+    """Where a run's rate per GPU was carried to its size (across nodes, or from a benchmark's): the loss used."""
 
     @property
     def basis(self) -> Basis:
@@ -132,7 +150,7 @@ class JobFit:
             return self.estimated.tokens_per_s
         if self.adjusted is not None:
             return self.adjusted.tokens_per_s
-        return self.benchmark.tokens_per_s if self.benchmark else None
+        return self.benchmark.tokens_per_s * self.benchmark_scale if self.benchmark else None
 
 
 @dataclass(frozen=True)
@@ -312,25 +330,54 @@ def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit)
     across = _across(catalog, fit, gpus)
     if isinstance(across, NoNumber):
         return across
+    rate = _run_rate(catalog, p, sizing, gpu, across)
+    if isinstance(rate, NoNumber):
+        return rate
+    if rate.gpu_hours / gpus > RUN_MONTHS_MAX * HOURS_PER_MONTH:
+        return NoNumber(gpu, "train_tokens_b", f"takes more than {RUN_MONTHS_MAX} months on {gpus} x {gpu}")
+    plan = run_plan(rate.gpu_hours, gpus)
+    carried = rate.across is not None or rate.scale != 1
+    return JobFit(
+        gpu, plan.gpu_hours_per_month, gpus, gpus, plan.months, run=plan, benchmark=rate.benchmark, peak=rate.peak,
+        utilisation=p.utilisation_pct / 100 if rate.peak else None, across=rate.across, benchmark_scale=rate.scale,
+        loss=loss_of(catalog) if carried else None,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _RunRate:
+    """What a run's GPU-hours rest on: a training benchmark (carried to the run's size by `scale`), or the
+    dense peak; and how the run spans nodes."""
+
+    gpu_hours: float
+    benchmark: ThroughputRecord | None = None
+    peak: PeakRecord | None = None
+    scale: float = 1.0
+    across: AcrossNodes | None = None
+
+
+def _run_rate(
+    catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, gpu: str, across: AcrossNodes | None
+) -> _RunRate | NoNumber:
+    """The nearest training benchmark of the model, carried to the run's size by the published loss (at its
+    own size, as measured); else the dense peak at the utilisation, across nodes at the share kept."""
+    gpus, tokens = p.run_gpus, p.train_tokens_b * 1e9
     benchmark = None if p.train_mode is Mode.LORA else _training_benchmark(catalog, p, sizing, gpu)
+    loss = loss_of(catalog)
+    scale = None
+    if benchmark is not None and benchmark.gpus == gpus:
+        scale = 1.0
+    elif benchmark is not None and loss is not None:
+        scale = share_kept(benchmark.gpus, gpus, loss.kept)
+    if benchmark is not None and scale is not None:
+        moved = None if across is None else replace(across, node_gpus=benchmark.gpus, share=scale)
+        return _RunRate(gpu_hours_at_rate(tokens, benchmark.tokens_per_s * scale), benchmark, scale=scale, across=moved)
     peak = catalog.peaks.get((gpu, p.compute))
-    if benchmark is not None:
-        gpu_hours = gpu_hours_at_rate(p.train_tokens_b * 1e9, benchmark.tokens_per_s)
-        across = None if across is None else replace(across, share=1.0)  # measured at the run's own size
-    elif peak is not None:
-        gpu_hours = _gpu_hours_at_peak(p, sizing, peak) / (across.share if across else 1.0)
-    else:
+    if peak is None:
         return NoNumber(
             gpu, "compute", f"the catalog has no dense peak of {gpu} in {p.compute.upper()} and no training benchmark"
         )
-    if gpu_hours / gpus > RUN_MONTHS_MAX * HOURS_PER_MONTH:
-        return NoNumber(gpu, "train_tokens_b", f"takes more than {RUN_MONTHS_MAX} months on {gpus} x {gpu}")
-    plan = run_plan(gpu_hours, gpus)
-    at_peak = benchmark is None
-    return JobFit(
-        gpu, plan.gpu_hours_per_month, gpus, gpus, plan.months, run=plan, benchmark=benchmark,
-        peak=peak if at_peak else None, utilisation=p.utilisation_pct / 100 if at_peak else None, across=across,
-    )  # fmt: skip
+    return _RunRate(_gpu_hours_at_peak(p, sizing, peak) / (across.share if across else 1.0), peak=peak, across=across)
 
 
 def _across(catalog: CatalogSnapshot, fit: Fit, gpus: int) -> AcrossNodes | NoNumber | None:
@@ -349,17 +396,17 @@ def _across(catalog: CatalogSnapshot, fit: Fit, gpus: int) -> AcrossNodes | NoNu
     if not nodes:
         return NoNumber(gpu, "run_gpus", _no_nodes(catalog, offers, gpu, gpus, fit.largest_unit))
     whole = [n for n in nodes if gpus % n == 0]
-    kept = scaling_of(r.point for r in catalog.scaling)
+    loss = loss_of(catalog)
     if not whole:
         node = max(nodes)
         holding = (n for n in (gpus // node * node, (gpus // node + 1) * node) if n >= fit.gpus)
         counts = " or ".join(f"{n:,}" for n in holding)
         return NoNumber(gpu, "run_gpus", f"a run across nodes takes whole nodes of {node} x {gpu}: {counts} GPUs")
-    if kept is None:
+    if loss is None:
         return NoNumber(gpu, "run_gpus", "the catalog has no published runs at several cluster sizes to scale a run "
                         "across nodes by")  # fmt: skip
     node = max(whole)
-    return AcrossNodes(node, kept, share_kept(node, gpus, kept), catalog.scaling)
+    return AcrossNodes(node, share_kept(node, gpus, loss.kept), loss)
 
 
 def _no_nodes(catalog: CatalogSnapshot, offers: list[OfferRecord], gpu: str, gpus: int, largest: int | None) -> str:
@@ -378,17 +425,14 @@ def _no_nodes(catalog: CatalogSnapshot, offers: list[OfferRecord], gpu: str, gpu
 
 
 def _training_benchmark(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, gpu: str) -> ThroughputRecord | None:
-    """The fastest training benchmark of the model on exactly the run's GPUs at its precision, if any."""
+    """The training benchmark of the model on the GPU model at the run's precision nearest the run's size
+    (in doublings; the fastest among equals), if any."""
     rows = [
         r
         for r in catalog.throughput
-        if r.kind == BenchmarkKind.TRAINING
-        and r.gpu == gpu
-        and r.gpus == p.run_gpus
-        and r.precision == p.compute
-        and _same_model(r, sizing)
+        if r.kind == BenchmarkKind.TRAINING and r.gpu == gpu and r.precision == p.compute and _same_model(r, sizing)
     ]
-    return max(rows, key=lambda r: (r.tokens_per_s, r.key)) if rows else None
+    return min(rows, key=lambda r: (abs(math.log2(r.gpus / p.run_gpus)), -r.tokens_per_s, r.key)) if rows else None
 
 
 def _gpu_hours_at_peak(p: SizeParams, sizing: Sizing, peak: PeakRecord) -> float:

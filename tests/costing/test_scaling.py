@@ -32,6 +32,7 @@ def test_the_scaling_is_the_median_pair():
     assert scaling_of([H200_512]) is None
 
 
-def test_64_gpus_from_one_node_of_8_keep_0_97_cubed_and_one_node_keeps_all():
+def test_64_gpus_from_one_node_of_8_keep_0_97_cubed_and_a_run_half_the_size_gains_a_doubling():
     assert share_kept(8, 64, 0.97) == pytest.approx(0.912673)
-    assert share_kept(8, 8, 0.97) == share_kept(8, 4, 0.97) == 1.0
+    assert share_kept(8, 8, 0.97) == 1.0
+    assert share_kept(64, 32, 0.97) == pytest.approx(1 / 0.97)

@@ -12,7 +12,7 @@ from app.catalog.fabric import OfferFabricVersion
 from app.catalog.fabric_changes import save_fabric
 from app.catalog.selection import CLUSTER_LARGER
 from app.catalog.tables import GpuModel, Provenance, Provider
-from app.catalog.throughput_tables import GpuPeakVersion, TrainingScalingVersion
+from app.catalog.throughput_tables import GpuPeakVersion, ThroughputVersion, TrainingScalingVersion
 from tests.factories import hand_checked_catalog, make_offer, make_provider
 from tests.web.helpers import PASSWORD, csrf, signed_in_as, soup
 
@@ -249,3 +249,25 @@ def test_a_cluster_product_is_never_quoted_for_fewer_gpus_than_it_is_rented_with
 
     assert "h100x8" not in billed(8)
     assert "h100x8" in billed(64)
+
+
+def test_a_training_benchmark_at_64_gpus_is_carried_to_a_run_of_32_by_the_published_loss(client, session, nodes):
+    """The typed 8B model measured at 10,000 tokens/s per GPU on 64 H100: a run of 32 is one doubling
+    smaller, so it keeps 0.95^log2(32 / 64) = 1.052632 of that rate, 10,526.32 tokens/s per GPU:
+    1e12 / (10,526.32 x 3,600) = 26,388.89 GPU-hours, 824.65 hours on 32 GPUs over 2 months, x 2.50 =
+    65,972.22 for the run on h100x8."""
+    h100 = session.exec(select(GpuModel.id).where(GpuModel.name == "H100")).one()
+    session.add(ThroughputVersion(
+        key="test/8b-training-64", kind="training", model="an 8B model", preset="", parameters=8_030_000_000,
+        gpu_model_id=h100, gpus=64, precision="bf16", precision_published="BF16", engine="Test trainer",
+        scenario="pretraining", sequence_length=4096, tokens_per_s=Decimal("10000"),
+        source="https://example.test/training", valid_from=new_version(session, "a training benchmark"),
+    ))  # fmt: skip
+    session.commit()
+    body = client.get(f"/api/quote?{RUN_8B}").json()
+    job = body["job"]
+    assert (job["benchmark"], job["benchmark_scale"], job["basis"]) == ("test/8b-training-64", 1.05263, "benchmark")
+    assert job["tokens_per_s"] == pytest.approx(10526.3158, abs=1e-3)
+    assert (job["run_gpu_hours"], job["months"], body["options"][0]["horizon_total"]) == (26388.8889, 2, 65972.22)
+    sentence = " ".join(soup(client.get(f"/?{RUN_8B}")).select_one("section.job-basis p.sentence").get_text().split())
+    assert "10,526.3 tokens/s per GPU: a measured 10,000 on 64 GPUs" in sentence

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 from app.quoting.estimates import Estimated, Spread
@@ -57,7 +59,7 @@ class ScalingRunOut(BaseModel):
 class AcrossOut(BaseModel):
     """A run on whole nodes of offers whose fabric between nodes a source states."""
 
-    node_gpus: int = Field(description="the GPUs of one node the loss is counted from")
+    node_gpus: int = Field(description="the GPUs the loss is counted from: one node's, or the training benchmark's")
     kept_per_doubling: float = Field(
         description="the share of the rate per GPU kept each time the GPUs double: the median over pairs of "
         "published runs of one series at two sizes"
@@ -68,9 +70,9 @@ class AcrossOut(BaseModel):
     @classmethod
     def of(cls, a: AcrossNodes) -> AcrossOut:
         return cls(
-            node_gpus=a.node_gpus, kept_per_doubling=round(a.kept, 5), share_kept=round(a.share, 5),
+            node_gpus=a.node_gpus, kept_per_doubling=round(a.loss.kept, 5), share_kept=round(a.share, 5),
             runs=[ScalingRunOut(key=r.key, system=r.system, gpus=r.gpus, tokens_per_s=r.tokens_per_s, source=r.source)
-                  for r in a.paired],
+                  for r in a.loss.paired],
         )  # fmt: skip
 
 
@@ -110,6 +112,10 @@ class JobOut(BaseModel):
     measured: bool = Field(description="the throughput is the one you gave, not a benchmark's")
     dense_tflops: float | None = Field(description="a run at the dense peak: the GPU model's dense peak used")
     utilisation: float | None = Field(description="a run at the dense peak: the share of it assumed (MFU)")
+    benchmark_scale: float | None = Field(
+        description="a run on a training benchmark of another size: the share of its rate per GPU the run's size "
+        "keeps, kept_per_doubling ^ log2(run's GPUs / benchmark's); `tokens_per_s` is the benchmark's times this"
+    )
     across_nodes: AcrossOut | None = Field(
         description="a run too large for one instance or node: on whole nodes, its rate per GPU scaled by the "
         "published loss per doubling; null where one unit holds it"
@@ -117,14 +123,12 @@ class JobOut(BaseModel):
 
     @classmethod
     def of(cls, job: Job, j: JobFit) -> JobOut:
-        serving, run = j.serving, j.run
+        serving = j.serving
         return cls(
             job=job, gpu=j.gpu, gpu_hours=round(j.gpu_hours, 4), gpus_at_once=j.gpus_at_once, unit_gpus=j.unit_gpus,
             replicas=serving.replicas if serving else None,
             work_hours=round(serving.work_hours, 4) if serving else None,
-            run_gpu_hours=round(run.gpu_hours, 4) if run else None,
-            wall_clock_hours=round(run.wall_clock_hours, 4) if run else None,
-            months=run.months if run else None,
+            **_run(j),
             benchmark=j.benchmark.key if j.benchmark else None, benchmarks_alike=j.alike or None,
             tokens_per_s=j.tokens_per_s, basis=j.basis,
             estimate=EstimateOut.of(j.estimated) if j.estimated else None,
@@ -132,8 +136,19 @@ class JobOut(BaseModel):
             adjustment_error=ErrorOut.of(j.adjusted.error) if j.adjusted and j.adjusted.error else None,
             measured=j.measured_tps is not None,
             dense_tflops=j.peak.dense_tflops if j.peak else None, utilisation=j.utilisation if j.peak else None,
-            across_nodes=AcrossOut.of(j.across) if j.across else None,
         )  # fmt: skip
+
+
+def _run(j: JobFit) -> dict[str, Any]:
+    """A run's own figures as JobOut states them; null for serving."""
+    run = j.run
+    if run is None:
+        return dict.fromkeys(("run_gpu_hours", "wall_clock_hours", "months", "benchmark_scale", "across_nodes"))
+    return {
+        "run_gpu_hours": round(run.gpu_hours, 4), "wall_clock_hours": round(run.wall_clock_hours, 4),
+        "months": run.months, "benchmark_scale": round(j.benchmark_scale, 5) if j.benchmark else None,
+        "across_nodes": AcrossOut.of(j.across) if j.across else None,
+    }  # fmt: skip
 
 
 class NoNumberOut(BaseModel):
