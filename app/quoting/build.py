@@ -227,40 +227,36 @@ def _hours_contenders(
     if not wanted:
         where = "any GPU model in the catalog" if params.gpu == ANY_GPU else f"the catalog's {params.gpu}"
         return {"gpu": f"no offered instance or node of {where} holds this model: choose another GPU or model"}
-    hours_of = _hours_of(catalog, params, sizing, wanted)
-    if isinstance(hours_of, dict):
-        return hours_of
 
     def fitted(f: Fit, speed: Speed | None = None) -> Fitted:
         fit = {"gpu": f.gpu, "peak_gpus": f.quoted, "checkpoint_gb": checkpoint_gb}
         return replace(fitted_for(catalog, params, f.quoted, fit, f.quoted, owned=owned), speed=speed)
 
+    found = _speeds(catalog, params, sizing, wanted)
+    if isinstance(found, dict):
+        return found
+    hours_of, speeds = found
     if hours_of is None:
         return Contenders(currency, rate, sizing, tuple(fitted(f) for f in wanted))
-    speeds = _speeds(catalog, params, sizing, wanted, hours_of)
     unmatched = tuple(s for s in speeds if isinstance(s, NoNumber))
     converted = tuple(fitted(f, s) for f, s in zip(wanted, speeds, strict=True) if isinstance(s, Speed))
     return Contenders(currency, rate, sizing, converted, unmatched, hours_of) if converted else nowhere(unmatched)
 
 
 def _speeds(
-    catalog: CatalogSnapshot, params: QuoteParams, sizing: Sizing, wanted: list[Fit], hours_of: Speed
-) -> list[Speed | NoNumber]:
-    return [hours_of if f.gpu == hours_of.gpu else speed_of(catalog, params, sizing, f) for f in wanted]
-
-
-def _hours_of(
     catalog: CatalogSnapshot, params: QuoteParams, sizing: Sizing, wanted: list[Fit]
-) -> Speed | FieldErrors | None:
-    """The speed of the GPU model the GPU-hours are of, where they are quoted on others: the one named,
-    else with any GPU the first that fits with a speed; None where they are quoted as they stand."""
+) -> tuple[Speed | None, list[Speed | NoNumber]] | FieldErrors:
+    """Where the GPU-hours are quoted on other GPU models than theirs: the speed of the GPU model they are of
+    (the one named, else with any GPU the first that fits with a speed; None where none has one) and each
+    wanted GPU model's; (None, []) where they are quoted as they stand."""
+    if params.gpu != ANY_GPU and params.hours_gpu in ("", params.gpu):
+        return None, []
+    speeds = [speed_of(catalog, params, sizing, f) for f in wanted]
     if params.hours_gpu in ("", params.gpu):
-        if params.gpu != ANY_GPU:
-            return None
-        return next((s for s in (speed_of(catalog, params, sizing, f) for f in wanted) if isinstance(s, Speed)), None)
-    stated = next(f for f in sizing.fits if f.gpu == params.hours_gpu)
-    found = speed_of(catalog, params, sizing, stated)
-    return {"hours_gpu": f"cannot be converted: {found.reason}"} if isinstance(found, NoNumber) else found
+        return next((s for s in speeds if isinstance(s, Speed)), None), speeds
+    named = next((s for f, s in zip(wanted, speeds, strict=True) if f.gpu == params.hours_gpu), None)
+    found = named or speed_of(catalog, params, sizing, next(f for f in sizing.fits if f.gpu == params.hours_gpu))
+    return {"hours_gpu": f"cannot be converted: {found.reason}"} if isinstance(found, NoNumber) else (found, speeds)
 
 
 def _job_contenders(

@@ -326,11 +326,11 @@ def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) 
 
 
 def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
-    gpu, gpus = fit.gpu, p.run_gpus
-    across = _across(catalog, fit, gpus)
+    gpu, gpus, loss = fit.gpu, p.run_gpus, loss_of(catalog)
+    across = _across(catalog, fit, gpus, loss)
     if isinstance(across, NoNumber):
         return across
-    rate = _run_rate(catalog, p, sizing, gpu, across)
+    rate = _run_rate(catalog, p, sizing, gpu, across, loss)
     if isinstance(rate, NoNumber):
         return rate
     if rate.gpu_hours / gpus > RUN_MONTHS_MAX * HOURS_PER_MONTH:
@@ -340,7 +340,7 @@ def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit)
     return JobFit(
         gpu, plan.gpu_hours_per_month, gpus, gpus, plan.months, run=plan, benchmark=rate.benchmark, peak=rate.peak,
         utilisation=p.utilisation_pct / 100 if rate.peak else None, across=rate.across, benchmark_scale=rate.scale,
-        loss=loss_of(catalog) if carried else None,
+        loss=loss if carried else None,
     )  # fmt: skip
 
 
@@ -357,13 +357,12 @@ class _RunRate:
 
 
 def _run_rate(
-    catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, gpu: str, across: AcrossNodes | None
+    catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, gpu: str, across: AcrossNodes | None, loss: Loss | None
 ) -> _RunRate | NoNumber:
     """The nearest training benchmark of the model, carried to the run's size by the published loss (at its
     own size, as measured); else the dense peak at the utilisation, across nodes at the share kept."""
     gpus, tokens = p.run_gpus, p.train_tokens_b * 1e9
     benchmark = None if p.train_mode is Mode.LORA else _training_benchmark(catalog, p, sizing, gpu)
-    loss = loss_of(catalog)
     scale = None
     if benchmark is not None and benchmark.gpus == gpus:
         scale = 1.0
@@ -380,7 +379,7 @@ def _run_rate(
     return _RunRate(_gpu_hours_at_peak(p, sizing, peak) / (across.share if across else 1.0), peak=peak, across=across)
 
 
-def _across(catalog: CatalogSnapshot, fit: Fit, gpus: int) -> AcrossNodes | NoNumber | None:
+def _across(catalog: CatalogSnapshot, fit: Fit, gpus: int, loss: Loss | None) -> AcrossNodes | NoNumber | None:
     """How a run on `gpus` of the fit's GPU model spans nodes: None where one offered instance or node
     holds it; else on whole nodes of offers whose fabric between nodes a source states, or why not (too
     few GPUs to hold the model, no such offer, a count no node size divides, no published scaling)."""
@@ -396,7 +395,6 @@ def _across(catalog: CatalogSnapshot, fit: Fit, gpus: int) -> AcrossNodes | NoNu
     if not nodes:
         return NoNumber(gpu, "run_gpus", _no_nodes(catalog, offers, gpu, gpus, fit.largest_unit))
     whole = [n for n in nodes if gpus % n == 0]
-    loss = loss_of(catalog)
     if not whole:
         node = max(nodes)
         holding = (n for n in (gpus // node * node, (gpus // node + 1) * node) if n >= fit.gpus)
