@@ -4,6 +4,8 @@ offers, each in the currency it is published in, with its minimum term and setup
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sqlmodel import Session, col, select
 
 from app.catalog import rows as check
@@ -40,10 +42,16 @@ def offers_eu_dedicated_2026_12(session: Session, version: int) -> None:
         provider.notes = check.text(notes[provider.slug], 500, required=False)
         session.add(provider)
     replace_provider_facts(session, version, rows_of("provider_facts_2026_12.csv"), amount="price")
+    offers_of_rows(session, version, rows_of("offers_2026_12.csv"))
+
+
+def offers_of_rows(session: Session, version: int, rows: Iterable[dict[str, str]]) -> None:
+    """New offers from rows in the columns of offers_2026_12.csv, each read through the checks an admin's new
+    offer passes; an offer already current stays."""
     providers = {p.slug: p.id for p in session.exec(select(Provider)) if p.id is not None}
     gpus = {g.name: g.id for g in session.exec(select(GpuModel)) if g.id is not None}
     current = set(session.exec(select(OfferVersion.key).where(col(OfferVersion.valid_to).is_(None))))
-    for row in rows_of("offers_2026_12.csv"):
+    for row in rows:
         values, errors = check_offer_fields(row | {"notes": offer_notes(row)})
         if errors:
             raise ValueError(f"{row['provider']} {row['product']}: {errors}")

@@ -26,7 +26,7 @@ def select_offers(
     """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them.
     `min_gpus_per_unit`: a model sized to n GPUs needs them in one instance or node. `key`: only that offer.
     `across_nodes`: a run of that many GPUs on whole nodes of one offer that spans nodes. `at_once`: the
-    GPUs used at once, fewer than a cluster product is rented with leave it out."""
+    GPUs used at once, fewer or more than a cluster product is rented with leave it out."""
     return [
         o
         for o in catalog.offers_by_gpu.get(gpu, [])
@@ -36,14 +36,17 @@ def select_offers(
         and o.priced.gpus_per_unit >= min_gpus_per_unit
         and (not across_nodes or (spans_nodes(catalog, o, across_nodes) and across_nodes % o.priced.gpus_per_unit == 0))
         and _located(o, region, eu_only, exclude_us_hq)
-        and (not at_once or _rented_from(catalog, o) <= at_once)
+        and (not at_once or _rented_with(catalog, o, at_once))
     ]
 
 
-def _rented_from(catalog: CatalogSnapshot, o: OfferRecord) -> int:
-    """The fewest GPUs the offer is rented with: a cluster product's, where a source bounds it, else one."""
+def _rented_with(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> bool:
+    """Whether the offer is rented with `gpus` at once: a cluster product only within the GPUs a source
+    bounds it to, any other offer with any."""
     fabric = catalog.fabric_of(o)
-    return fabric.min_cluster_gpus or 1 if fabric is not None else 1
+    if fabric is None:
+        return True
+    return (fabric.min_cluster_gpus or 1) <= gpus <= (fabric.max_cluster_gpus or gpus)
 
 
 def spans_nodes(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> bool:
@@ -52,8 +55,8 @@ def spans_nodes(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> bool:
 
 NO_FABRIC = "no source states a fabric between its nodes"
 NOT_RDMA = "virtualized, and the fabric its source states between nodes is not RDMA"
-CLUSTER_SMALLER = "a source bounds its clusters below the run's GPUs"
-CLUSTER_LARGER = "a source states its clusters are rented with more GPUs than the run's"
+CLUSTER_SMALLER = "a source bounds its clusters below the GPUs to join"
+CLUSTER_LARGER = "a source states its clusters are rented with more GPUs than those to join"
 
 
 def across_nodes_refused(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> str | None:

@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from app.catalog.changes import new_version
 from app.catalog.dated_offers import dated_offers_2026_12
-from app.catalog.eu_dedicated import offers_eu_dedicated_2026_12
+from app.catalog.eu_dedicated import offers_eu_dedicated_2026_12, offers_of_rows
 from app.catalog.fabric import FABRIC_CHECKS, OfferFabricVersion
 from app.catalog.rates import exchange_rate
 from app.catalog.rows import gpu_name, memory_gib
@@ -152,6 +152,18 @@ def runs_across_nodes_2026_12(session: Session, version: int) -> None:
                                        **provenance(row)))  # fmt: skip
 
 
+def cluster_products_2026_12(session: Session, version: int) -> None:
+    """Lambda's 1-Click Clusters of 16, 64 and 256 H100 or B200 GPUs, priced as a third party copied them
+    (cluster_offers_2026_12.csv), each with its InfiniBand fabric and the one size it is priced at
+    (offer_fabric_clusters_2026_12.csv; see seed_data/README.md)."""
+    offers_of_rows(session, version, rows_of("cluster_offers_2026_12.csv"))
+    providers = {p.name: p.id for p in session.exec(select(Provider)) if p.id is not None}
+    for row in rows_of("offer_fabric_clusters_2026_12.csv"):
+        fabric: dict[str, Any] = {name: check(row[name]) for name, check in FABRIC_CHECKS.items()}
+        session.add(OfferFabricVersion(provider_id=providers[row["provider"]], valid_from=version, **fabric,
+                                       **provenance(row)))  # fmt: skip
+
+
 def owned_servers_2026_12(session: Session, version: int) -> None:
     """Servers a buyer may own, with their dated purchase prices (owned_servers_2026_12.csv, read from the
     team's tco_inputs.csv; see seed_data/README.md): reseller list, archived and quoted prices, none a
@@ -246,6 +258,13 @@ SHIPPED_UPDATES: list[tuple[str, str, Callable[[Session, int], None]]] = [
         "Runs across nodes: MLPerf Training v5.1's 8 runs of Llama 3.1 405B on GB200, GB300, H200 and B200 at 256 to "
         "5,120 GPUs, each with its rate per GPU worked out from its log (seed_data/training_scaling_2026_12.csv)",
         runs_across_nodes_2026_12,
+    ),
+    (
+        "cluster-products-2026-12",
+        "Cluster products: Lambda's 1-Click Clusters of 16, 64 and 256 H100 (6.16, 5.85, 5.54 USD per GPU-hour) "
+        "and B200 (9.86, 9.36, 8.87), as a third party copied them on 2026-05-25, with their InfiniBand fabric "
+        "(seed_data/cluster_offers_2026_12.csv, offer_fabric_clusters_2026_12.csv)",
+        cluster_products_2026_12,
     ),
 ]
 """In the order they were shipped; never edit one that has shipped: add another."""

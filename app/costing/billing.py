@@ -3,7 +3,9 @@ rented whole by the hour, serverless seconds; and the GPUs each uses and bills a
 
 from __future__ import annotations
 
-from app.costing.curves import CostCurve, LinearCost, MeteredCost, units_curve
+import math
+
+from app.costing.curves import CostCurve, LinearCost, MeteredCost, SteppedCost, units_curve
 from app.costing.terms import HOURS_PER_MONTH, Assumptions, Billing, Offer, Tenancy, Workload
 
 
@@ -35,8 +37,11 @@ def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed
     """Total per month of the horizon against GPU-hours (a term longer than the horizon billed
     whole), with `fixed` USD of egress and storage on top."""
     tax, term = assumptions.tax(offer.tenancy), term_share(offer, workload.months)
+    if offer.billing in RESERVED and workload.fixed_gpus:
+        return run_months_curve(fixed, offer, workload, tax)
     if offer.billing in RESERVED:
-        return units_curve(fixed, offer.usd_per_unit_month * term, offer.gpus_per_unit, workload.peak_gpus, tax)
+        unit_month = offer.usd_per_unit_month * term
+        return units_curve(fixed, unit_month, offer.gpus_per_unit, workload.peak_gpus, tax, workload.replica_gpus)
     per_hour = offer.usd_per_gpu_hour * term
     if offer.tenancy is Tenancy.SERVERLESS:
         return LinearCost(fixed + assumptions.cold_start_hours * per_hour, per_hour / (1 - tax))
@@ -46,8 +51,20 @@ def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed
         return LinearCost(fixed, per_hour / (1 - tax) * units / per_unit)
     if units == 1:
         return LinearCost(fixed, per_hour / (1 - tax))
-    return MeteredCost(
-        fixed, per_hour / (1 - tax), units, workload.peak_gpus, workload.replica_gpus, HOURS_PER_MONTH * (1 - tax)
+    hours_per_gpu = math.inf if workload.fixed_gpus else HOURS_PER_MONTH * (1 - tax)
+    return MeteredCost(fixed, per_hour / (1 - tax), units, workload.peak_gpus, workload.replica_gpus, hours_per_gpu)
+
+
+def run_months_curve(fixed: float, offer: Offer, workload: Workload, tax: float) -> SteppedCost:
+    """A run's reserved nodes, each step one more month of all of them: the run's GPU-hours H a month
+    of the horizon's M take H x M / (1 - t) hours of the nodes' GPUs, in whole months billed (at least
+    the term), spread over the M months of the horizon."""
+    nodes = math.ceil(workload.peak_gpus / offer.gpus_per_unit)
+    return SteppedCost(
+        base=fixed,
+        unit_month=offer.usd_per_unit_month * nodes / workload.months,
+        min_units=billed_months(offer, 1),
+        hours_per_unit=nodes * offer.gpus_per_unit * HOURS_PER_MONTH * (1 - tax) / workload.months,
     )
 
 

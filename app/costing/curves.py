@@ -49,6 +49,8 @@ class SteppedCost:
     unit_month: float
     min_units: int
     hours_per_unit: float
+    unit_nodes: int = 1
+    """Nodes in one unit: a serving replica across nodes is rented in whole replicas."""
 
     def units(self, hours: float) -> int:
         return max(self.min_units, math.ceil(hours / self.hours_per_unit - _EPS))
@@ -134,11 +136,16 @@ class MeteredCost:
 CostCurve = LinearCost | SteppedCost | MeteredCost
 
 
-def units_curve(base: float, unit_month: float, gpus_per_unit: int, peak_gpus: int, tax: float) -> SteppedCost:
-    """Reserved capacity: enough whole units for the peak GPUs at once and for H / (1 - tax)."""
+def units_curve(
+    base: float, unit_month: float, gpus_per_unit: int, peak_gpus: int, tax: float, replica_gpus: int = 1
+) -> SteppedCost:
+    """Reserved capacity: enough whole units for the peak GPUs at once and for H / (1 - tax), in whole
+    replicas where one spans several units."""
+    nodes = max(1, replica_gpus // gpus_per_unit)
     return SteppedCost(
         base=base,
-        unit_month=unit_month,
-        min_units=math.ceil(peak_gpus / gpus_per_unit),
-        hours_per_unit=gpus_per_unit * HOURS_PER_MONTH * (1 - tax),
+        unit_month=unit_month * nodes,
+        min_units=math.ceil(peak_gpus / (gpus_per_unit * nodes)),
+        hours_per_unit=gpus_per_unit * nodes * HOURS_PER_MONTH * (1 - tax),
+        unit_nodes=nodes,
     )

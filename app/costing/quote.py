@@ -47,6 +47,8 @@ class OfferCost:
     takes (`tax_units`)."""
     tax_units: int = 0
     """Whole units (nodes, reserved GPUs) the tax adds to those the work needs."""
+    tax_months: int = 0
+    """A run on reserved nodes: the months the tax adds to those it is billed (its nodes are fixed)."""
     cold_start_usd: float = 0.0
     """USD of the compute the serverless cold starts assumed add."""
 
@@ -66,10 +68,10 @@ class OfferCost:
 
     def horizon_in(self, currency: Currency = USD) -> Decimal:
         """The horizon's total as its invoices add up: a month's compute and its egress plus storage,
-        each rounded to the cent in `currency`, times the horizon's months (a term longer than the
-        horizon: its whole compute, rounded once), and the setup fee, rounded to the cent, once."""
+        each rounded to the cent in `currency`, times the horizon's months (a term longer than the horizon,
+        or a run billed months past it: its whole compute, rounded once), and the setup fee, rounded once."""
         fixed = (self.egress or 0.0) + (self.storage or 0.0)
-        if self.term_past_horizon:
+        if self.term_past_horizon or self.tax_months:
             compute = currency.cents(self.compute * self.months)
         else:
             compute = currency.cents(self.compute) * self.months
@@ -77,8 +79,8 @@ class OfferCost:
 
     @property
     def billed_month(self) -> float:
-        """USD of compute a month as the offer bills it: a term's monthly share."""
-        return self.compute * self.months / self.compute_months
+        """USD of compute a month as the offer bills it: a term's monthly share, or of a run's nodes."""
+        return self.compute * self.months / (self.compute_months + self.tax_months)
 
     @property
     def term_past_horizon(self) -> int | None:
@@ -171,11 +173,12 @@ def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
     per_hour = total / workload.gpu_hours if workload.gpu_hours > 0 else math.inf  # past every float: no rate
     compute_months = billed_months(priced.offer, workload.months)
     tax, cold_start = priced.added
-    tax_units, tax_usd = 0, (compute - cold_start) * tax
+    tax_units, tax_months, tax_usd = 0, 0, (compute - cold_start) * tax
     if isinstance(priced.curve, SteppedCost):
         untaxed = replace(priced.curve, hours_per_unit=priced.curve.hours_per_unit / (1 - tax))
-        tax_units = priced.curve.units(workload.gpu_hours) - untaxed.units(workload.gpu_hours)
-        tax_usd = tax_units * priced.curve.unit_month
+        more = priced.curve.units(workload.gpu_hours) - untaxed.units(workload.gpu_hours)
+        tax_usd = more * priced.curve.unit_month
+        tax_units, tax_months = (0, more) if workload.fixed_gpus else (more * priced.curve.unit_nodes, 0)
     return OfferCost(
         offer=priced.offer,
         compute=compute,
@@ -192,6 +195,7 @@ def breakdown(priced: PricedOffer, workload: Workload) -> OfferCost:
         tax=tax,
         tax_usd=tax_usd,
         tax_units=tax_units,
+        tax_months=tax_months,
         cold_start_usd=cold_start,
     )
 

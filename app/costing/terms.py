@@ -123,6 +123,9 @@ class Workload:
     `peak_gpus` can run in a month (730 hours a GPU) run on more replicas at once."""
     fills_units: bool = False
     """A batch, free to run as many replicas at once as an instance holds, rather than `peak_gpus`."""
+    fixed_gpus: bool = False
+    """A run over `months`: its GPUs at once are `peak_gpus` whatever the tax, which makes it longer, not
+    wider (on reserved units, billed more months of the same nodes)."""
 
     @property
     def egress_volume_gb(self) -> float:

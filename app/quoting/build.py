@@ -287,17 +287,18 @@ def _job_contenders(
 
 
 def _pinned_across_refused(catalog: CatalogSnapshot, params: QuoteParams, jobs: list[JobFit]) -> FieldErrors | None:
-    """Why the offer pinned cannot carry a run across nodes: its nodes may not run it together, or are
-    not a whole part of it."""
+    """Why the offer pinned cannot carry a run or a serving replica across nodes: its nodes may not run it
+    together, or are not a whole part of it."""
     across = [j for j in jobs if j.across is not None]
     pinned = catalog.offers_by_key.get(params.offer) if params.offer else None
     if pinned is None or not across:
         return None
-    gpus, unit = across[0].gpus_at_once, pinned.priced.gpus_per_unit
+    gpus, unit = across[0].unit_gpus, pinned.priced.gpus_per_unit
     why = across_nodes_refused(catalog, pinned, gpus)
     if why is None and gpus % unit:
         why = f"its nodes of {unit} GPUs are not a whole part of {gpus:,}"
-    return None if why is None else {"offer": f"cannot carry a run of {gpus:,} GPUs across nodes: {why}"}
+    what = "a run" if across[0].run else "a replica"
+    return None if why is None else {"offer": f"cannot carry {what} of {gpus:,} GPUs across nodes: {why}"}
 
 
 def _found(catalogs: Catalogs, params: QuoteParams) -> tuple[CatalogSnapshot, MemoEntry, Contenders] | FieldErrors:

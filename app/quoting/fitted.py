@@ -101,7 +101,8 @@ def fitted_for(
         at_once=gpus,
     )
     batch = params.job is Job.SERVE and params.hours_up == 0
-    workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch)
+    run = job is not None and job.run is not None
+    workload = replace(at_fit.workload(), replica_gpus=unit_gpus, fills_units=batch, fixed_gpus=run)
     rented = price_offers([o.priced for o in offers], workload, at_fit.assumptions())
     if owned is None or across or not owned.holds(at_fit.gpu, unit_gpus):
         return Fitted(

@@ -88,13 +88,15 @@ def loss_of(catalog: CatalogSnapshot) -> Loss | None:
 
 @dataclass(frozen=True)
 class AcrossNodes:
-    """A run on whole nodes of offers that span nodes: its rate per GPU is one node's (or a training
-    benchmark's, at its size), times the share a run of its size keeps."""
+    """A run, or a serving replica, on whole nodes of offers that span nodes. A run's rate per GPU is one
+    node's (or a training benchmark's, at its size), times the share a run of its size keeps; a replica's
+    is the buyer's measured one, as no published benchmark splits a replica across nodes."""
 
     node_gpus: int
     """The GPUs the share is counted from: the largest node the run fills whole, or the benchmark's."""
     share: float
-    loss: Loss
+    loss: Loss | None
+    """None for a serving replica: no loss is published, so none is applied to the buyer's throughput."""
 
 
 @dataclass(frozen=True)
@@ -301,11 +303,14 @@ def serving_rate(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: F
 
 
 def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
+    across = _replica_across(catalog, p, fit)
+    if isinstance(across, NoNumber):
+        return across
     found = serving_rate(catalog, p, sizing, fit)
     if isinstance(found, NoNumber):
         return found
     rate, replica = found.tokens_per_s, found.replica
-    if fit.largest_unit is None or fit.largest_unit < replica:
+    if across is None and (fit.largest_unit is None or fit.largest_unit < replica):
         return NoNumber(fit.gpu, "gpu", f"no offered instance or node holds a replica of {replica} x {fit.gpu}")
     job = ServingJob(p.output_tokens, rate, replica, p.hours_up)
     if p.job is Job.SPLIT:
@@ -322,7 +327,25 @@ def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) 
     return JobFit(
         fit.gpu, plan.gpu_hours, plan.gpus_at_once, replica, None, serving=plan, benchmark=found.benchmark,
         measured_tps=p.measured_tps, alike=found.alike, adjusted=found.adjusted, estimated=found.estimated,
+        across=across,
     )  # fmt: skip
+
+
+def _replica_across(catalog: CatalogSnapshot, p: SizeParams, fit: Fit) -> AcrossNodes | NoNumber | None:
+    """How a replica of the model no offered instance or node holds spans whole nodes of offers whose fabric
+    between nodes a source states, at the buyer's measured throughput, or that it needs one; None where one
+    instance or node holds it, or no nodes may (the rate found then says why not)."""
+    replica, gpu = fit.quoted, fit.gpu
+    if fit.largest_unit is None or fit.largest_unit >= replica:
+        return None
+    node = _whole_nodes(catalog, gpu, replica, fit.largest_unit)
+    if isinstance(node, str):
+        return None
+    if p.measured_tps is None:
+        return NoNumber(gpu, "measured_tps", f"a replica of {replica} x {gpu} spans {replica // node} nodes of {node}, "
+                        "and no published benchmark measures a replica split across nodes: give your measured "
+                        "throughput of one to price it")  # fmt: skip
+    return AcrossNodes(node, 1.0, None)
 
 
 def _training(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
@@ -390,21 +413,29 @@ def _across(catalog: CatalogSnapshot, fit: Fit, gpus: int, loss: Loss | None) ->
         )
     if fit.largest_unit is not None and fit.largest_unit >= gpus:
         return None
-    offers = catalog.offers_by_gpu.get(gpu, [])
-    nodes = {o.priced.gpus_per_unit for o in offers if spans_nodes(catalog, o, gpus)}
-    if not nodes:
-        return NoNumber(gpu, "run_gpus", _no_nodes(catalog, offers, gpu, gpus, fit.largest_unit))
-    whole = [n for n in nodes if gpus % n == 0]
-    if not whole:
-        node = max(nodes)
-        holding = (n for n in (gpus // node * node, (gpus // node + 1) * node) if n >= fit.gpus)
-        counts = " or ".join(f"{n:,}" for n in holding)
-        return NoNumber(gpu, "run_gpus", f"a run across nodes takes whole nodes of {node} x {gpu}: {counts} GPUs")
+    node = _whole_nodes(catalog, gpu, gpus, fit.largest_unit, fit.gpus)
+    if isinstance(node, str):
+        return NoNumber(gpu, "run_gpus", node)
     if loss is None:
         return NoNumber(gpu, "run_gpus", "the catalog has no published runs at several cluster sizes to scale a run "
                         "across nodes by")  # fmt: skip
-    node = max(whole)
     return AcrossNodes(node, share_kept(node, gpus, loss.kept), loss)
+
+
+def _whole_nodes(catalog: CatalogSnapshot, gpu: str, gpus: int, largest: int | None, least: int = 1) -> int | str:
+    """The largest node that `gpus` of the GPU model fill whole on offers that span nodes, or why none does
+    (naming the whole-node counts nearest, of at least `least` GPUs)."""
+    offers = catalog.offers_by_gpu.get(gpu, [])
+    nodes = {o.priced.gpus_per_unit for o in offers if spans_nodes(catalog, o, gpus)}
+    if not nodes:
+        return _no_nodes(catalog, offers, gpu, gpus, largest)
+    whole = [n for n in nodes if gpus % n == 0]
+    if not whole:
+        node = max(nodes)
+        holding = (n for n in (gpus // node * node, (gpus // node + 1) * node) if n >= least)
+        counts = " or ".join(f"{n:,}" for n in holding)
+        return f"a run across nodes takes whole nodes of {node} x {gpu}: {counts} GPUs"
+    return max(whole)
 
 
 def _no_nodes(catalog: CatalogSnapshot, offers: list[OfferRecord], gpu: str, gpus: int, largest: int | None) -> str:

@@ -16,7 +16,7 @@ LARGEST_RUN = 8192
 
 @dataclass(frozen=True)
 class RunSize:
-    """The run on `gpus` of the GPU model: its wall clock and its cheapest option's cost for the run."""
+    """The run on `gpus` of the GPU model: its cheapest option's wall clock (longer by its tax) and cost."""
 
     gpus: int
     wall_clock_hours: float
@@ -49,7 +49,7 @@ def run_sizes(catalogs: Catalogs, result: QuoteResult) -> tuple[RunSize, ...]:
         if isinstance(at, QuoteResult) and at.job is not None and at.job.run is not None and at.quote.options:
             best, run = at.quote.options[0], at.job.run
             found.append(
-                RunSize(gpus, run.wall_clock_hours, run.gpu_hours, best.horizon_in(at.currency), best.option,
-                        best.complete, at.job.across is not None)
+                RunSize(gpus, run.wall_clock_hours / (1 - best.tax), run.gpu_hours, best.horizon_in(at.currency),
+                        best.option, best.complete, at.job.across is not None)
             )  # fmt: skip
     return tuple(found)

@@ -98,5 +98,5 @@ def test_an_export_of_the_shipped_catalog_loads_with_its_rate_and_takes_the_upda
         apply_shipped_updates(session)
     loaded = catalogs_for(engine).current()
     assert loaded.rates["EUR"].usd_per_unit == Decimal("1.1684")
-    assert (len(loaded.offers), len(loaded.unpriced)) == (952, 60)
+    assert (len(loaded.offers), len(loaded.unpriced)) == (958, 60)
     assert sorted(loaded.offers_by_key) == sorted(shipped.current().offers_by_key)

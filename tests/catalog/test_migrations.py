@@ -71,7 +71,9 @@ def test_four_workers_starting_on_a_new_database_migrate_and_seed_it_once(databa
         assert session.exec(select(func.count()).select_from(CatalogVersion)).one() == 1 + len(SHIPPED_UPDATES)
         assert session.exec(select(func.count()).select_from(Provider)).one() == 25 + 10
         current = select(func.count()).select_from(OfferVersion).where(col(OfferVersion.valid_to).is_(None))
-        assert session.exec(current).one() == 853 + 159, "the seed's 853 offers and the 159 of 2026-12, once"
-        assert session.exec(select(func.count()).select_from(OfferVersion)).one() == 853 + 159 + 171, "171 dated once"
+        once = "the seed's 853 offers, the 159 of 2026-12 and Lambda's 6 clusters, once"
+        assert session.exec(current).one() == 853 + 159 + 6, once
+        every = select(func.count()).select_from(OfferVersion)
+        assert session.exec(every).one() == 853 + 159 + 6 + 171, "171 dated once"
         assert sorted(session.exec(select(ShippedUpdate.name))) == sorted(name for name, _, _ in SHIPPED_UPDATES)
     engine.dispose()

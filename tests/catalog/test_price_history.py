@@ -196,14 +196,14 @@ def test_an_undated_price_a_later_version_dates_is_no_point_and_an_undated_last_
 
 
 def test_no_undated_price_of_the_shipped_catalog_is_on_a_step_line(shipped):
-    """H100's 424 points: 215 shipped, 98 offer rows with an as-of date, and 111 offer rows whose source
-    gives none. Those 111 have no day (not the install's), so not one is on a step, sets a step's
-    cheapest or dates one: each step's day is a dated point's. Virtualized on-demand list prices in USD
+    """H100's 427 points: 215 shipped, 101 offer rows with an as-of date (3 of them Lambda's clusters), and 111
+    offer rows whose source gives none. Those 111 have no day (not the install's), so not one is on a step,
+    sets a step's cheapest or dates one: each step's day is a dated point's. Virtualized on-demand list prices in USD
     end at Azure's first dated price on 2026-11-09, 14 providers, Hyperstack's 2.50 the cheapest; its 83
     undated prices are apart, CUDO Compute's 1.8214 the lowest."""
     points = price_points(shipped, "H100")
     undated = [p for p in points if p.day is None]
-    assert (len(points), len(undated)) == (424, 111)
+    assert (len(points), len(undated)) == (427, 111)
     assert {p.date_basis for p in undated} == {DateBasis.UNDATED}
     dated_days = {p.day for p in points if p.day is not None}
     for series in series_of(points):

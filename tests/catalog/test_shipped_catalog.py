@@ -169,8 +169,8 @@ def test_undated_shipped_prices_stay_undated(shipped):
     """SkyPilot's catalog files carry no date: 689 of the first 853 prices said "as of unknown"; the
     dated copies (dated-offers-2026-12) date 168 of them, so 521 still do; of the 159 offers of
     offers-eu-dedicated-2026-12, 24 are undated copies (545). 60 of those state no currency: listed,
-    not quoted."""
-    assert (len(shipped.offers), len(shipped.unpriced), shipped.undated) == (952, 60, 545)
+    not quoted. Lambda's 6 1-Click Clusters (cluster-products-2026-12) are dated."""
+    assert (len(shipped.offers), len(shipped.unpriced), shipped.undated) == (958, 60, 545)
     listed = [*shipped.offers, *shipped.unpriced]
     assert shipped.undated == sum(o.row.as_of is None for o in listed)
 

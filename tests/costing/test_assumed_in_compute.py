@@ -1,6 +1,8 @@
 """What an assumption adds to a figure is told apart from the GPU time itself: the virtualization tax
 of a metered offer and the cold starts of a serverless one (DOMAIN.md, "every assumption ... on the page")."""
 
+from dataclasses import replace
+
 import pytest
 
 from app.costing.quote import cost_offer
@@ -46,3 +48,38 @@ def test_at_700_hours_the_tax_makes_a_reserved_node_two():
     2,460.00, of which 1,230.00 for the one more node the tax needs."""
     cost = cost_offer(NODE, Workload(700), Assumptions(FIVE_PERCENT))
     assert (cost.compute, cost.tax_units, cost.tax_usd, cost.gpu_time_usd) == (2460, 1, 1230, 1230)
+
+
+CLUSTER = Offer(4, "lambda", Tenancy.VIRTUALIZED, Billing.COMMITTED, 8, 40.0, PricePeriod.HOUR,
+                egress_tiers=FREE, storage_tiers=FREE)  # fmt: skip
+"""A reserved 8-GPU node at 40.00 an hour: 29,200.00 a month."""
+RUN_16 = Workload(100_000 / 9, peak_gpus=16, months=9, replica_gpus=16, fixed_gpus=True)
+"""100,000 GPU-hours on 16 GPUs: 6,250 hours, 9 months (8.56), 11,111.11 GPU-hours a month."""
+
+
+def test_a_run_taxed_5_percent_on_two_reserved_nodes_is_billed_10_months_of_them_not_3_nodes():
+    """The tax makes the run's 6,250 hours 6,578.95 on the same 16 GPUs: 9.01 months, so 10 billed. 2 nodes x
+    29,200.00 x 10 = 584,000.00 for the run, 58,400.00 a month of its 9; the month the tax adds 58,400.00.
+    Served, the same hours would need 11,695.91 a month of GPUs carrying 11,680 untaxed: a second replica of 16."""
+    cost = cost_offer(CLUSTER, RUN_16, Assumptions(FIVE_PERCENT))
+    assert (cost.tax_units, cost.tax_months, cost.gpus_used, cost.gpus_billed) == (0, 1, 16, 16)
+    assert cost.horizon_total == 584_000.00
+    assert (cost.tax_usd, cost.billed_month) == (pytest.approx(58_400 / 9), pytest.approx(58_400))
+    served = cost_offer(CLUSTER, replace(RUN_16, fixed_gpus=False), Assumptions(FIVE_PERCENT))
+    assert (served.tax_units, served.compute) == (2, 4 * 29_200)
+
+
+def test_a_run_taxed_on_nodes_by_the_hour_stays_on_its_16_gpus():
+    """By the hour the same run costs 11,111.11 / 0.95 x 5.00 = 58,479.53 a month on its 16 GPUs, never 24:
+    9 invoices of it, 526,315.77."""
+    hourly = replace(CLUSTER, billing=Billing.ON_DEMAND)
+    cost = cost_offer(hourly, RUN_16, Assumptions(FIVE_PERCENT))
+    assert (cost.gpus_used, cost.gpus_billed, cost.tax_months) == (16, 16, 0)
+    assert cost.horizon_total == 526_315.77
+
+
+def test_a_replica_of_16_on_reserved_8_gpu_nodes_taxed_past_them_takes_a_second_replica_not_a_third_node():
+    """11,680 GPU-hours of one replica of 16 all month, taxed 5 %, need 12,294.74: more than 2 nodes carry, so 2
+    more nodes for a second replica (half a replica runs nothing): 4 x 29,200.00 = 116,800.00, 58,400.00 the tax's."""
+    cost = cost_offer(CLUSTER, Workload(11_680, peak_gpus=16, replica_gpus=16), Assumptions(FIVE_PERCENT))
+    assert (cost.compute, cost.tax_units, cost.tax_usd) == (116_800, 2, 58_400)

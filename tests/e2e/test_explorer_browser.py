@@ -22,7 +22,7 @@ def test_the_heading_is_in_the_first_screen_and_nothing_scrolls_sideways(
         top = page.evaluate("document.querySelector('h1').getBoundingClientRect().top")
         assert 0 <= top < height, f"the heading starts at {top} px, below the first {height} px"
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the page scrolls sideways"
-        expect(page.locator(".counts strong.total")).to_have_text("1012")
+        expect(page.locator(".counts strong.total")).to_have_text("1018")
     finally:
         page.close()
 
@@ -43,7 +43,7 @@ def test_a_heading_sorts_and_the_form_filters_in_place_keeping_the_order(page: P
     gpu_models = page.get_by_role("group", name="GPU model")
     htmx_response(page, lambda: gpu_models.get_by_role("checkbox", name="H100 (80 GiB)", exact=True).check())
     expect(page).to_have_url(re.compile(r"gpu=H100.*sort=per_month|sort=per_month.*gpu=H100"))
-    expect(page.locator(".counts strong.total")).to_have_text("208")
+    expect(page.locator(".counts strong.total")).to_have_text("211")
     assert set(page.locator("table.offers tbody td[data-label=GPU]").all_inner_texts()) == {"H100"}
     assert month_prices(page) == sorted(month_prices(page)), "the filter keeps the order the heading chose"
 
@@ -56,12 +56,12 @@ def test_the_csv_download_holds_the_rows_the_page_counts(page: Page) -> None:
     with open(info.value.path(), newline="") as f:
         table = list(csv.reader(f))
     assert table[0] == ["Provider", "GPU", "USD per GPU-hour"]
-    assert len(table) - 1 == shown == 55
+    assert len(table) - 1 == shown == 61, "55 instances and 6 1-Click Clusters"
     assert {row[0] for row in table[1:]} == {"Lambda"}
 
 
 def test_filters_that_leave_nothing_point_at_the_nearest_that_answer_in_place(page: Page) -> None:
-    """Ticking bare metal and the EU on H100's 208 offers leaves none: the swapped-in table offers no
+    """Ticking bare metal and the EU on H100's 211 offers leaves none: the swapped-in table offers no
     download and says that without the EU filter 9 are left (H100 bare metal anywhere); followed, 9."""
     open_page(page, "/offers?gpu=H100")
     htmx_response(page, lambda: page.get_by_role("checkbox", name="Bare metal").check())

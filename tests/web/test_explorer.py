@@ -34,25 +34,28 @@ def csv_rows(client, query):
     return list(csv.reader(io.StringIO(response.text)))
 
 
-def test_all_1012_shipped_offers_are_listed_100_a_page(client):
-    """The first catalog's 853 and the 159 of offers-eu-dedicated-2026-12, those without a stated currency too."""
+def test_all_1018_shipped_offers_are_listed_100_a_page(client):
+    """The first catalog's 853, the 159 of offers-eu-dedicated-2026-12 and the 6 of cluster-products-2026-12,
+    those without a stated currency too."""
     page = soup(client.get("/offers"))
-    assert page.select_one(".counts strong.total").text == "1012"
-    assert "Showing 1–100 of 1012 offers." in page.select_one(".counts p").get_text()
+    assert page.select_one(".counts strong.total").text == "1018"
+    assert "Showing 1–100 of 1018 offers." in page.select_one(".counts p").get_text()
     assert len(rows(page)) == 100
     last = soup(client.get(page.select_one("nav.paging a[rel=next]")["href"].replace("page=2", "page=11")))
-    assert len(rows(last)) == 12, "1,012 = 10 pages of 100 and 12"
-    assert "Showing 1001–1012 of 1012" in last.select_one(".counts p").get_text()
+    assert len(rows(last)) == 18, "1,018 = 10 pages of 100 and 18"
+    assert "Showing 1001–1018 of 1018" in last.select_one(".counts p").get_text()
     assert last.select_one("nav.paging a[rel=next]") is None
 
 
-def test_lambdas_h100_offers_are_the_15_rows_of_the_seed_file(client):
-    """gpu_offers.csv has 15 Lambda H100 rows (5 products in 3 regions), none with a spot price."""
+def test_lambdas_h100_offers_are_the_15_rows_of_the_seed_file_and_3_clusters(client):
+    """gpu_offers.csv has 15 Lambda H100 rows (5 products in 3 regions), none with a spot price; the 1-Click
+    Clusters of 16, 64 and 256 GPUs are the other 3."""
     page = soup(client.get("/offers?gpu=H100&provider=lambda"))
     listed = [cells(r) for r in rows(page)]
-    assert len(listed) == 15 and page.select_one(".counts strong.total").text == "15"
+    assert len(listed) == 18 and page.select_one(".counts strong.total").text == "18"
     assert {(c["Provider"], c["GPU"]) for c in listed} == {("Lambda", "H100")}
-    assert "(of 1012 in the catalog)" in page.select_one(".counts p").get_text()
+    assert sum(c["Product"].startswith("1-Click Cluster") for c in listed) == 3
+    assert "(of 1018 in the catalog)" in page.select_one(".counts p").get_text()
 
 
 @pytest.mark.parametrize(
@@ -83,16 +86,16 @@ def test_sorted_by_gpu_hour_the_cheapest_is_a_5_cent_v100_spot_and_the_order_nev
         "datacrunch__1xV100_16GB__6__23", "spot", "$0.0500"
     )  # fmt: skip
     listed = [r[1] for r in csv_rows(client, "cols=product&cols=per_gpu_hour")[1:]]
-    priced = [float(value) for value in listed[:952]]
-    assert priced == sorted(priced) and listed[952:] == [""] * 60, "the 60 without a stated currency last"
+    priced = [float(value) for value in listed[:958]]
+    assert priced == sorted(priced) and listed[958:] == [""] * 60, "the 60 without a stated currency last"
 
 
 @pytest.mark.parametrize("direction", ["asc", "desc"])
 def test_offers_in_no_known_country_come_last_either_way(client, direction):
-    """127 shipped offers name no data-centre country (serverless, "any region" and "not stated" rows)."""
+    """133 shipped offers name no data-centre country (serverless, "any region" and "not stated" rows)."""
     countries = [r[1] for r in csv_rows(client, f"sort=country&dir={direction}&cols=product&cols=country")[1:]]
     known, unknown = countries[:885], countries[885:]
-    assert unknown == [""] * 127 and "" not in known
+    assert unknown == [""] * 133 and "" not in known
     assert known == sorted(known, reverse=direction == "desc")
 
 
@@ -127,7 +130,7 @@ def test_the_partial_is_the_table_block_the_sort_fields_and_the_filters_count_al
     response = client.get("/offers?gpu=H100&provider=lambda", headers={"HX-Request": "true"})
     page = soup(response)
     assert page.select_one("h1") is None and page.select_one("form") is None
-    assert len(rows(page.select_one("section#offer-table"))) == 15
+    assert len(rows(page.select_one("section#offer-table"))) == 18
     assert page.select_one("#sort-fields")["hx-swap-oob"] == "true"
     assert page.select_one("#filters-chosen[hx-swap-oob=true]").get_text() == "2 chosen"
 
@@ -158,9 +161,9 @@ def test_the_sorted_column_says_so_and_its_link_turns_the_order_round(client):
 def test_the_csv_has_exactly_the_chosen_columns_and_every_filtered_row(client):
     table = csv_rows(client, "gpu=H100&provider=lambda&cols=gpus&cols=provider&cols=gpu&sort=gpus&dir=desc")
     assert table[0] == ["Provider", "GPU", "GPUs per unit"], "in the table's order, whatever the query's"
-    assert [r[2] for r in table[1:]] == ["8"] * 3 + ["4"] * 3 + ["2"] * 3 + ["1"] * 6
+    assert [r[2] for r in table[1:]] == ["8"] * 6 + ["4"] * 3 + ["2"] * 3 + ["1"] * 6, "3 of the 8s are clusters"
     link = soup(client.get("/offers?gpu=H100&provider=lambda&cols=gpus")).select_one("a.csv")
-    assert link["href"] == "/offers.csv?gpu=H100&provider=lambda&cols=gpus" and "15 offers" in link.text
+    assert link["href"] == "/offers.csv?gpu=H100&provider=lambda&cols=gpus" and "18 offers" in link.text
 
 
 def test_head_answers_like_get(client):
@@ -217,7 +220,7 @@ def test_the_dearest_offer_per_gpu_hour_opens_on_the_last_page(client, shipped):
     assert sum(o.priced.usd_per_gpu_hour == dearest.priced.usd_per_gpu_hour for o in offers) == 1
     page = soup(client.get("/offers?" + urlencode({"at": dearest.row.key})))
     assert "Page 10 of 11" in page.select_one("nav.paging").get_text()
-    assert rows(page)[51] == page.select_one("tr.focus"), "the 952nd: the 60 without a stated currency follow"
+    assert rows(page)[57] == page.select_one("tr.focus"), "the 958th: the 60 without a stated currency follow"
 
 
 def test_each_row_prices_a_workload_on_its_offer(client):

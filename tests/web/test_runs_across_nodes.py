@@ -128,10 +128,10 @@ def test_plain8_given_infiniband_by_an_admin_carries_the_run_at_1_00_a_gpu_hour(
     assert body["options"][0]["offer"]["fabric"]["inter_node"] == "InfiniBand NDR"
 
 
-def _stated(session, provider: str, product: str, min_cluster_gpus: int | None) -> None:
+def _stated(session, provider: str, product: str, min_cluster_gpus: int | None, most: int | None = None) -> None:
     """A fabric of 8-GPU nodes on InfiniBand, from a new version on."""
     fabric = {"gpus_per_node": 8, "intra_node": "", "inter_node": "InfiniBand NDR", "inter_node_kind": "infiniband",
-              "inter_node_gbps": None, "min_cluster_gpus": min_cluster_gpus, "max_cluster_gpus": None}  # fmt: skip
+              "inter_node_gbps": None, "min_cluster_gpus": min_cluster_gpus, "max_cluster_gpus": most}  # fmt: skip
     provenance = Provenance(source="https://example.test/clusters")
     save_fabric(session, provider, product, fabric, provenance, Change(f"{product}'s clusters"))
 
@@ -251,6 +251,35 @@ def test_a_cluster_product_is_never_quoted_for_fewer_gpus_than_it_is_rented_with
     assert "h100x8" in billed(64)
 
 
+def test_a_cluster_product_of_16_gpus_is_never_quoted_for_32_at_once(client, session, nodes):
+    """h100x8 rented as a cluster of 16 GPUs exactly: quoted for 16 at once, not for 32."""
+    _stated(session, "ib", "h100x8", min_cluster_gpus=16, most=16)
+    hours = "gpu=H100&gpu_hours=500&checkpoints_out=0&virt_tax=0&invocations=0&providers=total"
+    billed = {n: {b["product"] for b in client.get(f"/api/quote?{hours}&peak_gpus={n}").json()["providers"]}
+              for n in (16, 32)}  # fmt: skip
+    assert "h100x8" in billed[16] and "h100x8" not in billed[32]
+
+
+def test_llama_70b_on_lambdas_64_h100_cluster_is_billed_114_months_of_8_nodes(shipped_client):
+    """The run's 5,146,161.7 GPU-hours take 80,408.78 hours on 64 GPUs, 111 months; the 2.6 % virtualization tax
+    makes them 80,408.78 / 0.974 = 82,555.2 hours, 113.09 months, so 114 billed on the same 8 nodes of Lambda's
+    64-GPU 1-Click Cluster at 8 x 5.85 = 46.80 an hour: 34,164.00 a node-month, 273,312.00 a month, 31,157,568.00
+    for the run, the cheapest; AWS's p5 by the hour is 36,359,502.99."""
+    query = "job=train&preset=llama-3.1-70b&train_tokens_b=15000&run_gpus=64&gpu=H100"
+    body = shipped_client.get(f"/api/quote?{query}").json()
+    best = body["options"][0]
+    assert (best["offer"]["product"], best["month_as_billed"], best["horizon_total"]) == (
+        "1-Click Cluster, 64 x H100 SXM", 273_312.00, 31_157_568.00
+    )  # fmt: skip
+    assert (best["virtualization_tax_months"], best["offer"]["fabric"]["source_kind"]) == (3, "third_party")
+    assert [o["horizon_total"] for o in body["options"][1:]] == [36_359_502.99]
+    page = soup(shipped_client.get(f"/?{query}"))
+    assert "$31,157,568.00 for the run" in " ".join(page.select_one("p.headline").get_text().split())
+    compute = " ".join(page.select_one("small.assumed-in").get_text().split())
+    tax = "for 3 more months of the nodes the 2.6 % virtualization tax needs, the run taking 9.4 years"
+    assert compute.endswith(tax)
+
+
 def test_a_training_benchmark_at_64_gpus_is_carried_to_a_run_of_32_by_the_published_loss(client, session, nodes):
     """The typed 8B model measured at 10,000 tokens/s per GPU on 64 H100: a run of 32 is one doubling
     smaller, so it keeps 0.95^log2(32 / 64) = 1.052632 of that rate, 10,526.32 tokens/s per GPU:
@@ -271,3 +300,35 @@ def test_a_training_benchmark_at_64_gpus_is_carried_to_a_run_of_32_by_the_publis
     assert (job["run_gpu_hours"], job["months"], body["options"][0]["horizon_total"]) == (26388.8889, 2, 65972.22)
     sentence = " ".join(soup(client.get(f"/?{RUN_8B}")).select_one("section.job-basis p.sentence").get_text().split())
     assert "10,526.3 tokens/s per GPU: a measured 10,000 on 64 GPUs" in sentence
+
+
+SERVE_405B = (
+    "job=serve&parameters_b=405&layers=126&hidden_size=16384&kv_heads=8&head_dim=128&context=4096&checkpoints_out=0"
+    "&virt_tax=0&gpu=H100&output_tokens_m=2628&hours_up=0"
+)
+"""405 billion parameters in BF16, 810 GB of weights: more than 8 x H100 hold, so a replica of 16."""
+
+
+def test_a_replica_of_16_h100_spans_2_infiniband_nodes_at_the_measured_throughput(client, nodes):
+    """2,628 million output tokens at a measured 1,000 tokens/s a replica: 730 hours of work, one replica of 16 x
+    H100 all month, 11,680 GPU-hours, on 2 of h100x8's nodes at 20.00 an hour: 2 x 20.00 x 730 = 29,200.00 a
+    month. tcpx8 (GPUDirect-TCPX, not RDMA) and plain8 (no fabric stated) are left out, saying why."""
+    body = client.get(f"/api/quote?{SERVE_405B}&measured_tps=1000").json()
+    job = body["job"]
+    assert (job["unit_gpus"], job["gpus_at_once"], job["gpu_hours"]) == (16, 16, 11_680)
+    assert (job["across_nodes"]["node_gpus"], job["across_nodes"]["kept_per_doubling"]) == (8, None)
+    assert [(o["offer"]["product"], o["total"]) for o in body["options"]] == [("h100x8", 29_200.00)]
+    page = soup(client.get(f"/?{SERVE_405B}&measured_tps=1000"))
+    said = " ".join(page.select_one("p.across").get_text().split())
+    assert said.startswith("A replica spans nodes. No offered instance or node holds a replica of 16 x H100, so it is "
+                           "quoted on 2 whole nodes of 8 a replica")  # fmt: skip
+    left = " ".join(page.select_one("p.left-out").get_text().split())
+    assert "(Cloud, Metal, Plain): no source states a fabric" in left and "(Tcpx): virtualized" in left
+
+
+def test_a_replica_across_nodes_without_a_measured_throughput_asks_for_one(client, nodes):
+    response = client.get(f"/api/quote?{SERVE_405B}")
+    assert response.status_code == 422
+    (error,) = response.json()["detail"]
+    assert error["loc"] == ["query", "measured_tps"]
+    assert "spans 2 nodes of 8, and no published benchmark measures a replica split across nodes" in error["msg"]

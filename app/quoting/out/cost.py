@@ -74,6 +74,9 @@ class CostOut(OfferNameOut):
     virtualization_tax: float = Field(
         description="of compute, what the virtualization tax assumed adds: hours lost, or whole units more"
     )
+    virtualization_tax_months: int = Field(
+        description="a run on reserved nodes: the months more the tax makes it take, billed on the same nodes"
+    )
     cold_starts: float = Field(description="of compute, what the serverless cold starts assumed add")
     setup_fee: float = Field(description="charged once: in horizon_total, not in the month's total")
     horizon_total: float = Field(
@@ -93,6 +96,7 @@ class CostOut(OfferNameOut):
             "term_months": o.term_past_horizon,
             "month_as_billed": float(currency.cents(o.billed_month)),
             "virtualization_tax": float(currency.cents(o.tax_usd)),
+            "virtualization_tax_months": o.tax_months,
             "cold_starts": float(currency.cents(o.cold_start_usd)),
             "setup_fee": float(currency.cents(o.offer.setup_fee_usd)),
             "horizon_total": float(o.horizon_in(currency)),

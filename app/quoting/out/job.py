@@ -57,12 +57,12 @@ class ScalingRunOut(BaseModel):
 
 
 class AcrossOut(BaseModel):
-    """A run on whole nodes of offers whose fabric between nodes a source states."""
+    """A run or a serving replica on whole nodes of offers whose fabric between nodes a source states."""
 
     node_gpus: int = Field(description="the GPUs the loss is counted from: one node's, or the training benchmark's")
-    kept_per_doubling: float = Field(
+    kept_per_doubling: float | None = Field(
         description="the share of the rate per GPU kept each time the GPUs double: the median over pairs of "
-        "published runs of one series at two sizes"
+        "published runs of one series at two sizes; null for a serving replica (no loss published or applied)"
     )
     share_kept: float = Field(description="kept_per_doubling ^ log2(GPUs in the run / node_gpus); 1 at a benchmark")
     runs: list[ScalingRunOut] = Field(description="the published runs set against each other, by series")
@@ -70,9 +70,10 @@ class AcrossOut(BaseModel):
     @classmethod
     def of(cls, a: AcrossNodes) -> AcrossOut:
         return cls(
-            node_gpus=a.node_gpus, kept_per_doubling=round(a.loss.kept, 5), share_kept=round(a.share, 5),
+            node_gpus=a.node_gpus, kept_per_doubling=round(a.loss.kept, 5) if a.loss else None,
+            share_kept=round(a.share, 5),
             runs=[ScalingRunOut(key=r.key, system=r.system, gpus=r.gpus, tokens_per_s=r.tokens_per_s, source=r.source)
-                  for r in a.loss.paired],
+                  for r in (a.loss.paired if a.loss else ())],
         )  # fmt: skip
 
 
@@ -118,7 +119,8 @@ class JobOut(BaseModel):
     )
     across_nodes: AcrossOut | None = Field(
         description="a run too large for one instance or node: on whole nodes, its rate per GPU scaled by the "
-        "published loss per doubling; null where one unit holds it"
+        "published loss per doubling; a serving replica too large for one: on whole nodes, at your measured "
+        "throughput; null where one unit holds it"
     )
 
     @classmethod
@@ -128,7 +130,7 @@ class JobOut(BaseModel):
             job=job, gpu=j.gpu, gpu_hours=round(j.gpu_hours, 4), gpus_at_once=j.gpus_at_once, unit_gpus=j.unit_gpus,
             replicas=serving.replicas if serving else None,
             work_hours=round(serving.work_hours, 4) if serving else None,
-            **_run(j),
+            **_run(j), across_nodes=AcrossOut.of(j.across) if j.across else None,
             benchmark=j.benchmark.key if j.benchmark else None, benchmarks_alike=j.alike or None,
             tokens_per_s=j.tokens_per_s, basis=j.basis,
             estimate=EstimateOut.of(j.estimated) if j.estimated else None,
@@ -143,11 +145,10 @@ def _run(j: JobFit) -> dict[str, Any]:
     """A run's own figures as JobOut states them; null for serving."""
     run = j.run
     if run is None:
-        return dict.fromkeys(("run_gpu_hours", "wall_clock_hours", "months", "benchmark_scale", "across_nodes"))
+        return dict.fromkeys(("run_gpu_hours", "wall_clock_hours", "months", "benchmark_scale"))
     return {
         "run_gpu_hours": round(run.gpu_hours, 4), "wall_clock_hours": round(run.wall_clock_hours, 4),
         "months": run.months, "benchmark_scale": round(j.benchmark_scale, 5) if j.benchmark else None,
-        "across_nodes": AcrossOut.of(j.across) if j.across else None,
     }  # fmt: skip
 
 

@@ -20,7 +20,7 @@ class LeftOut:
 
 
 def left_out(result: QuoteResult) -> tuple[LeftOut, ...]:
-    """Where the run spans nodes: the offers of its GPU model its nodes may not run together, by why."""
+    """Where a run or a replica spans nodes: the offers of its GPU model its nodes may not run together, by why."""
     job = result.job
     if job is None or job.across is None:
         return ()
@@ -28,7 +28,7 @@ def left_out(result: QuoteResult) -> tuple[LeftOut, ...]:
     for o in result.catalog.offers_by_gpu.get(job.gpu, []):
         if o.priced.tenancy is Tenancy.SERVERLESS:
             continue  # no node to join
-        why = across_nodes_refused(result.catalog, o, job.gpus_at_once)
+        why = across_nodes_refused(result.catalog, o, job.unit_gpus)
         if why is not None:
             refused[why].append(o)
     return tuple(

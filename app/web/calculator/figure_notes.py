@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from app.catalog.cache import MemoEntry
 from app.costing.billing import RESERVED
+from app.costing.jobs import RunPlan
 from app.costing.money import Currency
 from app.costing.quote import OfferCost
 from app.quoting.build import QuoteResult
 from app.quoting.moves import MOVED
 from app.quoting.params.form import query_string
 from app.web.calculator.result_rows import hours_param
-from app.web.templating import money, quantity
+from app.web.templating import duration, money, quantity
 
 
 def billed_hours(result: QuoteResult) -> str | None:
@@ -23,17 +24,22 @@ def billed_hours(result: QuoteResult) -> str | None:
     return quantity(round(result.params.gpu_hours / (1 - raised.tax), 1))
 
 
-def compute_parts(o: OfferCost, cur: Currency) -> str | None:
+def compute_parts(o: OfferCost, cur: Currency, run: RunPlan | None = None) -> str | None:
     """The compute as what the work's GPU time costs and what each assumption adds to it, so that a
     figure an assumption changes says so: the tax of an offer billed by the hour (always, where there
-    is one), the units it adds to reserved ones (where it adds any), serverless cold starts."""
+    is one), the units it adds to reserved ones (where it adds any), serverless cold starts. A run's
+    GPUs are fixed, so its tax makes it longer: reserved nodes are billed more months."""
     pct = f"{quantity(o.tax * 100)}\u00a0%"
     added = []
+    longer = f", the run taking {duration(run.wall_clock_hours / (1 - o.tax))}" if run and o.tax else ""
     if o.tax_units:
         more = f"{o.tax_units} more unit{'s' if o.tax_units != 1 else ''}"
         added.append(f"{money(o.tax_usd, cur)} for {more} the {pct} virtualization tax needs")
+    elif o.tax_months:
+        more = f"{o.tax_months} more month{'s' if o.tax_months != 1 else ''}"
+        added.append(f"{money(o.tax_usd, cur)} for {more} of the nodes the {pct} virtualization tax needs{longer}")
     elif o.tax and o.offer.billing not in RESERVED:
-        added.append(f"{money(o.tax_usd, cur)} for the {pct} virtualization tax")
+        added.append(f"{money(o.tax_usd, cur)} for the {pct} virtualization tax{longer}")
     if o.cold_start_usd:
         added.append(f"{money(o.cold_start_usd, cur)} of cold starts")
     return " + ".join([f"{money(o.gpu_time_usd, cur)} of GPU time", *added]) if added else None

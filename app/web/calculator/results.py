@@ -134,13 +134,14 @@ def shown(result: QuoteResult, view: ProviderView, catalogs: Catalogs) -> Shown:
 def _option_rows(result: QuoteResult) -> tuple[OptionRow, ...]:
     cur, rates, catalog = result.currency, result.catalog.rates, result.catalog
     across = result.job is not None and result.job.across is not None
+    run = result.job.run if result.job is not None else None
     return tuple(
         OptionRow(
             o,
             r,
             None if r.row.currency == cur.code else rates.get(r.row.currency, rates.get(cur.code)),
             per_output(result, o),
-            compute_parts(o, cur),
+            compute_parts(o, cur, run),
             catalog.fabric_of(r) if across and isinstance(r, OfferRecord) else None,
         )
         for o, r in result.options
