@@ -65,6 +65,7 @@ def run_months_curve(fixed: float, offer: Offer, workload: Workload, tax: float)
         unit_month=offer.usd_per_unit_month * nodes / workload.months,
         min_units=billed_months(offer, 1),
         hours_per_unit=workload.peak_gpus * HOURS_PER_MONTH * (1 - tax) / workload.months,
+        run_nodes=nodes,
     )
 
 
