@@ -332,3 +332,15 @@ def test_a_replica_across_nodes_without_a_measured_throughput_asks_for_one(clien
     (error,) = response.json()["detail"]
     assert error["loc"] == ["query", "measured_tps"]
     assert "spans 2 nodes of 8, and no published benchmark measures a replica split across nodes" in error["msg"]
+
+
+def test_a_served_day_split_of_a_replica_across_nodes_is_refused_not_a_server_error(client, nodes):
+    """The split fills each unit with whole replicas: a replica of 16 on nodes of 8 fills none, so it says why
+    rather than divide by a capacity of 0, with the throughput measured or not."""
+    split = SERVE_405B.replace("job=serve", "job=split") + "&demand=serving"
+    for measured in ("&measured_tps=1000", ""):
+        response = client.get(f"/api/quote?{split}{measured}")
+        assert response.status_code == 422
+        (error,) = response.json()["detail"]
+        assert error["loc"] == ["query", "gpu"]
+        assert "a replica of 16 x H100 spans nodes, and the split packs only replicas" in error["msg"]
