@@ -344,3 +344,15 @@ def test_a_served_day_split_of_a_replica_across_nodes_is_refused_not_a_server_er
         (error,) = response.json()["detail"]
         assert error["loc"] == ["query", "gpu"]
         assert "a replica of 16 x H100 spans nodes, and the split packs only replicas" in error["msg"]
+
+
+def test_a_run_whose_tax_fits_its_billed_months_on_lambdas_cluster_still_says_it_takes_longer(shipped_client):
+    """350 billion tokens of Llama 3.1 70B on 64 H100 take 2.57 months, 3 billed; the 2.6 % tax makes them 2.64,
+    still 3 months of Lambda's 8 nodes: the tax adds nothing to the figure, and its compute says so and how
+    long the run then takes, as the run's sentence promises of each option."""
+    query = "job=train&preset=llama-3.1-70b&train_tokens_b=350&run_gpus=64&gpu=H100"
+    page = soup(shipped_client.get(f"/?{query}"))
+    assert "each option's compute says how much" in " ".join(page.select_one("p.sentence").get_text().split())
+    row = next(r for r in page.select("table.options tr") if "1-Click Cluster, 64 x H100" in r.get_text())
+    compute = " ".join(row.select_one("small.assumed-in").get_text().split())
+    assert compute == "$273,312.00 of GPU time + $0.00 for the 2.6 % virtualization tax, the run taking 80.3 days"
