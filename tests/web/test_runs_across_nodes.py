@@ -356,3 +356,12 @@ def test_a_run_whose_tax_fits_its_billed_months_on_lambdas_cluster_still_says_it
     row = next(r for r in page.select("table.options tr") if "1-Click Cluster, 64 x H100" in r.get_text())
     compute = " ".join(row.select_one("small.assumed-in").get_text().split())
     assert compute == "$273,312.00 of GPU time + $0.00 for the 2.6 % virtualization tax, the run taking 80.3 days"
+
+
+def test_past_a_runs_gpus_the_chart_prices_them_for_longer_not_more_of_them(shipped_client):
+    """The chart of a run on 64 H100 reaches past the 46,720 GPU-hours a month they run: there a run's fixed GPUs
+    are priced for longer (by the hour on the same 64, more months of reserved nodes), never more GPUs at once."""
+    page = soup(shipped_client.get("/?job=train&preset=llama-3.1-70b&train_tokens_b=400&run_gpus=64&gpu=H100"))
+    note = " ".join(page.select_one(".at-once-past").get_text().split())
+    assert note.startswith("64 GPUs at once run at most 46,720 GPU-hours a month")
+    assert "price them for longer" in note and "as many GPUs at once as the hours need" not in note
