@@ -74,3 +74,9 @@ def test_an_offer_copied_from_another_projects_test_data_links_to_a_third_partys
     fixture = "https://github.com/getcomputable/gpu-index/blob/055204ad/tests/fixtures/observatory/latitude/"
     links = page.select(f'td[data-label=Source] a[href^="{fixture}"]')
     assert links and {a.get_text() for a in links} == {"a third party's copy"}
+
+
+def test_a_price_history_point_from_another_projects_test_data_says_it_is_a_third_partys_copy(shipped_client):
+    page = soup(shipped_client.get("/history/H100?provider=lyceum"))
+    cells = [td.get_text(" ", strip=True) for td in page.select("td[data-label=Source]")]
+    assert cells and all(cell.endswith("(a third party's copy)") for cell in cells)
