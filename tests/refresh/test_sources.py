@@ -166,3 +166,16 @@ def test_rows_python_would_misread_are_malformed(db, sources_catalog, line, reas
     text = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" + line
     plan = plan_refresh(db, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
     assert plan.problems == [("line 2", reason)]
+
+
+def test_an_azure_price_in_another_currency_is_a_refused_row(db, sources_catalog):
+    """The API is asked for USD; an item priced in EUR is refused with its page and item, not converted."""
+    item = {"armSkuName": "Standard_NC24ads_A100_v4", "skuName": "NC24ads A100 v4", "armRegionName": "eastus",
+            "productName": "Virtual Machines NCads A100 v4 Series", "unitOfMeasure": "1 Hour",
+            "currencyCode": "EUR", "retailPrice": 3.1}  # fmt: skip
+    client = answering({str(httpx.URL(first_page(AZURE))): httpx.Response(200, json={"Items": [item]})})
+    plan = plan_refresh(db, 1, "azure", client)
+    assert plan.problems == [
+        ("page 1, item 1", "Standard_NC24ads_A100_v4: priced per '1 Hour' in 'EUR', not USD per hour")
+    ]
+    assert not plan.applicable
