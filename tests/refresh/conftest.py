@@ -7,10 +7,15 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.refresh.azure import first_page
 from tests.factories import make_offer, make_provider
 
 RECORDED = Path(__file__).parent / "recorded"
 LAMBDA_URL = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8/lambda/vms.csv"
+AZURE = "https://prices.azure.test/api/retail/prices"
+AZURE_PAGE_2 = "https://prices.azure.test/api/retail/prices?$filter=gpu&$skip=100"
+OCI = "https://oracle.test/products/?currencyCode=USD"
+ECB = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
 GPUHUNT = "https://dstack-gpu-pricing.s3.eu-west-1.amazonaws.com/v3"
 GPUHUNT_VERSION = "20261130-412"
 
@@ -64,3 +69,9 @@ def gpuhunt_routes(provider: str, csv_text: str | None = None, version: str = GP
         f"{GPUHUNT}/{provider}/version": httpx.Response(200, text=f"{version}\n"),
         f"{GPUHUNT}/{provider}/{version}/catalog.zip": httpx.Response(200, content=zipped(provider, text)),
     }
+
+
+def azure_routes(**overrides):
+    """Azure's two recorded pages, at the test address AZURE (which the settings must name)."""
+    return {str(httpx.URL(first_page(AZURE))): recorded("azure_page1.json"),
+            AZURE_PAGE_2: recorded("azure_page2.json"), **overrides}  # fmt: skip

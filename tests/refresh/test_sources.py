@@ -12,22 +12,13 @@ from app.platform.settings import settings
 from app.refresh.azure import first_page
 from app.refresh.fetch import RefreshFailed
 from app.refresh.sources import plan_refresh
-from tests.refresh.conftest import LAMBDA_URL, answering, recorded
-
-AZURE = "https://prices.azure.test/api/retail/prices"
-AZURE_PAGE_2 = "https://prices.azure.test/api/retail/prices?$filter=gpu&$skip=100"
-OCI = "https://oracle.test/products/?currencyCode=USD"
+from tests.refresh.conftest import AZURE, AZURE_PAGE_2, LAMBDA_URL, OCI, answering, azure_routes, recorded
 
 
 @pytest.fixture(autouse=True)
 def test_addresses(monkeypatch):
     monkeypatch.setattr(settings, "azure_prices_url", AZURE)
     monkeypatch.setattr(settings, "oci_prices_url", OCI)
-
-
-def azure_routes(**overrides):
-    return {str(httpx.URL(first_page(AZURE))): recorded("azure_page1.json"),
-            AZURE_PAGE_2: recorded("azure_page2.json"), **overrides}  # fmt: skip
 
 
 def changed(plan):
