@@ -12,7 +12,8 @@ change; with --apply, apply it as one catalog version (not if any row is malform
 is the ECB's euro reference rate, which --apply saves as the EUR exchange rate.
 `python -m app.admin refresh --all [--apply]`: every source, each its own catalog version; one that
 fails changes nothing and the others go on; the exit status is 1 if any failed. One refresh runs at
-a time per database: another started meanwhile says so and does nothing (exit status 1).
+a time per database: another started meanwhile says so and does nothing (exit status 75, EX_TEMPFAIL,
+so that a scheduler does not count it as a failure).
 """
 
 import argparse
@@ -29,6 +30,9 @@ from app.platform.db import held_alone, make_engine, migrate
 from app.platform.settings import settings
 from app.refresh.runs import EVERY_SOURCE, Outcome, run_every_source, run_source
 from app.refresh.sources import http_client
+
+ALREADY_RUNNING = 75
+"""EX_TEMPFAIL: another refresh holds the database; try again later (not a failure of this one)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,7 +94,7 @@ def _refresh(source: str | None, apply: bool) -> int:
     with held_alone(settings.database_url, "refresh") as alone:
         if not alone:
             print("A refresh is already running on this database; this one changed nothing.", file=sys.stderr)
-            return 1
+            return ALREADY_RUNNING
         bring_up_to_date(settings.database_url)
         engine = make_engine(settings.database_url)
         with http_client() as client:
