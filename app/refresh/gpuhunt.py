@@ -136,7 +136,7 @@ def _offer(line: dict[str, str], provider: str, gpus: set[str], url: str, day: d
     if usd == 0:
         raise _LeftOut("a price of 0")
     location = line["location"].strip()
-    product = _product(provider, line["instance_name"].strip(), gpus_per_unit, location)
+    product = _product(provider, line["instance_name"].strip(), gpu, gpus_per_unit, location)
     tenancy = Tenancy.BARE_METAL if provider == "oci" and product.startswith("BM.") else Tenancy.VIRTUALIZED
     row = hourly_row(PROVIDERS[provider], product, gpu, gpus_per_unit, _region(provider, location), billing, usd,
                      url, day, tenancy, **_machine(line))  # fmt: skip
@@ -187,14 +187,15 @@ def _hourly_price(text: str) -> Decimal:
     return price(amount, "price")
 
 
-def _product(provider: str, instance: str, gpus_per_unit: int, location: str) -> str:
+def _product(provider: str, instance: str, gpu: str, gpus_per_unit: int, location: str) -> str:
     """The product as the catalog names it: Nebius's `platform preset` as SkyPilot writes it
-    (`gpu-h100-sxm_1gpu-16vcpu-200gb`); a RunPod pod type by its GPUs and cloud, which gpuhunt lists
-    under one name."""
+    (`gpu-h100-sxm_1gpu-16vcpu-200gb`); a RunPod pod type, which gpuhunt lists under one name for every
+    GPU count, by its GPUs and cloud as SkyPilot writes it (`8x_H100_SECURE`), so both sources price
+    one offer."""
     if provider == "nebius":
         return instance.replace(" ", "_")
     if provider == "runpod":
-        return f"{gpus_per_unit}x {instance} ({'Community' if _community(location) else 'Secure'} Cloud)"
+        return f"{gpus_per_unit}x_{gpu}_{'COMMUNITY' if _community(location) else 'SECURE'}"
     return instance
 
 

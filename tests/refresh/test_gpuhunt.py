@@ -60,17 +60,18 @@ def test_gpuhunts_estimated_oci_spot_prices_stay_out(db, sources_catalog):
 
 
 def test_runpod_pods_are_named_by_their_gpus_and_cloud_and_community_ones_by_country(db, session, sources_catalog):
-    """gpuhunt lists RunPod's pod types under one name for every GPU count: each count is a product.
-    Community Cloud is listed by country (CA), its price 3 x 0.69 as Python writes it
-    (2.0699999999999994) read as 2.07. An Instant Cluster node and a CPU pod stay out."""
+    """gpuhunt lists RunPod's pod types under one name for every GPU count: each count is a product, named as
+    SkyPilot's catalog names it (8x_H100_SECURE), so both price one offer. Community Cloud is listed by
+    country (CA), its price 3 x 0.69 as Python writes it (2.0699999999999994) read as 2.07. An Instant
+    Cluster node and a CPU pod stay out."""
     make_provider(session, "runpod")
     session.commit()
     plan = plan_refresh(db, 1, "gpuhunt:runpod", answering(gpuhunt_routes("runpod")))
     assert plan.problems == []
     assert sorted((row.product, row.region, row.region_country, row.price) for row in plan.add) == [
-        ("1x NVIDIA H100 80GB HBM3 (Community Cloud)", "CA", "CA", Decimal("2.07")),
-        ("1x NVIDIA H100 80GB HBM3 (Secure Cloud)", "US-KS-2", None, Decimal("2.99")),
-        ("8x NVIDIA H100 80GB HBM3 (Secure Cloud)", "US-KS-2", None, Decimal("23.92")),
+        ("1x_H100_COMMUNITY", "CA", "CA", Decimal("2.07")),
+        ("1x_H100_SECURE", "US-KS-2", None, Decimal("2.99")),
+        ("8x_H100_SECURE", "US-KS-2", None, Decimal("23.92")),
     ]
     assert plan.left_out == ["1 left out: a node of a RunPod Instant Cluster, rented 2 to 8 at a time",
                              "1 left out: no GPU"]  # fmt: skip
