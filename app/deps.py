@@ -13,6 +13,7 @@ from sqlmodel import Session
 from app.admin.accounts import session_user
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs, catalogs_for
+from app.platform.db import ID_MAX
 from app.platform.security import ADMIN_COOKIE, csrf_ok
 from app.quoting.params.quote import VERSION_MAX
 from app.refresh.sources import http_client
@@ -114,6 +115,6 @@ def public_sources() -> Iterator[httpx.Client]:
 
 PublicSources = Annotated[httpx.Client, Depends(public_sources)]
 
-RecordId = Annotated[int, Path(ge=1, le=2**62)]
-"""A record id in a path: larger numbers name no row (and overflow the database's integers)."""
+RecordId = Annotated[int, Path(ge=1, le=ID_MAX)]
+"""A record id in a path: a larger number names no row, and is refused (422) before a query is made of it."""
 Days = Annotated[int, Query(ge=0, le=36_500)]

@@ -16,6 +16,9 @@ from sqlmodel import Session, create_engine
 
 from app.platform.settings import ROOT
 
+ID_MAX = 2**31 - 1
+"""The largest id or catalog version either database stores: their columns are 32-bit integers, and
+PostgreSQL refuses a larger number in a query (an error, where SQLite finds no row)."""
 MIGRATION_LOCK = zlib.crc32(b"gpucost migrate")
 """The PostgreSQL advisory lock that one migrating process holds at a time."""
 

@@ -10,6 +10,7 @@ from pydantic import ConfigDict
 from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.money import CODES, NAMES, USD, CurrencyCode
 from app.costing.terms import DEFAULT_TAX, Assumptions, Tenancy, Workload
+from app.platform.db import ID_MAX
 from app.quoting.params.inputs import Fieldset, Flag, Input, MaybeNumber, MaybeWhole, Number, Whole, Widget
 from app.quoting.params.job import Job
 from app.quoting.params.owning import OwningParams
@@ -18,7 +19,7 @@ from app.quoting.params.split import SplitParams
 GPU_HOURS_MAX = 1_000_000
 ANY_GPU = "any"
 """The GPU model a sized workload may ask for instead of one: every GPU model that fits is quoted."""
-VERSION_MAX = 2**31 - 1
+VERSION_MAX = ID_MAX
 """Catalog versions are database integers; a larger number can name no version."""
 
 
