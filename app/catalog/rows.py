@@ -9,6 +9,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import Numeric
 from sqlmodel import Field, SQLModel
@@ -73,8 +74,9 @@ def offer_key(provider: str, product: str, gpu: str, region: str, billing: str, 
     return f"{provider}:{product}:{gpu}:{region}:{billing}{tail}"
 
 
-DECIMAL_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
-"""A number as files and forms write it; not Python's other spellings (1_000, NaN, Infinity)."""
+DECIMAL_NUMBER = re.compile(r"-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+"""A number as files and forms write it, in ASCII digits, signed only when negative; not Python's other
+spellings, which Decimal takes: 1_000, NaN, Infinity, +5, Arabic-Indic or fullwidth digits (٣, ３)."""
 
 
 def number(text: str) -> Decimal:
@@ -90,7 +92,7 @@ def price(text: str) -> Decimal:
         amount = number(text)
     except InvalidOperation:
         raise ValueError("must be a number, e.g. 2.49") from None
-    if not amount.is_finite() or amount < 0:
+    if not amount.is_finite() or amount.is_signed():  # -0 too: no price is written so
         raise ValueError("must be a price of 0 or more")
     if amount > PRICE_MAX or amount != amount.quantize(Decimal("0.00000001"), rounding="ROUND_DOWN"):
         raise ValueError(f"must be at most {PRICE_MAX:,} with 8 decimal places at most")
@@ -149,10 +151,21 @@ def provider_slug(value: str) -> str:
 
 
 def gpu_name(value: str) -> str:
-    """A GPU model's name, as offers and the calculator's menu name it."""
+    """A GPU model's name, as offers and the calculator's menu name it: never one a spreadsheet, a
+    JSON reader or a query's parser would take for a number (4090, 1e308, NaN, inf)."""
     if not GPU_NAME.fullmatch(value):
         raise ValueError("letters, digits, spaces, dots and dashes, 40 at most")
+    if _reads_as_number(value):
+        raise ValueError("must be a name, not a number: add the maker's letters (RTX 4090, not 4090)")
     return value
+
+
+def _reads_as_number(value: str) -> bool:
+    try:
+        Decimal(value)
+    except InvalidOperation:
+        return False
+    return True
 
 
 def memory_gib(value: str) -> int:
@@ -178,19 +191,38 @@ def country(value: str) -> str | None:
 
 
 def web_address(value: str) -> str:
-    """Where a fact was read: an http(s) address, never a script."""
-    if not plain_text(value).startswith(("https://", "http://")) or len(value) > 500:
+    """Where a fact was read: an http(s) address naming a host, never a script."""
+    if not plain_text(value).startswith(("https://", "http://")) or len(value) > 500 or not _host_of(value):
         raise ValueError("must be the http(s) address of the page the price was read from")
     return value
 
 
-def past_day(value: str) -> date:
+def _host_of(address: str) -> str | None:
+    """The host an address names: None for `http://`, `http:///page` or a bracket left open."""
     try:
-        day = date.fromisoformat(value)
+        return urlsplit(address).hostname
     except ValueError:
-        raise ValueError("must be a date, YYYY-MM-DD") from None
+        return None
+
+
+ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+"""A day as the form shows it; not the other ISO spellings date.fromisoformat takes (20261120, 2026-W48-5)."""
+EARLIEST_DAY = date(2000, 1, 1)
+"""No price, rate or figure of this catalog is dated earlier: a day before it is a slip (0001-01-01)."""
+
+
+def past_day(value: str) -> date:
+    """A day a source states, from EARLIEST_DAY to today."""
+    try:
+        day = date.fromisoformat(value) if ISO_DAY.fullmatch(value) else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise ValueError("must be a date, YYYY-MM-DD")
     if day > date.today():
         raise ValueError("cannot be in the future")
+    if day < EARLIEST_DAY:
+        raise ValueError(f"must be {EARLIEST_DAY.isoformat()} or later")
     return day
 
 
