@@ -1,5 +1,6 @@
 """Refusals that never become a 500 and read well: JSON for programs, a page for people."""
 
+import logging
 from typing import Any
 
 from fastapi import HTTPException, Request
@@ -11,6 +12,8 @@ from starlette.routing import Match
 
 from app.platform.settings import settings
 from app.web.templating import templates
+
+log = logging.getLogger(__name__)
 
 
 class Refusal(BaseModel):
@@ -27,7 +30,8 @@ REFUSALS: dict[int, dict[str, Any]] = {
     413: {"description": "The body is over 256 kB", "content": {"text/plain": {"schema": {"type": "string"}}}},
     429: {"description": "Too many scenarios saved of late, by this client or by everyone", "content": _AS_JSON},
     503: {
-        "description": "Busy: no database connection came free within DB_POOL_TIMEOUT_S (default 2 s); try again",
+        "description": "Busy (no database connection came free within DB_POOL_TIMEOUT_S, default 2 s) or the "
+        "database is not answering; try again after Retry-After",
         "content": _AS_JSON,
         "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
     },
@@ -93,6 +97,22 @@ async def busy(request: Request, _exc: Exception) -> Response:
     """A request that waited DB_POOL_TIMEOUT_S for a database connection in vain (SQLAlchemy's
     TimeoutError): 503 with Retry-After at once, rather than a 500 after a long wait."""
     return await http_error(request, StarletteHTTPException(503, BUSY, headers={"Retry-After": str(RETRY_AFTER_S)}))
+
+
+DATABASE_RETRY_AFTER_S = 5
+UNAVAILABLE = "The database is not answering just now; try again in a moment."
+
+
+async def database_unavailable(request: Request, exc: Exception) -> Response:
+    """SQLAlchemy's OperationalError: PostgreSQL stopped, out of reach or gone mid-request, or the SQLite
+    file gone (app/platform/db.py never makes a new one): 503 with Retry-After, the page titled so rather
+    than a 500. The server's log says which (one line: the cause, not a traceback)."""
+    log.warning("the database did not answer %s %s: %s", request.method, _routed_path(request), exc)
+    headers = {"Retry-After": str(DATABASE_RETRY_AFTER_S)}
+    if _wants_json(request):
+        return JSONResponse({"detail": UNAVAILABLE}, status_code=503, headers=headers)
+    context = {"status": 503, "heading": "Unavailable", "message": UNAVAILABLE}
+    return templates.TemplateResponse(request, "error.html", context, status_code=503, headers=headers)
 
 
 def _without_trailing_slash(request: Request) -> Response | None:

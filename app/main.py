@@ -8,13 +8,14 @@ from anyio import to_thread
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
 from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import bring_up_to_date
-from app.errors import busy, http_error, server_error, validation_error
+from app.errors import busy, database_unavailable, http_error, server_error, validation_error
 from app.platform.assets import Assets
 from app.platform.client_address import ClientAddress
 from app.platform.db import make_engine, session_factory
@@ -98,6 +99,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
     app.add_exception_handler(PoolTimeout, busy)
+    app.add_exception_handler(OperationalError, database_unavailable)
     app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=GZIP_LEVEL)
     app.mount("/static", Assets(directory=ROOT / "static"), name="static")
     for area in (

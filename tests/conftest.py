@@ -56,6 +56,7 @@ def new_database(backend: str) -> Iterator[Callable[[], Engine]]:
 def database_url(backend: str, tmp_path) -> Iterator[str]:
     """A new database without a schema, for a test that migrates it or shares it between threads or processes."""
     if backend == "sqlite":
+        (tmp_path / "test.db").touch()  # an empty file is an empty database, which the app's engine opens (never makes)
         yield f"sqlite:///{tmp_path / 'test.db'}"
         return
     name = postgres().create()

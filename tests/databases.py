@@ -110,34 +110,47 @@ def postgres() -> PostgresServer:
 
 
 def _start_cluster() -> URL:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
-        raise RuntimeError(
-            "PostgreSQL is not installed: run scripts/setup (Debian's postgresql), set TEST_POSTGRESQL_URL "
-            "to a server, or TEST_DATABASES=sqlite to test on SQLite only"
-        )
-    bin_dir = Path(found[-1]).parent
-    home = Path(tempfile.mkdtemp(prefix="gpucost-postgres-"))
-    as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    if as_owner:
-        shutil.chown(home, "postgres")
-    data = home / "data"
-    subprocess.run(
-        [*as_owner, bin_dir / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "-N"],
-        check=True,
-        capture_output=True,
-    )
-    options = " ".join(f"-c {name}={value}" for name, value in SERVER_SETTINGS.items())
-    subprocess.run(
-        [*as_owner, bin_dir / "pg_ctl", "-D", data, "-l", home / "server.log", "-w", "-o", f"-k {home} {options}",
-         "start"],
-        check=True,
-        capture_output=True,
-    )  # fmt: skip
+    cluster = Cluster()
+    cluster.start()
+    atexit.register(cluster.remove)
+    return cluster.url
 
-    def stop() -> None:
-        subprocess.run([*as_owner, bin_dir / "pg_ctl", "-D", data, "-m", "immediate", "stop"], capture_output=True)
-        shutil.rmtree(home, ignore_errors=True)
 
-    atexit.register(stop)
-    return URL.create("postgresql+psycopg", username="postgres", database="postgres", query={"host": str(home)})
+class Cluster:
+    """A throwaway server of Debian's PostgreSQL, made with initdb in a temporary folder, listening on
+    a unix socket there only, run as the user postgres when the tests run as root (the server refuses
+    root): started and stopped at will (a test may stop its own to see the app without it)."""
+
+    def __init__(self) -> None:
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if not found:
+            raise RuntimeError(
+                "PostgreSQL is not installed: run scripts/setup (Debian's postgresql), set TEST_POSTGRESQL_URL "
+                "to a server, or TEST_DATABASES=sqlite to test on SQLite only"
+            )
+        self._bin = Path(found[-1]).parent
+        self.home = Path(tempfile.mkdtemp(prefix="gpucost-postgres-"))
+        self._as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self._as_owner:
+            shutil.chown(self.home, "postgres")
+        self._data = self.home / "data"
+        self._run("initdb", "-D", self._data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "-N")
+        self.url = URL.create("postgresql+psycopg", username="postgres", database="postgres",
+                              query={"host": str(self.home)})  # fmt: skip
+
+    def start(self) -> None:
+        options = " ".join(f"-c {name}={value}" for name, value in SERVER_SETTINGS.items())
+        self._run("pg_ctl", "-D", self._data, "-l", self.home / "server.log", "-w", "-o", f"-k {self.home} {options}",
+                  "start")  # fmt: skip
+
+    def stop(self) -> None:
+        """At once, as a crash or an operator's `pg_ctl stop -m immediate` does: connections are cut."""
+        self._run("pg_ctl", "-D", self._data, "-m", "immediate", "stop")
+
+    def remove(self) -> None:
+        subprocess.run([*self._as_owner, self._bin / "pg_ctl", "-D", self._data, "-m", "immediate", "stop"],
+                       capture_output=True)  # fmt: skip
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def _run(self, program: str, *args: object) -> None:
+        subprocess.run([*self._as_owner, self._bin / program, *args], check=True, capture_output=True)

@@ -2,7 +2,8 @@
 
 `python -m app.admin migrate`: bring the database to the newest schema and load the shipped
 catalog and its updates, as every start does, one process at a time (run it before starting the
-workers of a new release, so that none of them waits for it).
+workers of a new release, so that none of them waits for it). It alone makes a new, empty SQLite
+database where one was made before and is gone; a start, or any other command, refuses to.
 `python -m app.admin create-admin NAME`: the only way to make an admin (no default password); the
 password is asked for twice, or read from standard input with --password-stdin.
 `python -m app.admin load-catalog FILE`: load a JSON export into a database that has no catalog yet
@@ -38,7 +39,11 @@ ALREADY_RUNNING = 75
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.admin")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("migrate", help="bring the schema to head and load the shipped catalog updates")
+    commands.add_parser(
+        "migrate",
+        help="bring the schema to head and load the shipped catalog updates (on SQLite, making a new "
+        "empty database if the one made before is gone)",
+    )
     create = commands.add_parser("create-admin", help="create an admin account")
     create.add_argument("username")
     create.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
@@ -53,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("refresh takes one SOURCE or --all")
 
     if args.command == "migrate":
-        bring_up_to_date(settings.database_url)
+        bring_up_to_date(settings.database_url, remake_lost=True)
         print("The database is at the newest schema, with the shipped catalog and its updates.")
         return 0
 

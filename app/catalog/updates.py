@@ -292,10 +292,11 @@ def load_shipped_catalog(session: Session) -> None:
     apply_shipped_updates(session)
 
 
-def bring_up_to_date(url: str) -> None:
+def bring_up_to_date(url: str, remake_lost: bool = False) -> None:
     """The schema at head and the shipped catalog loaded: what every start of the app and `python -m
-    app.admin migrate` do, one process at a time, so that the first does it and the others find it done."""
-    with migration_lock(url):
+    app.admin migrate` do, one process at a time, so that the first does it and the others find it done.
+    A SQLite file made before and lost is DatabaseMissing, unless `remake_lost` (the migrate command)."""
+    with migration_lock(url, remake_lost):
         upgrade_schema(url)
         engine = make_engine(url)
         try:

@@ -2,16 +2,20 @@
 the schema up to date."""
 
 import fcntl
+import os
+import sqlite3
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import IO, Any, cast
+from urllib.parse import quote
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import CursorResult, Engine, Result, event, make_url, text
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import sessionmaker
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import NullPool, QueuePool
 from sqlmodel import Session, create_engine
 
 from app.platform.settings import ROOT
@@ -23,16 +27,51 @@ MIGRATION_LOCK = zlib.crc32(b"gpucost migrate")
 """The PostgreSQL advisory lock that one migrating process holds at a time."""
 
 
+CONNECT_TIMEOUT_S = 5
+"""How long PostgreSQL's connect may take (libpq's connect_timeout, unless the URL sets one): a server
+out of reach is a 503 after this, not a request held for the minutes a TCP connect may wait."""
+
+
+class DatabaseMissing(RuntimeError):
+    """A SQLite database file that was made at its path and is no longer there: an error that says so,
+    never a new empty database in its place (which would start again from the shipped catalog and
+    seem to have lost every saved scenario)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(
+            f"The SQLite database {path} is missing, though a database was made there before "
+            f"({path}.migrate.lock says so). Put the file back (from a backup), or run "
+            "`python -m app.admin migrate` to make a new, empty one there on purpose."
+        )
+
+
+def sqlite_file(url: str) -> str | None:
+    """The absolute path of the SQLite database file at `url`; None for an in-memory one or another database."""
+    if not url.startswith("sqlite"):
+        return None
+    path = make_url(url).database
+    return None if not path or path == ":memory:" else os.path.abspath(path)
+
+
 def make_engine(url: str, connections: int | None = None, wait_s: float = 30.0) -> Engine:
     """An engine on `url`. `connections`: the most it holds open at once, a checkout waiting `wait_s`
     for one to come free before SQLAlchemy's TimeoutError (the server sizes it to its threads, in
-    app/main.py); None: SQLAlchemy's default of 5, and 10 more under load."""
+    app/main.py); None: SQLAlchemy's default of 5, and 10 more under load. It never makes a SQLite
+    file (only a migration does): a file that is not there, or no longer the one it opened, is an
+    OperationalError, which the app answers 503."""
     pool = {} if connections is None else {"pool_size": connections, "max_overflow": 0, "pool_timeout": wait_s}
     if not url.startswith("sqlite"):
-        engine = create_engine(url, pool_pre_ping=True, **pool)
+        timeout = {} if "connect_timeout" in make_url(url).query else {"connect_timeout": CONNECT_TIMEOUT_S}
+        engine = create_engine(url, pool_pre_ping=True, connect_args=timeout, **pool)
         event.listen(engine, "before_cursor_execute", _without_nul, retval=True)
         return engine
-    engine = create_engine(url, connect_args={"check_same_thread": False}, **pool)
+    path = sqlite_file(url)
+    if path is None:
+        engine = create_engine(url, connect_args={"check_same_thread": False}, **pool)
+    else:
+        engine = create_engine("sqlite://", creator=lambda: _open_existing(path), poolclass=QueuePool, **pool)
+        event.listen(engine, "connect", lambda _connection, record: record.info.update(file=_identity(path)))
+        event.listen(engine, "checkout", lambda _connection, record, _proxy: _still_there(path, record.info))
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -43,6 +82,28 @@ def make_engine(url: str, connections: int | None = None, wait_s: float = 30.0) 
         cursor.close()
 
     return engine
+
+
+def _open_existing(path: str) -> sqlite3.Connection:
+    """The file at `path` opened to read and write, never made: sqlite3's `mode=rw`."""
+    return sqlite3.connect(f"file:{quote(path)}?mode=rw", uri=True, check_same_thread=False)
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """Which file is at `path` (its device and inode), None if none is."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _still_there(path: str, info: dict[str, Any]) -> None:
+    """A pooled connection whose file was moved or deleted would go on reading it (an open file
+    follows its inode): given up at checkout, so that the next connection finds no file, and a
+    file put back at the path is opened afresh. One stat a checkout."""
+    if _identity(path) != info.get("file"):
+        raise DisconnectionError(f"the SQLite database {path} is not the file this connection opened")
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
@@ -70,19 +131,27 @@ def _strip_nul(value: Any) -> Any:
 
 
 @contextmanager
-def migration_lock(url: str) -> Iterator[None]:
+def migration_lock(url: str, remake_lost: bool = False) -> Iterator[None]:
     """Held by one process at a time for each database, so that workers starting together on a new
     database migrate and seed it one after the other: the first does the work, the others find it
     done. PostgreSQL: an advisory lock, freed with its connection if the process dies; SQLite: an
-    exclusive lock on `<database file>.migrate.lock` (an in-memory database has one process)."""
+    exclusive lock on `<database file>.migrate.lock` (an in-memory database has one process).
+
+    On SQLite the lock file also keeps a line once a database was made at the path: a file missing
+    where one was made is DatabaseMissing, not a new empty database, unless `remake_lost`
+    (`python -m app.admin migrate`, which says so in its help)."""
     if url.startswith("sqlite"):
-        path = make_url(url).database
-        if not path or path == ":memory:":
+        path = sqlite_file(url)
+        if path is None:
             yield
             return
         with open(f"{path}.migrate.lock", "a") as lock_file:
             fcntl.flock(lock_file, fcntl.LOCK_EX)
+            if not os.path.exists(path) and _made_here(lock_file) and not remake_lost:
+                raise DatabaseMissing(path)
             yield
+            if not _made_here(lock_file):
+                lock_file.write(f"A database was made at {path}: a start without it refuses to make a new one.\n")
         return
     engine = create_engine(url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
     try:
@@ -137,13 +206,19 @@ def alembic_config(url: str) -> Config:
     return config
 
 
+def _made_here(lock_file: IO[str]) -> bool:
+    return os.fstat(lock_file.fileno()).st_size > 0
+
+
 def upgrade_schema(url: str) -> None:
-    """Bring the schema to the newest Alembic revision; hold `migration_lock` around it."""
+    """Bring the schema to the newest Alembic revision; hold `migration_lock` around it. The one step
+    that makes a SQLite file where there is none."""
     command.upgrade(alembic_config(url), "head")
 
 
 def migrate(url: str) -> None:
-    """Bring the schema to the newest Alembic revision, one process at a time."""
+    """Bring the schema to the newest Alembic revision, one process at a time (never remaking a lost
+    SQLite file: see `migration_lock`)."""
     with migration_lock(url):
         upgrade_schema(url)
 

@@ -36,13 +36,20 @@ class Server:
         self.process.wait(timeout=10)
 
 
+def _command(port: int) -> list[str]:
+    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port), "--log-level", "warning"]
+    command.append("--no-proxy-headers")  # as in production: the app reads X-Forwarded-For by TRUSTED_PROXIES
+    return command
+
+
+def _environment(database_url: str, settings: dict[str, str]) -> dict[str, str]:
+    return os.environ | {"DATABASE_URL": database_url, "SAVES_PER_CLIENT_PER_10_MIN": "100000"} | settings
+
+
 def start(database_url: str, **settings: str) -> Server:
     """A uvicorn process serving the app on `database_url`, once it answers /api/health."""
     port = _free_port()
-    env = os.environ | {"DATABASE_URL": database_url, "SAVES_PER_CLIENT_PER_10_MIN": "100000"} | settings
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port), "--log-level", "warning"]
-    command.append("--no-proxy-headers")  # as in production: the app reads X-Forwarded-For by TRUSTED_PROXIES
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
+    process = subprocess.Popen(_command(port), cwd=ROOT, env=_environment(database_url, settings))
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -66,3 +73,13 @@ def serving(database_url: str, **settings: str) -> Iterator[Server]:
         if server.process.poll() is None:
             server.process.terminate()
             server.process.wait(timeout=10)
+
+
+def refused_start(database_url: str, **settings: str) -> str:
+    """What a server that will not start on `database_url` says on its way out (its standard error)."""
+    exited = subprocess.run(
+        _command(_free_port()), cwd=ROOT, env=_environment(database_url, settings), capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert exited.returncode != 0, "the server started"
+    return exited.stderr
