@@ -165,6 +165,11 @@ def migration_lock(url: str, remake_lost: bool = False) -> Iterator[None]:
         engine.dispose()
 
 
+def _made_here(lock_file: IO[str]) -> bool:
+    """Whether a migration wrote its line in the lock file: a database was made at its path."""
+    return os.fstat(lock_file.fileno()).st_size > 0
+
+
 @contextmanager
 def held_alone(url: str, name: str) -> Iterator[bool]:
     """Whether this process holds lock `name` on the database at `url` for the block, never waiting
@@ -204,10 +209,6 @@ def alembic_config(url: str) -> Config:
     config.set_main_option("script_location", str(ROOT / "migrations"))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))  # a URL-escaped password or socket path
     return config
-
-
-def _made_here(lock_file: IO[str]) -> bool:
-    return os.fstat(lock_file.fileno()).st_size > 0
 
 
 def upgrade_schema(url: str) -> None:
