@@ -35,6 +35,11 @@ SMALLER = 12
 Params = TypeVar("Params", bound=BaseModel)
 
 
+def _is_set(value: object) -> bool:
+    """Whether a filter narrows anything: 0 days does, though falsy."""
+    return value is not None and value is not False and value not in ("", [])
+
+
 @dataclass(frozen=True)
 class Change:
     """One step from the inputs: in words, and the inputs it sets."""
@@ -118,6 +123,7 @@ def explorer_detours(catalog: CatalogSnapshot, p: ExplorerParams) -> list[Detour
     dropped = {
         "eu_only": "Without the EU filter",
         "exclude_us_hq": "With providers headquartered in the US too",
+        "dated_within": "With prices of any date, undated too",
         "country": f"In any country, not only {_or(country_name(c) for c in p.country)}",
         "provider": f"From any provider, not only {_or(providers.get(s, s) for s in p.provider)}",
         "billing": f"Any billing, not only {_or(p.billing)}",
@@ -126,7 +132,7 @@ def explorer_detours(catalog: CatalogSnapshot, p: ExplorerParams) -> list[Detour
         "gpu": f"Any GPU model, not only {_or(p.gpu)}",
         "q": f"Without the search “{p.q}”",
     }
-    drops = [Change(said, {name: DEFAULTS[name]}) for name, said in dropped.items() if getattr(p, name)]
+    drops = [Change(said, {name: DEFAULTS[name]}) for name, said in dropped.items() if _is_set(getattr(p, name))]
 
     def offers(changed: ExplorerParams) -> int:
         return len(explore(catalog, changed).rows)
@@ -166,11 +172,12 @@ def quote_detours(catalogs: Catalogs, p: QuoteParams) -> list[Detour]:
         "region": f"In any region, not only {p.region}",
         "tenancy": f"Any tenancy, not only {_or(p.tenancy)}",
         "hide_spot": "With spot offers too",
+        "dated_within": "With prices of any date, undated too",
         "offer": f"Every offer of {p.gpu}, not only the one chosen",
     }
     default = QuoteParams.model_fields
     drops = [Change(said, {name: default[name].get_default(call_default_factory=True)})
-             for name, said in dropped.items() if getattr(p, name)]  # fmt: skip
+             for name, said in dropped.items() if _is_set(getattr(p, name))]  # fmt: skip
     offers = _counter(catalogs)
     rented = [t for t in RENTED if t not in p.tenancy]
     tenancies = [Change(f"{_or([t]).capitalize()} instead of {_or(p.tenancy)}", {"tenancy": [t]}) for t in rented]

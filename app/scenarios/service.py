@@ -153,7 +153,7 @@ def as_saved_and_today(catalogs: Catalogs, scenario: Scenario, result: QuoteResu
         "today_rows": rows,
         "cheapest": ThenAndNow(saved.options[0].option, saved.options[0], now.quote.options[0]) if both else None,
         "today_version": now.catalog.version,
-        "today_listed": now.catalog.created_at,
+        "today_listed": now.catalog.price_list,
         "today_currency": now.currency,
         "today_rate": now.rate,
     }

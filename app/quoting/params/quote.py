@@ -170,6 +170,10 @@ class QuoteParams(SizeParams, OwningParams):
     hide_spot: Flag = Input(
         "Leave out spot offers", Fieldset.FILTERS, unit="the provider can interrupt them", widget=Widget.FLAG
     ).field(False)  # fmt: skip
+    dated_within: MaybeWhole = Input(
+        "Only prices dated within", Fieldset.FILTERS, unit="days", placeholder="any date",
+        help="only prices whose source dates them this many days before today or since; an undated price never passes",
+    ).field(None, ge=0, le=36_500)  # fmt: skip
     offer: str = Input(
         "Offer", None, widget=Widget.HIDDEN,
         help="price only this offer: its key, as the offers list links it",

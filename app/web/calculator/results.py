@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.catalog.ages import rests_on_said
 from app.catalog.fabric import FabricRecord
 from app.catalog.offer_records import OfferRecord
 from app.catalog.rates import RateRecord
@@ -96,6 +97,8 @@ class Shown:
     """A run across nodes: the offers of its GPU model whose nodes may not run it together, by why."""
     run_chart: tuple[RunChart, ...] = ()
     """A run: its cost and wall clock at the other sizes the catalog prices on its GPU model."""
+    price_age: str = ""
+    """Where the answer rests on an undated price or an old one: what the headline adds, after the answer."""
 
 
 def shown(result: QuoteResult, view: ProviderView, catalogs: Catalogs) -> Shown:
@@ -128,7 +131,15 @@ def shown(result: QuoteResult, view: ProviderView, catalogs: Catalogs) -> Shown:
         estimate_checks=memo.part("estimate checks", lambda: estimate_checks(result)),
         left_out=memo.part("left out across nodes", lambda: left_out(result)),
         run_chart=memo.part("run sizes", lambda: run_chart(run_sizes(catalogs, result), p.run_gpus, result.currency)),
+        price_age=_price_age(result.options[0][1]),
     )
+
+
+def _price_age(record: OfferRecord | OwnedRecord) -> str:
+    """The answer's price, as old as its source dates it; a server of the buyer's own figures has no source."""
+    if isinstance(record, OwnedRecord) and record.server is None:
+        return ""
+    return rests_on_said(record.row.as_of)
 
 
 def _option_rows(result: QuoteResult) -> tuple[OptionRow, ...]:
