@@ -41,10 +41,10 @@ def dated_from(as_of: date | None, since: date | None) -> bool:
     return since is None or (as_of is not None and as_of >= since)
 
 
-def rests_on_said(as_of: date | None, on: date | None = None) -> str:
+def rests_on_said(as_of: date | None, whose: str = "its", on: date | None = None) -> str:
     """What a headline adds where its answer rests on an undated price or one older than STALE_DAYS; ""
-    where the price is recent enough to go unremarked."""
+    where the price is recent enough to go unremarked. `whose`: the price's owner as the headline names it."""
     days = age_days(as_of, on)
     if days is None:
-        return "its price is undated: check it with the provider before you sign"
-    return f"its price is {days:,} days old" if days > STALE_DAYS else ""
+        return f"{whose} price is undated: check it with the provider before you sign"
+    return f"{whose} price is {days:,} days old" if days > STALE_DAYS else ""

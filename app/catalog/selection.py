@@ -36,14 +36,24 @@ def select_offers(
         o
         for o in catalog.offers_by_gpu.get(gpu, [])
         if (not key or o.row.key == key)
-        and (not tenancies or o.priced.tenancy in tenancies)
-        and (not hide_spot or o.priced.billing is not terms.Billing.SPOT)
+        and _priced_as(o, tenancies, hide_spot, dated_since)
         and o.priced.gpus_per_unit >= min_gpus_per_unit
         and (not across_nodes or (spans_nodes(catalog, o, across_nodes) and across_nodes % o.priced.gpus_per_unit == 0))
         and _located(o, region, eu_only, exclude_us_hq)
         and (not at_once or _rented_with(catalog, o, at_once))
-        and dated_from(o.row.as_of, dated_since)
     ]
+
+
+def _priced_as(
+    o: OfferRecord, tenancies: frozenset[terms.Tenancy] | None, hide_spot: bool, dated_since: date | None
+) -> bool:
+    """Whether the offer passes the filters of how it is rented and how recent its price is: an undated
+    price passes no date filter."""
+    return (
+        (not tenancies or o.priced.tenancy in tenancies)
+        and (not hide_spot or o.priced.billing is not terms.Billing.SPOT)
+        and dated_from(o.row.as_of, dated_since)
+    )
 
 
 def _rented_with(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> bool:

@@ -4,6 +4,7 @@ its newest price, never by the day the database was made. Today is pinned (`toda
 
 from datetime import date
 
+import pytest
 from sqlmodel import select
 
 from app.catalog.ages import age_days, age_said
@@ -71,6 +72,25 @@ def test_an_undated_cheapest_price_is_flagged_after_the_answer(client, session, 
     assert text.index("$1,003.60") < text.index(flag)
     ages = [a.get_text() for a in soup(client.get(f"/?{QUERY}")).select("table.options .age")]
     assert ages[0] == "undated"
+
+
+@pytest.mark.parametrize(
+    ("node_as_of", "flag"),
+    [
+        (date(2026, 11, 1), "the base's price is 120 days old; the burst's price is 120 days old"),
+        (date(2027, 2, 1), "the burst's price is 120 days old"),
+    ],
+)
+def test_a_split_headline_flags_the_base_and_burst_prices_it_rests_on(client, session, today_is, node_as_of, flag):
+    """2 GPUs on Metal's nodes and bursts to Cloud's on demand as of 2026-11-01: on 2027-03-01 (30 + 31 + 31
+    + 28 days) 120 days old; Metal's price dated 2027-02-01 instead is 28 days old, unremarked."""
+    dated(session, node=node_as_of)
+    split = "job=split&gpu=H100&base_gpus=2&split_peak=10&peak_hours=100&checkpoints_out=0"
+    today_is(date(2027, 3, 1))
+    said = headline(client, split)
+    text = said.get_text(" ", strip=True)
+    assert text.startswith("Dedicate 2 H100 on monthly dedicated servers (Metal) and burst to Virtualized, on demand")
+    assert said.select_one(".price-age").get_text() == flag
 
 
 def offers_left(client, query):
