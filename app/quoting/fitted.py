@@ -100,7 +100,7 @@ def fitted_for(
         key=at_fit.offer,
         across_nodes=unit_gpus if across else 0,
         at_once=gpus,
-        dated_since=dated_since(at_fit.dated_within),
+        dated_since=dated_since(at_fit.dated_within, at_fit.dated_on),
     )
     batch = params.job is Job.SERVE and params.hours_up == 0
     run = job is not None and job.run is not None

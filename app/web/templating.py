@@ -90,12 +90,18 @@ def filters_said(p: QuoteParams) -> str:
         "with the data centre in the EU" if p.eu_only else "",
         "from providers not headquartered in the US" if p.exclude_us_hq else "",
         "leaving out spot" if p.hide_spot else "",
-        "" if p.dated_within is None else f"with prices dated within {p.dated_within:,} days",
+        _dated_said(p),
     ]
     said = [w for w in where if w]
     if not kinds and not said:
         return ""
     return ", among " + " ".join(filter(None, [kinds, "offers"])) + (" " + ", ".join(said) if said else "")
+
+
+def _dated_said(p: QuoteParams) -> str:
+    if p.dated_within is None:
+        return ""
+    return f"with prices dated within {p.dated_within:,} days" + (f" of {p.dated_on:%Y-%m-%d}" if p.dated_on else "")
 
 
 def day(value: date | datetime | None) -> str:

@@ -10,8 +10,9 @@ from sqlmodel import select
 from app.catalog.ages import age_days, age_said
 from app.catalog.tables import CatalogVersion, OfferVersion
 from tests.factories import hand_checked_catalog
-from tests.web.helpers import QUERY, soup
+from tests.web.helpers import QUERY, soup, totals
 from tests.web.test_dead_ends import detours
+from tests.web.test_scenarios import save_via_page
 
 DEC_6 = date(2026, 12, 6)
 
@@ -128,6 +129,23 @@ def test_a_date_filter_that_leaves_nothing_points_at_dropping_it(client, session
     assert detours(page)[0][:2] == ("With prices of any date, undated too", 3)
     explorer = soup(client.get("/offers?dated_within=4"))
     assert detours(explorer)[0][:2] == ("With prices of any date, undated too", 3)
+
+
+def test_a_saved_link_keeps_the_prices_its_date_filter_passed_when_saved(client, session, today_is):
+    """Saved on 2026-12-06 with prices dated within 5 days: Metal's node, as of 2026-12-01, at 1,250.00.
+    On 2026-12-20 the same filter passes nothing, yet the saved link still counts back from 2026-12-06; its
+    headline says so, and the API's save keeps that day too."""
+    dated(session, node=date(2026, 12, 1), serverless=None)
+    today_is(DEC_6)
+    link = save_via_page(client, f"{QUERY}&dated_within=5").headers["location"]
+    saved = client.post("/api/scenarios", json={"params": {"gpu_hours": 400, "dated_within": 5}}).json()
+    assert saved["params"]["dated_on"] == "2026-12-06"
+    today_is(date(2026, 12, 20))
+    page = soup(client.get(link))
+    assert totals(page) == {"bare_metal-monthly": "$1,250.00"}
+    said = page.select_one("p.headline").get_text(" ", strip=True)
+    assert "among offers with prices dated within 5 days of 2026-12-06" in said
+    assert soup(client.get(f"/?{QUERY}&dated_within=5")).select_one("p.problem") is not None
 
 
 def test_the_api_gives_each_price_age_beside_its_date(client, session, today_is):

@@ -30,8 +30,8 @@ from app.web.templating import templates
 def pinned(result: QuoteResult) -> dict[str, Any]:
     """What a saved link keeps beyond the inputs: the version quoted, "any GPU" where asked, and where
     GPU-hours were converted to the GPU model quoted, the hours as stated and the GPU model they are of
-    (named, so that a later price list cannot make them another's)."""
-    kept = {"catalog_version": result.catalog.version} | result.as_stated
+    (named, so that a later price list cannot make them another's), and the day a date filter counts from."""
+    kept = {"catalog_version": result.catalog.version} | result.as_stated | result.params.dated_kept
     return kept | ({"gpu": ANY_GPU} if result.choices else {})
 
 
