@@ -3,7 +3,6 @@ described), declared once, on its field."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from pydantic import ConfigDict
@@ -12,7 +11,17 @@ from app.catalog import ages
 from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.money import CODES, NAMES, USD, CurrencyCode
 from app.costing.terms import DEFAULT_TAX, Assumptions, Tenancy, Workload
-from app.quoting.params.inputs import Fieldset, Flag, Input, MaybeNumber, MaybeWhole, Number, Whole, Widget
+from app.quoting.params.inputs import (
+    Fieldset,
+    Flag,
+    Input,
+    MaybeDay,
+    MaybeNumber,
+    MaybeWhole,
+    Number,
+    Whole,
+    Widget,
+)
 from app.quoting.params.job import Job
 from app.quoting.params.owning import OwningParams
 from app.quoting.params.split import SplitParams
@@ -177,7 +186,7 @@ class QuoteParams(SizeParams, OwningParams):
         help="only prices whose source dates them this many days before today (or `dated_on`) or since; an "
         "undated price never passes",
     ).field(None, ge=0, le=36_500)  # fmt: skip
-    dated_on: date | None = Input(
+    dated_on: MaybeDay = Input(
         "Prices dated within, counted back from", None, widget=Widget.HIDDEN,
         help="the day `dated_within` counts back from (default: today): a saved link keeps the day it was saved",
     ).field(None, examples=["2026-11-30"])  # fmt: skip
