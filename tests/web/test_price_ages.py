@@ -120,15 +120,24 @@ def test_the_explorer_filters_by_date_and_says_each_age(client, session, today_i
     assert ages == ["as of 2026-11-01, 35 days old", "undated", "as of 2026-12-01, 5 days old"]
 
 
-def test_a_date_filter_that_leaves_nothing_points_at_dropping_it(client, session, today_is):
-    """Within 4 days of 2026-12-06 no hand-checked price is dated: the way out is every date, 3 offers."""
+def test_a_date_filter_that_leaves_nothing_points_at_widening_or_dropping_it(client, session, today_is):
+    """Within 4 days of 2026-12-06 no hand-checked price is dated: the least widening that answers is 5 days
+    (the node as of 2026-12-01), 1 offer; every date gives all 3. Each link, followed, gives what it promised."""
     dated(session, node=date(2026, 12, 1), serverless=None)
     today_is(DEC_6)
     page = soup(client.get(f"/?{QUERY}&dated_within=4"))
     assert page.select_one("p.problem").get_text(strip=True).startswith("No offers of H100 match these filters")
-    assert detours(page)[0][:2] == ("With prices of any date, undated too", 3)
-    explorer = soup(client.get("/offers?dated_within=4"))
-    assert detours(explorer)[0][:2] == ("With prices of any date, undated too", 3)
+    found = detours(page)
+    assert [d[:2] for d in found[:2]] == [
+        ("Prices dated within 5 days", 1),
+        ("With prices of any date, undated too", 3),
+    ]
+    assert [offers_left(client, url.split("?", 1)[1]) for _, _, url in found[:2]] == [1, 3]
+    explorer = detours(soup(client.get("/offers?dated_within=4")))
+    assert [d[:2] for d in explorer[:2]] == [
+        ("Prices dated within 5 days", 1),
+        ("With prices of any date, undated too", 3),
+    ]
 
 
 def test_a_saved_link_keeps_the_prices_its_date_filter_passed_when_saved(client, session, today_is):
