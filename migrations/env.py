@@ -12,6 +12,7 @@ import app.catalog.history_tables  # noqa: F401
 import app.admin.tables  # noqa: F401
 import app.scenarios.profiles  # noqa: F401
 import app.scenarios.tables  # noqa: F401
+import app.refresh.status  # noqa: F401
 from app.platform.settings import settings
 
 config = context.config

@@ -22,3 +22,11 @@ def test_the_compose_replicas_are_checked_at_the_readiness_endpoint_before_the_p
     for replica in ("app1", "app2"):
         assert "/api/health" in " ".join(services[replica]["healthcheck"]["test"])
         assert services["proxy"]["depends_on"][replica] == {"condition": "service_healthy"}
+
+
+def test_the_compose_refresh_service_refreshes_every_source_on_the_replicas_database():
+    services = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())["services"]
+    refresh = services["refresh"]
+    assert "-m app.admin refresh --all --apply" in " ".join(refresh["command"])
+    assert refresh["environment"] == services["app1"]["environment"]
+    assert refresh["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}

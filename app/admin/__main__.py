@@ -10,6 +10,10 @@ password is asked for twice, or read from standard input with --password-stdin.
 `python -m app.admin refresh SOURCE [--apply]`: fetch a public price source and print what it would
 change; with --apply, apply it as one catalog version (not if any row is malformed). SOURCE `ecb`
 is the ECB's euro reference rate, which --apply saves as the EUR exchange rate.
+`python -m app.admin refresh --all [--apply]`: every source, each its own catalog version; one that
+fails changes nothing and the others go on; the exit status is 1 if any failed. One refresh runs at
+a time per database: another started meanwhile says so and does nothing (exit status 75, EX_TEMPFAIL,
+so that a scheduler does not count it as a failure).
 """
 
 import argparse
@@ -17,21 +21,18 @@ import getpass
 import json
 import sys
 
-import httpx
 from sqlmodel import Session
 
 from app.admin.accounts import create_admin
-from app.catalog.changes import Change, StaleRecord
-from app.catalog.imports import apply_import, load_catalog
-from app.catalog.rate_changes import change_rate
-from app.catalog.snapshot import catalogs_for
-from app.catalog.tables import Provenance
+from app.catalog.imports import load_catalog
 from app.catalog.updates import bring_up_to_date
-from app.platform.db import make_engine, migrate, session_factory
+from app.platform.db import held_alone, make_engine, migrate
 from app.platform.settings import settings
-from app.refresh.ecb import read_ecb
-from app.refresh.fetch import Fetcher, RefreshFailed
-from app.refresh.sources import SOURCES, http_client, plan_refresh
+from app.refresh.runs import EVERY_SOURCE, Outcome, run_every_source, run_source
+from app.refresh.sources import http_client
+
+ALREADY_RUNNING = 75
+"""EX_TEMPFAIL: another refresh holds the database; try again later (not a failure of this one)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,9 +45,12 @@ def main(argv: list[str] | None = None) -> int:
     load = commands.add_parser("load-catalog", help="load a JSON export into a database without a catalog")
     load.add_argument("file")
     refresh = commands.add_parser("refresh", help="refresh prices from a public source")
-    refresh.add_argument("source", choices=[*sorted(SOURCES), "ecb"])
+    refresh.add_argument("source", nargs="?", choices=sorted(EVERY_SOURCE))
+    refresh.add_argument("--all", action="store_true", help="every source, each as its own catalog version")
     refresh.add_argument("--apply", action="store_true", help="apply the prices as one catalog version")
     args = parser.parse_args(argv)
+    if args.command == "refresh" and (args.source is None) == (not args.all):
+        parser.error("refresh takes one SOURCE or --all")
 
     if args.command == "migrate":
         bring_up_to_date(settings.database_url)
@@ -54,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if args.command == "refresh":
-        return _refresh(args.source, args.apply)
+        return _refresh(None if args.all else args.source, args.apply)
 
     if args.command == "load-catalog":
         migrate(settings.database_url)
@@ -85,54 +89,30 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _refresh(source: str, apply: bool) -> int:
-    bring_up_to_date(settings.database_url)
-    engine = make_engine(settings.database_url)
-    with Session(engine) as session, http_client() as client:
-        if source == "ecb":
-            return _refresh_rate(session, client, apply)
-        version = catalogs_for(engine).newest()
-        try:
-            plan = plan_refresh(session_factory(engine), version, source, client)
-        except RefreshFailed as e:
-            print(f"Nothing was changed: {e}.", file=sys.stderr)
-            return 1
-        print(f"{SOURCES[source].title}: {plan.rows} prices read, {len(plan.add)} new, {len(plan.change)} changed, "
-              f"{plan.unchanged} unchanged, {len(plan.problems)} malformed.")  # fmt: skip
-        for line in plan.left_out:
-            print(f"  {line}")
-        for where, reason in plan.problems:
-            print(f"  {where}: {reason}", file=sys.stderr)
-        if plan.problems:
-            print("Nothing was changed: the source has malformed rows.", file=sys.stderr)
-            return 1
-        if not apply or not (plan.add or plan.change):
-            print("Nothing applied." if apply else "Preview only: add --apply to apply it.")
-            return 0
-        try:
-            applied = apply_import(session, plan, f"refresh from {SOURCES[source].title}", "command line")
-        except (ValueError, StaleRecord) as e:
-            print(f"Nothing was changed: {e}.", file=sys.stderr)
-            return 1
-    print(f"Applied as catalog version {applied}.")
-    return 0
+def _refresh(source: str | None, apply: bool) -> int:
+    """`source`, or every source where None, while no other refresh runs on this database."""
+    with held_alone(settings.database_url, "refresh") as alone:
+        if not alone:
+            print("A refresh is already running on this database; this one changed nothing.", file=sys.stderr)
+            return ALREADY_RUNNING
+        bring_up_to_date(settings.database_url)
+        engine = make_engine(settings.database_url)
+        with http_client() as client:
+            if source is not None:
+                return 0 if _said(run_source(engine, client, source, apply)) else 1
+            outcomes = [_said(outcome) for outcome in run_every_source(engine, client, apply)]
+    failed = [outcome.source for outcome in outcomes if not outcome.ok]
+    print(f"{len(outcomes) - len(failed)} of {len(outcomes)} sources refreshed"
+          + (f"; failed: {', '.join(failed)}." if failed else "."))  # fmt: skip
+    return 1 if failed else 0
 
 
-def _refresh_rate(session: Session, client: httpx.Client, apply: bool) -> int:
-    try:
-        found = read_ecb(Fetcher(client), settings.ecb_rates_url)
-    except RefreshFailed as e:
-        print(f"Nothing was changed: {e}.", file=sys.stderr)
-        return 1
-    print(f"ECB reference rate of {found.as_of}: 1 EUR = {found.usd_per_eur} USD.")
-    if not apply:
-        print("Preview only: add --apply to apply it.")
-        return 0
-    provenance = Provenance(source=found.url, as_of=found.as_of, source_kind="official", quote=found.quote)
-    change = Change(f"ECB euro reference rate of {found.as_of}", "command line")
-    version = change_rate(session, "EUR", found.usd_per_eur, provenance, change)
-    print(f"Applied as catalog version {version}.")
-    return 0
+def _said(outcome: Outcome) -> Outcome:
+    for line in outcome.said:
+        print(line)
+    for line in outcome.refused:
+        print(line if line.startswith("  ") else f"{outcome.source}: {line}", file=sys.stderr)
+    return outcome
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 
 from app.catalog.history_tables import PricePointRow
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, Provider
+from app.catalog.wording import plain_words
 from app.costing.history import DateBasis, PriceBasis, PricePoint
 from app.costing.terms import per_gpu_hour
 
@@ -80,9 +81,9 @@ def _shipped_points(session: Session, gpu: GpuModel, filters: HistoryFilters) ->
             gpu=gpu.name, provider=row["provider"], product=row["product"], region=row["region"],
             tenancy=row["tenancy"], billing=row["billing"], day=row["day"], per_gpu_hour=row["per_gpu_hour"],
             price=row["price"], price_period=row["price_period"], gpus_per_unit=row["gpus_per_unit"],
-            currency=row["currency"], price_basis=PriceBasis(row["price_basis"]), source=row["source"],
+            currency=row["currency"], price_basis=PriceBasis(row["price_basis"]), source=plain_words(row["source"]),
             date_basis=DateBasis.SOURCE, date_stated=row["date_basis"], basis_as_published=row["basis_as_published"],
-            derivation=row["derivation"], quote=row["quote"], source_kind=row["source_kind"],
+            derivation=row["derivation"], quote=row["quote"], source_kind=plain_words(row["source_kind"]),
             catalog_version=row["catalog_version"], provider_name=row["provider_name"] or "",
         )  # fmt: skip
 

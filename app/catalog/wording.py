@@ -54,6 +54,52 @@ _PROVENANCE = re.compile(
 paths, commits, copies), the trail, not what a reader is told."""
 
 
+RESEARCH_WORDS = tuple(
+    (re.compile(pattern), plain)
+    for pattern, plain in (
+        (r"\s*\(stored (?:copy|documentation excerpt)\)", ""),
+        (r"\bstored (copy|excerpt)\b", r"copied \1"),
+        (r"\ba docs-corpus excerpt\b", "an excerpt of the documentation"),
+        (r"\bdocs-corpus excerpt\b", "excerpt of the documentation"),
+        (r"\bpages corpus \(copy of ([^()]*)\)", r"a copy of \1"),
+        (r"\bpages corpus: ", ""),
+        (r"\bpages corpus\b", "a copy of the page"),
+        (r"\bnot a verbatim harvest\b", "not copied word for word"),
+        (r"\bno verbatim-grounding stamp\b", "not marked as copied word for word"),
+        (r"\bverbatim-grounded harvest\b", "copied word for word"),
+        (r"\bthird-party verbatim transcription\b", "a third party's word-for-word copy"),
+        (r"\bthe stored sources\b|\b(?:the )?stored corpora\b", "the sources checked"),
+        (r"\bthe stored page\b", "the copy of the page"),
+        (r"\bstored (version|versions)\b", r"\1"),
+        (r"\b([Nn])ot found in the research\b", r"\1ot found in the sources checked"),
+        (r"\(research date ([^)]*)\)", r"(dated \1)"),
+        (r"\bas the research gives it\b", "as its source gives it"),
+        (r"\bRead from\b", "Taken from"),
+        (r"\bread from\b", "taken from"),
+    )
+)
+"""How the research named its own steps (its stores of pages and documentation, its harvests), as a reader
+says where a fact came from: applied to whatever a page or the API shows of a note or a source, never to
+the stored rows (shipped data is never edited)."""
+
+
+def plain_words(text: str) -> str:
+    """A note or a source with the research's words for its own steps said plainly."""
+    for pattern, plain in RESEARCH_WORDS:
+        text = pattern.sub(plain, text)
+    return text
+
+
+_TEST_DATA = re.compile(r"/(?:tests?|testdata|fixtures)/")
+"""A path inside another project's tests: a copy that project keeps to test its own code."""
+
+
+def source_word(source: str, otherwise: str = "source") -> str:
+    """What a link to a source says: another project's test data is a third party's copy, not the
+    provider's page, and says so."""
+    return "a third party's copy" if _TEST_DATA.search(source) else otherwise
+
+
 NOTES_KEPT = 4096
 """Notes whose plain form is kept, the most recently read (every offer's of a catalog version or two): a
 note's plain form depends on its text alone, so none goes stale. Each move of the calculator's slider
@@ -64,8 +110,8 @@ reads its options' notes twice (offer and source cells), at tens of microseconds
 def plain_note(notes: str) -> tuple[str, str]:
     """A fact's notes as sentences, and the trail of where the research read them (for the source's
     tooltip or its own field, not the reader's eye)."""
-    trail = " ".join(m.group().strip(" []") for m in _PROVENANCE.finditer(notes))
-    text = _PROVENANCE.sub("", notes)
+    trail = plain_words(" ".join(m.group().strip(" []") for m in _PROVENANCE.finditer(notes)))
+    text = plain_words(_PROVENANCE.sub("", notes))
     parts = [SOURCE_TERMS.get(part.strip(), part.strip()) for part in text.split(";") if part.strip()]
     capitals = [part[0].upper() + part[1:] for part in parts]
     sentences = [part if part.endswith(".") else part + "." for part in capitals]

@@ -57,14 +57,15 @@ def cost_curve(offer: Offer, workload: Workload, assumptions: Assumptions, fixed
 
 def run_months_curve(fixed: float, offer: Offer, workload: Workload, tax: float) -> SteppedCost:
     """A run's reserved nodes, each step one more month of all of them: the run's GPU-hours H a month
-    of the horizon's M take H x M / (1 - t) hours of the nodes' GPUs, in whole months billed (at least
-    the term), spread over the M months of the horizon."""
+    of the horizon's M take H x M / (1 - t) hours of the run's own GPUs (a node's others idle), in whole
+    months billed (at least the term), spread over the M months of the horizon."""
     nodes = math.ceil(workload.peak_gpus / offer.gpus_per_unit)
     return SteppedCost(
         base=fixed,
         unit_month=offer.usd_per_unit_month * nodes / workload.months,
         min_units=billed_months(offer, 1),
-        hours_per_unit=nodes * offer.gpus_per_unit * HOURS_PER_MONTH * (1 - tax) / workload.months,
+        hours_per_unit=workload.peak_gpus * HOURS_PER_MONTH * (1 - tax) / workload.months,
+        run_nodes=nodes,
     )
 
 

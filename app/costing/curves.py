@@ -51,9 +51,15 @@ class SteppedCost:
     hours_per_unit: float
     unit_nodes: int = 1
     """Nodes in one unit: a serving replica across nodes is rented in whole replicas."""
+    run_nodes: int = 0
+    """A run's curve, each unit a month of these nodes (its GPUs are fixed); 0 where units are nodes."""
 
     def units(self, hours: float) -> int:
         return max(self.min_units, math.ceil(hours / self.hours_per_unit - _EPS))
+
+    def nodes(self, hours: float) -> int:
+        """The nodes (servers) held at `hours`: a run's own, whatever its months; else the units' nodes."""
+        return self.run_nodes or self.units(hours) * self.unit_nodes
 
     def at(self, hours: float) -> float:
         return self.base + self.unit_month * self.units(hours)

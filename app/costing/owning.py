@@ -133,6 +133,6 @@ def owning_beats(break_evens: Sequence[BreakEven], curve: SteppedCost, gpus: int
         if at is not None:
             first, then = pair.crossings[at], pair.crossings[at + 1 : at + 2]
             against = pair.b if pair.a == OWNED_OPTION else pair.a
-            busy = busy_share(first.hours, curve.units(first.hours), gpus)
+            busy = busy_share(first.hours, curve.nodes(first.hours), gpus)
             found.append(OwnedBreakEven(against, first.hours, busy, then[0].hours if then else None))
     return sorted(found, key=lambda b: b.hours)

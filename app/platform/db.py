@@ -93,6 +93,39 @@ def migration_lock(url: str) -> Iterator[None]:
         engine.dispose()
 
 
+@contextmanager
+def held_alone(url: str, name: str) -> Iterator[bool]:
+    """Whether this process holds lock `name` on the database at `url` for the block, never waiting
+    for it: True for the one process that got it, False for every other while it is held. As
+    `migration_lock`: an advisory lock on PostgreSQL, freed with its connection if the process dies;
+    on SQLite, `<database file>.<name>.lock`, freed with the file descriptor."""
+    if url.startswith("sqlite"):
+        path = make_url(url).database
+        if not path or path == ":memory:":
+            yield True
+            return
+        with open(f"{path}.{name}.lock", "a") as lock_file:
+            try:
+                fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held = True
+            except BlockingIOError:
+                held = False
+            yield held
+        return
+    key = zlib.crc32(f"gpucost {name}".encode())
+    engine = create_engine(url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            held = bool(connection.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": key}).scalar())
+            try:
+                yield held
+            finally:
+                if held:
+                    connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
+    finally:
+        engine.dispose()
+
+
 def alembic_config(url: str) -> Config:
     """Alembic's configuration for the database at `url`, from any working directory."""
     config = Config(str(ROOT / "alembic.ini"))

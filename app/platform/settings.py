@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     """argon2id's cost (its library's defaults): what a stolen hash costs to guess. Tests lower it."""
     skypilot_catalog_url: str = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master"
     """Where price refresh reads SkyPilot's catalogs/v8/<cloud>/vms.csv (a mirror may stand in)."""
+    gpuhunt_catalog_url: str = "https://dstack-gpu-pricing.s3.eu-west-1.amazonaws.com/v3"
+    """Where price refresh reads dstack's gpuhunt catalogs, <provider>/version and
+    <provider>/<version>/catalog.zip (gpuhunt's own GPUHUNT_CATALOG_URL may point a mirror elsewhere)."""
     azure_prices_url: str = "https://prices.azure.com/api/retail/prices"
     oci_prices_url: str = "https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/?currencyCode=USD"
     ecb_rates_url: str = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"

@@ -304,6 +304,9 @@ def serving_rate(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: F
 
 def _serving(catalog: CatalogSnapshot, p: SizeParams, sizing: Sizing, fit: Fit) -> JobFit | NoNumber:
     across = _replica_across(catalog, p, fit)
+    if across is not None and p.job is Job.SPLIT:
+        return NoNumber(fit.gpu, "gpu", f"a replica of {fit.quoted} x {fit.gpu} spans nodes, and the split packs only "
+                        "replicas that one instance or node holds")  # fmt: skip
     if isinstance(across, NoNumber):
         return across
     found = serving_rate(catalog, p, sizing, fit)

@@ -43,7 +43,7 @@ def owned_at(result: QuoteResult) -> OwnedAt | None:
     if owned is None or found is None or not isinstance(found.curve, SteppedCost):
         return None
     p, gpus = result.params, found.offer.gpus_per_unit
-    servers = found.curve.units(p.gpu_hours)
+    servers = found.curve.nodes(p.gpu_hours)
     return OwnedAt(
         owned, found, found.curve, servers, owned.month.times(servers), busy_share(p.gpu_hours, servers, gpus),
         full_use_rate(owned.month.total, gpus, p.assumptions().tax(Tenancy.OWNED)),

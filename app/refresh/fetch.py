@@ -19,7 +19,7 @@ class Fetcher:
     def __init__(self, client: httpx.Client) -> None:
         self.client = client
 
-    def text(self, url: str) -> str:
+    def _get(self, url: str) -> httpx.Response:
         try:
             response = self.client.get(url)
         except httpx.TimeoutException:
@@ -28,6 +28,14 @@ class Fetcher:
             raise RefreshFailed(f"{url} could not be reached ({type(e).__name__})") from None
         if response.status_code != 200:
             raise RefreshFailed(f"{url} answered HTTP {response.status_code}")
+        return response
+
+    def content(self, url: str) -> bytes:
+        """The body as sent, for a source published as a file (gpuhunt's zipped catalogs)."""
+        return self._get(url).content
+
+    def text(self, url: str) -> str:
+        response = self._get(url)
         try:
             return response.text
         except UnicodeDecodeError:

@@ -10,7 +10,15 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from app.catalog.ages import age_days, age_said
 from app.catalog.currencies import beside_a_number
 from app.catalog.rows import decimal_text
-from app.catalog.wording import BILLING_LABELS, TENANCY_LABELS, by_country, country_name, option_label, plain_note
+from app.catalog.wording import (
+    BILLING_LABELS,
+    TENANCY_LABELS,
+    by_country,
+    country_name,
+    option_label,
+    plain_note,
+    source_word,
+)
 from app.costing.jobs import DEFAULT_UTILISATION
 from app.costing.money import SYMBOLS, USD, Currency
 from app.costing.owning import OWNED_OFFER_ID
@@ -167,6 +175,7 @@ templates.env.filters.update(
     duration=duration,
     plain=plain,
     plain_note=plain_note,
+    source_word=source_word,
     country_name=country_name,
     by_country=by_country,
 )

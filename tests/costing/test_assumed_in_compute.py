@@ -83,3 +83,15 @@ def test_a_replica_of_16_on_reserved_8_gpu_nodes_taxed_past_them_takes_a_second_
     more nodes for a second replica (half a replica runs nothing): 4 x 29,200.00 = 116,800.00, 58,400.00 the tax's."""
     cost = cost_offer(CLUSTER, Workload(11_680, peak_gpus=16, replica_gpus=16), Assumptions(FIVE_PERCENT))
     assert (cost.compute, cost.tax_units, cost.tax_usd) == (116_800, 2, 58_400)
+
+
+def test_a_run_on_4_of_a_reserved_nodes_8_gpus_is_billed_the_months_it_takes_on_its_4():
+    """7,300 GPU-hours on 4 GPUs take 1,825 hours, 2.5 months, so 3 billed of the one 8-GPU node it leaves half
+    idle: 3 x 29,200.00 = 87,600.00, 29,200.00 a month as billed, never the 2 months 8 GPUs would take.
+    Taxed 5 %, 1,921.05 hours, 2.63 months: still 3, and the tax adds no month."""
+    run = Workload(7_300 / 3, peak_gpus=4, months=3, replica_gpus=4, fixed_gpus=True)
+    untaxed = cost_offer(CLUSTER, run, Assumptions({**DEFAULT_TAX, Tenancy.VIRTUALIZED: 0.0}))
+    assert (untaxed.gpus_used, untaxed.gpus_billed, untaxed.tax_months) == (4, 8, 0)
+    assert (untaxed.horizon_total, untaxed.billed_month) == (87_600.00, pytest.approx(29_200))
+    taxed = cost_offer(CLUSTER, run, Assumptions(FIVE_PERCENT))
+    assert (taxed.horizon_total, taxed.tax_months, taxed.tax_usd) == (87_600.00, 0, 0)

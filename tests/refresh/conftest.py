@@ -1,14 +1,23 @@
 """A catalog with Lambda, Azure and OCI offers, and an HTTP client that answers from recorded/."""
 
+import io
+import zipfile
 from pathlib import Path
 
 import httpx
 import pytest
 
+from app.refresh.azure import first_page
 from tests.factories import make_offer, make_provider
 
 RECORDED = Path(__file__).parent / "recorded"
 LAMBDA_URL = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8/lambda/vms.csv"
+AZURE = "https://prices.azure.test/api/retail/prices"
+AZURE_PAGE_2 = "https://prices.azure.test/api/retail/prices?$filter=gpu&$skip=100"
+OCI = "https://oracle.test/products/?currencyCode=USD"
+ECB = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
+GPUHUNT = "https://dstack-gpu-pricing.s3.eu-west-1.amazonaws.com/v3"
+GPUHUNT_VERSION = "20261130-412"
 
 
 @pytest.fixture
@@ -42,3 +51,27 @@ def answering(routes: dict[str, httpx.Response | Exception]) -> httpx.Client:
 
 def recorded(name: str) -> httpx.Response:
     return httpx.Response(200, content=(RECORDED / name).read_bytes())
+
+
+def zipped(provider: str, csv_text: str) -> bytes:
+    """A catalog as gpuhunt publishes it: `<provider>.csv` alone in a zip."""
+    body = io.BytesIO()
+    with zipfile.ZipFile(body, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(f"{provider}.csv", csv_text)
+    return body.getvalue()
+
+
+def gpuhunt_routes(provider: str, csv_text: str | None = None, version: str = GPUHUNT_VERSION) -> dict:
+    """gpuhunt's `version` file naming `version`, and that version's catalog zip of `csv_text`
+    (by default the recorded sample `gpuhunt_<provider>.csv`)."""
+    text = csv_text if csv_text is not None else (RECORDED / f"gpuhunt_{provider}.csv").read_text()
+    return {
+        f"{GPUHUNT}/{provider}/version": httpx.Response(200, text=f"{version}\n"),
+        f"{GPUHUNT}/{provider}/{version}/catalog.zip": httpx.Response(200, content=zipped(provider, text)),
+    }
+
+
+def azure_routes(**overrides):
+    """Azure's two recorded pages, at the test address AZURE (which the settings must name)."""
+    return {str(httpx.URL(first_page(AZURE))): recorded("azure_page1.json"),
+            AZURE_PAGE_2: recorded("azure_page2.json"), **overrides}  # fmt: skip

@@ -12,22 +12,13 @@ from app.platform.settings import settings
 from app.refresh.azure import first_page
 from app.refresh.fetch import RefreshFailed
 from app.refresh.sources import plan_refresh
-from tests.refresh.conftest import LAMBDA_URL, answering, recorded
-
-AZURE = "https://prices.azure.test/api/retail/prices"
-AZURE_PAGE_2 = "https://prices.azure.test/api/retail/prices?$filter=gpu&$skip=100"
-OCI = "https://oracle.test/products/?currencyCode=USD"
+from tests.refresh.conftest import AZURE, AZURE_PAGE_2, LAMBDA_URL, OCI, answering, azure_routes, recorded
 
 
 @pytest.fixture(autouse=True)
 def test_addresses(monkeypatch):
     monkeypatch.setattr(settings, "azure_prices_url", AZURE)
     monkeypatch.setattr(settings, "oci_prices_url", OCI)
-
-
-def azure_routes(**overrides):
-    return {str(httpx.URL(first_page(AZURE))): recorded("azure_page1.json"),
-            AZURE_PAGE_2: recorded("azure_page2.json"), **overrides}  # fmt: skip
 
 
 def changed(plan):
@@ -166,3 +157,16 @@ def test_rows_python_would_misread_are_malformed(db, sources_catalog, line, reas
     text = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" + line
     plan = plan_refresh(db, 1, "skypilot:lambda", answering({LAMBDA_URL: httpx.Response(200, text=text)}))
     assert plan.problems == [("line 2", reason)]
+
+
+def test_an_azure_price_in_another_currency_is_a_refused_row(db, sources_catalog):
+    """The API is asked for USD; an item priced in EUR is refused with its page and item, not converted."""
+    item = {"armSkuName": "Standard_NC24ads_A100_v4", "skuName": "NC24ads A100 v4", "armRegionName": "eastus",
+            "productName": "Virtual Machines NCads A100 v4 Series", "unitOfMeasure": "1 Hour",
+            "currencyCode": "EUR", "retailPrice": 3.1}  # fmt: skip
+    client = answering({str(httpx.URL(first_page(AZURE))): httpx.Response(200, json={"Items": [item]})})
+    plan = plan_refresh(db, 1, "azure", client)
+    assert plan.problems == [
+        ("page 1, item 1", "Standard_NC24ads_A100_v4: priced per '1 Hour' in 'EUR', not USD per hour")
+    ]
+    assert not plan.applicable

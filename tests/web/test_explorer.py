@@ -242,6 +242,6 @@ def test_providers_notes_read_as_sentences_and_the_research_trail_is_apart(clien
     ]
     assert sum(bool(fact["read_from"]) for fact in facts) >= 40
     for fact in facts:
-        assert "Read from" not in fact["notes"] and "As of as published" not in fact["notes"], fact["notes"]
+        assert "Taken from" not in fact["notes"] and "As of as published" not in fact["notes"], fact["notes"]
     aws = next(p for p in providers if p["slug"] == "aws")
-    assert aws["egress_tiers"][0]["read_from"].startswith("Read from: aws/agent-toolkit-for-aws")
+    assert aws["egress_tiers"][0]["read_from"].startswith("Taken from: aws/agent-toolkit-for-aws")

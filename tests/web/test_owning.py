@@ -219,3 +219,19 @@ def test_a_catalog_server_that_cannot_be_quoted_says_why_under_its_field(client,
     page = soup(client.get(f"/?gpu=H100&gpu_hours=3000&peak_gpus=8&{query}"))
     said = [text(page.select_one(f"#{field}-error")) for field in ("own_server", "own_power_kw")]
     assert [m for m in said if m] == [said[0] or said[1]] and (said[0] or said[1]).startswith(message)
+
+
+def test_a_run_on_8_h100_owns_one_server_whatever_its_months(shipped_client):
+    """500 billion tokens of Llama 3.1 8B on 8 x H100: 17,968.24 GPU-hours, 2,246.03 hours on the 8, 3.08 months,
+    billed over 4, on one DGX H100 of 270,000.00 over 60 months: 4,500.00 of capex a month, its GPUs busy
+    4,492.06 / 5,840 = 76.9 % of them, 270,000.00 - 4 x 4,500.00 = 252,000.00 of it not yet written off. One
+    server, not one for each month the run is billed."""
+    run = "job=train&preset=llama-3.1-8b&train_tokens_b=500&run_gpus=8&gpu=H100"
+    query = f"{run}&own_server=dgx-h100/semianalysis-2023-05"
+    body = shipped_client.get(f"/api/quote?{query}").json()
+    assert body["job"]["months"] == 4
+    owned = body["owned"]
+    assert (owned["servers"], owned["capex"], owned["not_yet_written_off"]) == (1, 4_500.00, 252_000.00)
+    assert owned["busy_share"] == pytest.approx(0.7692, abs=1e-4)
+    option = next(o for o in body["options"] if o["option"] == "owned/purchased")
+    assert option["total"] == pytest.approx(owned["capex"] + owned["energy"] + owned["colocation"], abs=0.02)

@@ -332,3 +332,36 @@ def test_a_replica_across_nodes_without_a_measured_throughput_asks_for_one(clien
     (error,) = response.json()["detail"]
     assert error["loc"] == ["query", "measured_tps"]
     assert "spans 2 nodes of 8, and no published benchmark measures a replica split across nodes" in error["msg"]
+
+
+def test_a_served_day_split_of_a_replica_across_nodes_is_refused_not_a_server_error(client, nodes):
+    """The split fills each unit with whole replicas: a replica of 16 on nodes of 8 fills none, so it says why
+    rather than divide by a capacity of 0, with the throughput measured or not."""
+    split = SERVE_405B.replace("job=serve", "job=split") + "&demand=serving"
+    for measured in ("&measured_tps=1000", ""):
+        response = client.get(f"/api/quote?{split}{measured}")
+        assert response.status_code == 422
+        (error,) = response.json()["detail"]
+        assert error["loc"] == ["query", "gpu"]
+        assert "a replica of 16 x H100 spans nodes, and the split packs only replicas" in error["msg"]
+
+
+def test_a_run_whose_tax_fits_its_billed_months_on_lambdas_cluster_still_says_it_takes_longer(shipped_client):
+    """350 billion tokens of Llama 3.1 70B on 64 H100 take 2.57 months, 3 billed; the 2.6 % tax makes them 2.64,
+    still 3 months of Lambda's 8 nodes: the tax adds nothing to the figure, and its compute says so and how
+    long the run then takes, as the run's sentence promises of each option."""
+    query = "job=train&preset=llama-3.1-70b&train_tokens_b=350&run_gpus=64&gpu=H100"
+    page = soup(shipped_client.get(f"/?{query}"))
+    assert "each option's compute says how much" in " ".join(page.select_one("p.sentence").get_text().split())
+    row = next(r for r in page.select("table.options tr") if "1-Click Cluster, 64 x H100" in r.get_text())
+    compute = " ".join(row.select_one("small.assumed-in").get_text().split())
+    assert compute == "$273,312.00 of GPU time + $0.00 for the 2.6 % virtualization tax, the run taking 80.3 days"
+
+
+def test_past_a_runs_gpus_the_chart_prices_them_for_longer_not_more_of_them(shipped_client):
+    """The chart of a run on 64 H100 reaches past the 46,720 GPU-hours a month they run: there a run's fixed GPUs
+    are priced for longer (by the hour on the same 64, more months of reserved nodes), never more GPUs at once."""
+    page = soup(shipped_client.get("/?job=train&preset=llama-3.1-70b&train_tokens_b=400&run_gpus=64&gpu=H100"))
+    note = " ".join(page.select_one(".at-once-past").get_text().split())
+    assert note.startswith("64 GPUs at once run at most 46,720 GPU-hours a month")
+    assert "price them for longer" in note and "as many GPUs at once as the hours need" not in note

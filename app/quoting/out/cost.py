@@ -74,7 +74,8 @@ class CostOut(OfferNameOut):
     )
     month_as_billed: float = Field(description="a month of compute as the offer bills it: the term's monthly share")
     virtualization_tax: float = Field(
-        description="of compute, what the virtualization tax assumed adds: hours lost, or whole units more"
+        description="of compute, what the virtualization tax assumed adds: hours lost, whole units more, or a run's "
+        "months more on its reserved nodes (virtualization_tax_months)"
     )
     virtualization_tax_months: int = Field(
         description="a run on reserved nodes: the months more the tax makes it take, billed on the same nodes"

@@ -12,6 +12,7 @@ from app.catalog.fabric import FabricRecord
 from app.catalog.rows import OFFER_COLUMNS, OfferRow
 from app.catalog.selection import select_offers
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord
+from app.catalog.wording import plain_words
 from app.costing.money import rate
 from app.costing.quote import OptionKey
 from app.costing.terms import Billing, Tenancy
@@ -41,12 +42,13 @@ class FabricOut(BaseModel):
         return cls(
             intra_node=f.intra_node, inter_node=f.inter_node, inter_node_kind=f.inter_node_kind, rdma=f.rdma,
             inter_node_gbps=f.inter_node_gbps, min_cluster_gpus=f.min_cluster_gpus, max_cluster_gpus=f.max_cluster_gpus,
-            source=f.source, as_of=f.as_of, source_kind=f.source_kind, quote=f.quote, notes=f.notes,
+            source=f.source, as_of=f.as_of, source_kind=f.source_kind, quote=f.quote, notes=plain_words(f.notes),
         )  # fmt: skip
 
 
 class OfferOut(OfferRow):
-    """An offer as the catalog states it, with its id at this version and its price per GPU-hour."""
+    """An offer as the catalog states it, its notes in plain words, with its id at this version and its
+    price per GPU-hour."""
 
     model_config = SQLModelConfig(json_schema_serialization_defaults_required=True)  # every field is always sent
 
@@ -75,6 +77,7 @@ class OfferOut(OfferRow):
                 "usd_per_gpu_hour": float(rate(r.priced.usd_per_gpu_hour)),
                 "age_days": age_days(r.row.as_of),
                 "fabric": None if fabric is None else FabricOut.of(fabric),
+                "notes": plain_words(r.row.notes),
             }
         )
 

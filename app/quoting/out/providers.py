@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 
 from app.catalog.provider_facts import ProviderRecord, TierRecord
-from app.catalog.wording import plain_note
+from app.catalog.wording import plain_note, plain_words
 
 
 class Sourced(BaseModel):
@@ -21,15 +21,18 @@ class Sourced(BaseModel):
     )
     quote: str = Field(description="the source's own words, as read")
     notes: str = Field(description="what the fact means, as sentences")
-    read_from: str = Field("", description="where the research read the fact: copies, repositories and commits")
+    read_from: str = Field("", description="where the fact was taken from: copies, repositories and commits")
 
     @model_validator(mode="before")
     @classmethod
     def _trail_apart(cls, data: Any) -> Any:
-        """The research's trail out of the notes a reader sees (app/wording.py `plain_note`)."""
+        """The research's trail out of the notes a reader sees, and its words for its own steps said
+        plainly (app/wording.py `plain_note`)."""
         if isinstance(data, dict) and "read_from" not in data:
             notes, trail = plain_note(data.get("notes") or "")
-            return data | {"notes": notes, "read_from": trail}
+            source, kind = data.get("source"), data.get("source_kind") or ""
+            plain = {"source": source and plain_words(source), "source_kind": plain_words(kind)}
+            return data | plain | {"notes": notes, "read_from": trail}
         return data
 
 

@@ -28,7 +28,8 @@ def compute_parts(o: OfferCost, cur: Currency, run: RunPlan | None = None) -> st
     """The compute as what the work's GPU time costs and what each assumption adds to it, so that a
     figure an assumption changes says so: the tax of an offer billed by the hour (always, where there
     is one), the units it adds to reserved ones (where it adds any), serverless cold starts. A run's
-    GPUs are fixed, so its tax makes it longer: reserved nodes are billed more months."""
+    GPUs are fixed, so its tax makes it longer, which every option with a tax says: reserved nodes are
+    billed the months more it takes, if any."""
     pct = f"{quantity(o.tax * 100)}\u00a0%"
     added = []
     longer = f", the run taking {duration(run.wall_clock_hours / (1 - o.tax))}" if run and o.tax else ""
@@ -38,7 +39,7 @@ def compute_parts(o: OfferCost, cur: Currency, run: RunPlan | None = None) -> st
     elif o.tax_months:
         more = f"{o.tax_months} more month{'s' if o.tax_months != 1 else ''}"
         added.append(f"{money(o.tax_usd, cur)} for {more} of the nodes the {pct} virtualization tax needs{longer}")
-    elif o.tax and o.offer.billing not in RESERVED:
+    elif o.tax and (run or o.offer.billing not in RESERVED):
         added.append(f"{money(o.tax_usd, cur)} for the {pct} virtualization tax{longer}")
     if o.cold_start_usd:
         added.append(f"{money(o.cold_start_usd, cur)} of cold starts")

@@ -16,6 +16,7 @@ from app.platform.security import EXPIRED, client_key, csrf_ok
 from app.quoting.out.quote import quote_out
 from app.quoting.params.form import form_values, query_string
 from app.quoting.params.quote import QuoteParams
+from app.scenarios.alerts import answer_moves
 from app.scenarios.csv_rows import csv_header, csv_rows
 from app.scenarios.service import (
     ScenarioIn,
@@ -34,6 +35,7 @@ from app.scenarios.versions import cost_by_version
 from app.web.admin.forms import FormReader
 from app.web.calculator.page import calculator_page
 from app.web.responses import CSVResponse, not_found_page
+from app.web.scenarios.feed import atom_feed
 from app.web.templating import templates
 
 router = APIRouter(tags=["scenarios"])
@@ -145,6 +147,18 @@ def scenario_versions(slug: str, request: Request, db: Database, catalogs: Catal
         return not_found_page(request)
     context = {"scenario": scenario, "by_version": cost_by_version(catalogs, scenario)}
     return templates.TemplateResponse(request, "scenarios/scenario_versions.html", context)
+
+
+@router.get("/s/{slug}/feed.xml", summary="A saved scenario's Atom feed: each price list that moved its answer")
+def scenario_feed(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
+    """Tells a feed reader when a price list changed the cheapest option or its provider, or its month
+    by more than 1 %."""
+    scenario = _scenario_at(db, slug)
+    if scenario is None:
+        return not_found_page(request)
+    moves = answer_moves(cost_by_version(catalogs, scenario))
+    body = atom_feed(scenario, moves, share_link(str(request.base_url), slug))
+    return Response(body, media_type="application/atom+xml")
 
 
 @router.get("/s/{slug}", response_class=HTMLResponse, summary="A saved scenario's page")
