@@ -53,6 +53,7 @@ from app.admin.accounts import create_admin  # noqa: E402
 from app.platform.db import make_engine  # noqa: E402
 from bench.bench_limits import database  # noqa: E402
 from bench.bench_partial import HOST, free_port, wait_ready  # noqa: E402
+from tests.faults.servers import Server  # noqa: E402
 
 OWNER, PASSWORD, WRONG = "owner", "correct horse battery", "wrong password!"
 OWNER_WAIT_GOAL_S = 5.0
@@ -83,27 +84,14 @@ STORMS = [
 ]
 
 
-def serve(url: str, checkout: Path, log: Path) -> tuple[subprocess.Popen, int]:
+def serve(url: str, checkout: Path, log: Path) -> tuple[Server, int]:
     port = free_port()
     env = os.environ | {"DATABASE_URL": url, "TRUSTED_PROXIES": "127.0.0.1", "PYTHONPATH": str(checkout)}
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", HOST, "--port", str(port)]
     command += ["--no-proxy-headers", "--log-level", "warning"]
     server = subprocess.Popen(command, cwd=checkout, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
     wait_ready(server, port, log)
-    return server, port
-
-
-def memory_mb(pid: int, field: str) -> float:
-    """VmRSS (resident now) or VmHWM (its peak since the last reset), in MB."""
-    status = Path(f"/proc/{pid}/status").read_text()
-    found = re.search(rf"{field}:\s+(\d+) kB", status)
-    assert found, field
-    return int(found.group(1)) / 1024
-
-
-def reset_peak(pid: int) -> None:
-    """VmHWM starts again from VmRSS (Linux 4.0 and later)."""
-    Path(f"/proc/{pid}/clear_refs").write_text("5")
+    return Server(server, f"http://{HOST}:{port}"), port
 
 
 async def _token(client: httpx.AsyncClient) -> str:
@@ -154,13 +142,13 @@ def run_storms(url: str, checkout: Path, log: Path) -> list[tuple[Storm, dict[st
             with engine.begin() as connection:
                 connection.execute(text("DELETE FROM loginfailure"))
                 connection.execute(text("DELETE FROM adminsession"))
-            before = memory_mb(server.pid, "VmRSS")
-            reset_peak(server.pid)
+            before = server.memory_mb()
+            server.reset_peak_memory()
             found = asyncio.run(storm(port, each))
-            results.append((each, found | {"RSS before": before, "peak RSS": memory_mb(server.pid, "VmHWM")}))
+            results.append((each, found | {"RSS before": before, "peak RSS": server.memory_mb("VmHWM")}))
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        server.process.terminate()
+        server.process.wait(timeout=30)
         engine.dispose()
     return results
 
