@@ -5,6 +5,7 @@ from __future__ import annotations
 from asyncio import sleep
 from typing import Annotated
 
+from anyio import CapacityLimiter, to_thread
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
@@ -28,6 +29,11 @@ from app.platform.settings import settings
 from app.web.templating import templates
 
 router = APIRouter(prefix="/admin", tags=["admin"], include_in_schema=False)
+
+ONE_RECORD_AT_A_TIME = CapacityLimiter(1)
+"""Attempts go on record one at a time in a process, in the order they came, waiting on the event
+loop: SQLite gives its write lock to whichever waiting thread asks first, and of 150 attempts at
+once some waited past its 5 s busy timeout for a 500 (issue 40)."""
 
 
 def _login_page(request: Request, status: int = 200, problem: str = "", next_path: str = "/admin") -> Response:
@@ -66,7 +72,9 @@ async def login(
     password check (app/admin/password_checks.py) hold no thread and no connection; the database
     and the password hash run in threads."""
     try:
-        attempt = await run_in_threadpool(in_a_session, db, record_attempt, username, client_key(request))
+        attempt = await to_thread.run_sync(
+            in_a_session, db, record_attempt, username, client_key(request), limiter=ONE_RECORD_AT_A_TIME
+        )
     except Throttled as e:
         return _login_page(request, 429, str(e), _safe_next(next))
     await sleep(attempt.delay_s)
