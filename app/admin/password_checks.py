@@ -42,8 +42,7 @@ class PasswordChecks:
         self._slots = Semaphore(at_once)
         self._waiting = 0
         self.running = 0
-        self.most_running = 0
-        """The most checks that ran at once since the process started: what the bound promises."""
+        """Checks holding a slot now; the others asked and not refused are waiting for one."""
         self._times: deque[float] = deque(maxlen=TIMES_KEPT)
         """Seconds each of the latest checks held its slot, side by side with the others then running."""
 
@@ -68,7 +67,6 @@ class PasswordChecks:
         finally:
             self._waiting -= 1
         self.running += 1
-        self.most_running = max(self.most_running, self.running)
         started = time.perf_counter()
         try:
             return await to_thread.run_sync(check)
