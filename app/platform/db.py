@@ -5,9 +5,9 @@ import fcntl
 import os
 import sqlite3
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO, Any, cast
+from typing import IO, Any, TypeVar, cast
 from urllib.parse import quote
 
 from alembic import command
@@ -19,6 +19,8 @@ from sqlalchemy.pool import NullPool, QueuePool
 from sqlmodel import Session, create_engine
 
 from app.platform.settings import ROOT
+
+T = TypeVar("T")
 
 ID_MAX = 2**31 - 1
 """The largest id or catalog version either database stores: their columns are 32-bit integers, and
@@ -112,6 +114,13 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     connection is back in the pool while the request does the rest. What it read stays readable
     after a commit and after the session closes."""
     return sessionmaker(engine, class_=Session, expire_on_commit=False)
+
+
+def in_a_session(db: sessionmaker[Session], work: Callable[..., T], *args: Any) -> T:
+    """`work(session, *args)` in a session of its own, closed when it returns: one step of a request
+    run in a thread, so that no session lives across the request's waits between its steps."""
+    with db() as session:
+        return work(session, *args)
 
 
 def _without_nul(_connection: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> tuple[str, Any]:
