@@ -52,7 +52,8 @@ async def _poll(client: httpx.AsyncClient, paths: list[str], stop: asyncio.Event
 
 
 async def _burst(base: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]], list, list]:
-    body = {"gpu": "H100", "demand": "hourly", "hourly": scattered_year()}
+    # Each a year of its own: the same year twice would be found in the memo of its inputs.
+    years = [{"demand": "hourly", "hourly": scattered_year(seed)} for seed in range(FROM_ONE + FROM_MANY)]
     slider = [f"/?gpu=H100&gpu_hours={hours}" for hours in range(300, 900, 7)]
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     async with (
@@ -64,9 +65,9 @@ async def _burst(base: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]
         stop = asyncio.Event()
         moves = asyncio.create_task(_poll(bystander, slider, stop))
         checks = asyncio.create_task(_poll(balancer, ["/api/health"], stop))
-        from_one = asyncio.gather(*(_split(client, "10.0.0.1", body) for _ in range(FROM_ONE)))
+        from_one = asyncio.gather(*(_split(client, "10.0.0.1", year) for year in years[:FROM_ONE]))
         await asyncio.sleep(0.2)
-        from_many = asyncio.gather(*(_split(client, f"10.1.0.{i}", body) for i in range(FROM_MANY)))
+        from_many = asyncio.gather(*(_split(client, f"10.1.0.{i}", year) for i, year in enumerate(years[FROM_ONE:])))
         answers = await from_one, await from_many
         stop.set()
         return *answers, await moves, await checks
