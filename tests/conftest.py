@@ -9,6 +9,7 @@ once, on SQLite where it needs a database.
 import gc
 import os
 from collections.abc import Callable, Iterator
+from datetime import date
 
 # The cheapest argon2id: the tests check how passwords are used, not what guessing one costs. Set
 # before the app reads its settings, and inherited by the servers and commands the tests start.
@@ -20,6 +21,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
+from app.catalog import ages
 from app.catalog.snapshot import catalogs_for
 from app.deps import get_catalogs, get_db
 from app.main import app
@@ -85,3 +87,13 @@ def client(session: Session, db: sessionmaker[Session]) -> Iterator[TestClient]:
 
 
 gc.freeze()  # what is imported by now lives as long as the run: keep it out of every full collection, as the app does
+
+
+@pytest.fixture
+def today_is(monkeypatch: pytest.MonkeyPatch) -> Callable[[date], None]:
+    """Pins the day prices' ages count to (app/catalog/ages.py): `today_is(date(2026, 12, 6))`."""
+
+    def pin(day: date) -> None:
+        monkeypatch.setattr(ages, "today", lambda: day)
+
+    return pin

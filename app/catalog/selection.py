@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import date
+
+from app.catalog.ages import dated_from
 from app.catalog.offer_records import OfferRecord
 from app.catalog.snapshot import CatalogSnapshot
 from app.costing import terms
@@ -22,22 +25,35 @@ def select_offers(
     key: str = "",
     across_nodes: int = 0,
     at_once: int = 0,
+    dated_since: date | None = None,
 ) -> list[OfferRecord]:
     """Offers of one GPU model that meet the filters. Unknown facts never pass a filter that needs them.
     `min_gpus_per_unit`: a model sized to n GPUs needs them in one instance or node. `key`: only that offer.
     `across_nodes`: a run of that many GPUs on whole nodes of one offer that spans nodes. `at_once`: the
-    GPUs used at once, fewer or more than a cluster product is rented with leave it out."""
+    GPUs used at once, fewer or more than a cluster product is rented with leave it out. `dated_since`: only
+    prices dated that day or later, never an undated one."""
     return [
         o
         for o in catalog.offers_by_gpu.get(gpu, [])
         if (not key or o.row.key == key)
-        and (not tenancies or o.priced.tenancy in tenancies)
-        and (not hide_spot or o.priced.billing is not terms.Billing.SPOT)
+        and _priced_as(o, tenancies, hide_spot, dated_since)
         and o.priced.gpus_per_unit >= min_gpus_per_unit
         and (not across_nodes or (spans_nodes(catalog, o, across_nodes) and across_nodes % o.priced.gpus_per_unit == 0))
         and _located(o, region, eu_only, exclude_us_hq)
         and (not at_once or _rented_with(catalog, o, at_once))
     ]
+
+
+def _priced_as(
+    o: OfferRecord, tenancies: frozenset[terms.Tenancy] | None, hide_spot: bool, dated_since: date | None
+) -> bool:
+    """Whether the offer passes the filters of how it is rented and how recent its price is: an undated
+    price passes no date filter."""
+    return (
+        (not tenancies or o.priced.tenancy in tenancies)
+        and (not hide_spot or o.priced.billing is not terms.Billing.SPOT)
+        and dated_from(o.row.as_of, dated_since)
+    )
 
 
 def _rented_with(catalog: CatalogSnapshot, o: OfferRecord, gpus: int) -> bool:

@@ -12,7 +12,7 @@ import weakref
 from collections import defaultdict
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, func, select
@@ -90,6 +90,19 @@ class CatalogSnapshot:
         return [o for o in self.unpriced if o.row.gpu == gpu]
 
     @property
+    def prices_of(self) -> date | None:
+        """The newest as-of date among its offers: the day "the price list of" names (not the day the
+        version was made, which a catalog loaded today would give whatever its prices' age); None where
+        no price in it is dated."""
+        return self.derived.memo("prices of", lambda: (max(_dates(self.listed), default=None),))[0]
+
+    @property
+    def price_list(self) -> str:
+        """What a page calls this version: "the price list of 2026-11-30", by its newest price."""
+        day = self.prices_of
+        return f"the price list of {day:%Y-%m-%d}" if day else f"price list {self.version} (no price in it dated)"
+
+    @property
     def offers_by_key(self) -> dict[str, OfferRecord]:
         return self.derived.memo("offers_by_key", lambda: {o.row.key: o for o in self.offers})
 
@@ -107,6 +120,10 @@ class CatalogSnapshot:
             country: {region: sorted(names) for region, names in sorted(regions.items())}
             for country, regions in found.items()
         }
+
+
+def _dates(offers: list[OfferRecord | UnpricedRecord]) -> list[date]:
+    return [o.row.as_of for o in offers if o.row.as_of is not None]
 
 
 _HELD_BY_THE_VERSION: tuple[type, ...] = (

@@ -193,10 +193,7 @@ def _pinned_refused(catalog: CatalogSnapshot, params: QuoteParams) -> FieldError
     pinned = catalog.offers_by_key.get(params.offer)
     if pinned is None:
         why = next((f"cannot be quoted: {o.why}" for o in catalog.unpriced if o.row.key == params.offer), None)
-        return {
-            "offer": why
-            or f"is not an offer in the price list of {catalog.created_at:%Y-%m-%d}: it may have been retired"
-        }
+        return {"offer": why or f"is not an offer in {catalog.price_list}: it may have been retired"}
     if params.gpu not in (pinned.row.gpu, ANY_GPU):
         return {"gpu": f"the offer you are pricing is of {pinned.row.gpu}: choose it, or price every offer"}
     return None

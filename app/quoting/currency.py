@@ -12,6 +12,5 @@ def display_currency(catalog: CatalogSnapshot, code: str) -> tuple[Currency, Rat
     """The currency money is shown in, at the version's rate (None for USD, the prices' own)."""
     rate = catalog.rates.get(code)
     if code != USD.code and rate is None:
-        listed = f"{catalog.created_at:%Y-%m-%d}"
-        return {"currency": f"has no exchange rate in the price list of {listed} yet (an admin adds the ECB's)"}
+        return {"currency": f"has no exchange rate in {catalog.price_list} yet (an admin adds the ECB's)"}
     return USD if rate is None else Currency(rate.currency, SYMBOLS[rate.currency], float(rate.usd_per_unit)), rate

@@ -4,13 +4,16 @@ offers it gives, so that an empty or refused answer always points at the nearest
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import date
 from itertools import combinations
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from app.catalog.ages import age_days
+from app.catalog.offer_records import OfferRecord, UnpricedRecord
 from app.catalog.selection import spans_nodes
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.catalog.throughput_rows import Scenario
@@ -30,9 +33,15 @@ from app.quoting.split import profiled
 SWAPS = 3
 """Other values of one input (another GPU model, another tenancy) offered: those giving the most offers."""
 SMALLER = 12
-"""Tenfold steps down a volume too large to quote is tried at, the largest that answers offered."""
+"""Tenfold steps down a volume too large to quote is tried at, the largest that answers offered; and
+steps of a date filter widened."""
 
 Params = TypeVar("Params", bound=BaseModel)
+
+
+def _is_set(value: object) -> bool:
+    """Whether a filter narrows anything: 0 days does, though falsy."""
+    return value is not None and value is not False and value not in ("", [])
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,15 @@ def nearest(params: Params, changes: Iterable[Change], offers: Callable[[Params]
     return found
 
 
+def first(params: Params, changes: Iterable[Change], offers: Callable[[Params], int]) -> list[Detour]:
+    """The first of the changes that gives any offer, tried in order and at most SMALLER of them: a widening
+    whose first steps answer, so that a long list is not counted whole."""
+    for change in list(changes)[:SMALLER]:
+        if found := nearest(params, [change], offers):
+            return found
+    return []
+
+
 def _fields_changed(params: BaseModel, change: Change) -> int:
     """How far a change goes: the inputs it sets to something else (among equals, the order given)."""
     return sum(getattr(params, name) != value for name, value in change.update.items())
@@ -118,6 +136,7 @@ def explorer_detours(catalog: CatalogSnapshot, p: ExplorerParams) -> list[Detour
     dropped = {
         "eu_only": "Without the EU filter",
         "exclude_us_hq": "With providers headquartered in the US too",
+        "dated_within": "With prices of any date, undated too",
         "country": f"In any country, not only {_or(country_name(c) for c in p.country)}",
         "provider": f"From any provider, not only {_or(providers.get(s, s) for s in p.provider)}",
         "billing": f"Any billing, not only {_or(p.billing)}",
@@ -126,14 +145,15 @@ def explorer_detours(catalog: CatalogSnapshot, p: ExplorerParams) -> list[Detour
         "gpu": f"Any GPU model, not only {_or(p.gpu)}",
         "q": f"Without the search “{p.q}”",
     }
-    drops = [Change(said, {name: DEFAULTS[name]}) for name, said in dropped.items() if getattr(p, name)]
+    drops = [Change(said, {name: DEFAULTS[name]}) for name, said in dropped.items() if _is_set(getattr(p, name))]
 
     def offers(changed: ExplorerParams) -> int:
         return len(explore(catalog, changed).rows)
 
     tenancies = [Change(f"{_or([t]).capitalize()} instead of {_or(p.tenancy)}", {"tenancy": [t]}) for t in RENTED]
     gpus = [Change(f"{g} instead of {_or(p.gpu)}", {"gpu": [g]}) for g, _ in options.gpus]
-    found = nearest(p, drops, offers) or nearest(p, _farther(drops), offers)[:SWAPS]
+    widened = first(p, _wider_dates(catalog.listed, p.dated_within, None), offers)
+    found = widened + (nearest(p, drops, offers) or nearest(p, _farther(drops), offers)[:SWAPS])
     swapped = [nearest(p, tenancies if p.tenancy else [], offers), nearest(p, gpus if p.gpu else [], offers)]
     return found + [d for swaps in swapped for d in most(_unlike(swaps, found))]
 
@@ -166,17 +186,36 @@ def quote_detours(catalogs: Catalogs, p: QuoteParams) -> list[Detour]:
         "region": f"In any region, not only {p.region}",
         "tenancy": f"Any tenancy, not only {_or(p.tenancy)}",
         "hide_spot": "With spot offers too",
+        "dated_within": "With prices of any date, undated too",
         "offer": f"Every offer of {p.gpu}, not only the one chosen",
     }
     default = QuoteParams.model_fields
     drops = [Change(said, {name: default[name].get_default(call_default_factory=True)})
-             for name, said in dropped.items() if getattr(p, name)]  # fmt: skip
+             for name, said in dropped.items() if _is_set(getattr(p, name))]  # fmt: skip
     offers = _counter(catalogs)
     rented = [t for t in RENTED if t not in p.tenancy]
     tenancies = [Change(f"{_or([t]).capitalize()} instead of {_or(p.tenancy)}", {"tenancy": [t]}) for t in rented]
-    found = nearest(p, drops, offers) or nearest(p, _farther(drops), offers)[:SWAPS]
+    widened = first(p, _wider_dates(_gpu_offers(catalogs, p), p.dated_within, p.dated_on), offers)
+    found = widened + (nearest(p, drops, offers) or nearest(p, _farther(drops), offers)[:SWAPS])
     swapped = [nearest(p, tenancies if p.tenancy else [], offers), nearest(p, _gpus(catalogs, p), offers)]
     return found + [d for swaps in swapped for d in most(_unlike(swaps, found))]
+
+
+def _gpu_offers(catalogs: Catalogs, p: QuoteParams) -> list[OfferRecord]:
+    """The offers of the GPU model asked for (of every one, for any GPU) at the version quoted."""
+    catalog = catalogs.at(p.catalog_version)
+    if catalog is None:
+        return []
+    return catalog.offers if p.gpu == ANY_GPU else catalog.offers_by_gpu.get(p.gpu, [])
+
+
+def _wider_dates(offers: Sequence[OfferRecord | UnpricedRecord], within: int | None, on: date | None) -> list[Change]:
+    """Where prices dated within N days leave nothing: each older price's age, the nearest first, as a wider
+    filter (the first that answers is offered: the least widening that does)."""
+    if within is None:
+        return []
+    days = sorted({d for o in offers if (d := age_days(o.row.as_of, on)) is not None and d > within})
+    return [Change(f"Prices dated within {d:,} days", {"dated_within": d}) for d in days]
 
 
 def _counter(catalogs: Catalogs) -> Callable[[QuoteParams], int]:

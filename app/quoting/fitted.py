@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from app.catalog.ages import dated_since
 from app.catalog.rates import RateRecord
 from app.catalog.selection import select_offers
 from app.catalog.snapshot import CatalogSnapshot
@@ -99,6 +100,7 @@ def fitted_for(
         key=at_fit.offer,
         across_nodes=unit_gpus if across else 0,
         at_once=gpus,
+        dated_since=dated_since(at_fit.dated_within, at_fit.dated_on),
     )
     batch = params.job is Job.SERVE and params.hours_up == 0
     run = job is not None and job.run is not None

@@ -3,6 +3,7 @@ kept with its catalog version and keyed by the inputs it depends on."""
 
 from __future__ import annotations
 
+from app.catalog import ages
 from app.catalog.cache import Memo, MemoEntry
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.platform.settings import settings
@@ -19,8 +20,9 @@ MOVED = {"gpu_hours"}
 
 def move_key(params: QuoteParams) -> str:
     """Every input but GPU-hours, as the memo of a slider move is keyed: derived from the parsed
-    inputs, so that an input added to QuoteParams is in the key without another edit."""
-    return params.model_dump_json(exclude=MOVED)
+    inputs, so that an input added to QuoteParams is in the key without another edit; and the day
+    prices' ages count to, which "only prices dated within N days" moves at midnight."""
+    return f"{ages.today():%Y-%m-%d} {params.model_dump_json(exclude=MOVED)}"
 
 
 def _moves(catalog: CatalogSnapshot) -> Memo[str]:

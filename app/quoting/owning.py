@@ -122,7 +122,7 @@ def _colocation(params: QuoteParams) -> float | None:
 
 def _refused(catalog: CatalogSnapshot, params: QuoteParams, server: ServerRecord | None) -> FieldErrors:
     """Why the server cannot be quoted, under each input at fault."""
-    listed = f"the price list of {catalog.created_at:%Y-%m-%d}"
+    listed = catalog.price_list
     errors: FieldErrors = {}
     if usd_per_unit(params.own_currency, catalog.rates) is None:
         errors["own_currency"] = f"has no exchange rate in {listed} yet (an admin adds the ECB's)"

@@ -77,7 +77,7 @@ def quote_and_save(db: Callable[[], Session], catalogs: Catalogs, scenario: Scen
     version = scenario.catalog_version or scenario.params.catalog_version
     hours = read_hourly(scenario.params.hourly) if scenario.params.hourly.strip() else None
     profile = {"hourly_key": profile_key(hours)} if isinstance(hours, tuple) else {}
-    pinned = scenario.params.model_copy(update={"catalog_version": version} | profile)
+    pinned = scenario.params.model_copy(update={"catalog_version": version} | scenario.params.dated_kept | profile)
     result = build_quote(catalogs, pinned)
     if isinstance(result, dict):
         raise Unquotable(result)
@@ -140,7 +140,9 @@ def as_saved_and_today(catalogs: Catalogs, scenario: Scenario, result: QuoteResu
         found["arithmetic_changed"] = as_saved
     if catalogs.newest() == scenario.catalog_version:
         return found
-    now = build_quote(catalogs, scenario_params(scenario).model_copy(update={"catalog_version": None}))
+    now = build_quote(
+        catalogs, scenario_params(scenario).model_copy(update={"catalog_version": None, "dated_on": None})
+    )
     if isinstance(now, dict):
         problems = "; ".join(f"{field} {message}" for field, message in now.items())
         return found | {"today_problem": f"Today's catalog cannot quote these inputs: {problems}"}
@@ -153,7 +155,7 @@ def as_saved_and_today(catalogs: Catalogs, scenario: Scenario, result: QuoteResu
         "today_rows": rows,
         "cheapest": ThenAndNow(saved.options[0].option, saved.options[0], now.quote.options[0]) if both else None,
         "today_version": now.catalog.version,
-        "today_listed": now.catalog.created_at,
+        "today_listed": now.catalog.price_list,
         "today_currency": now.currency,
         "today_rate": now.rate,
     }

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from jinja2_fragments.fastapi import Jinja2Blocks
 
+from app.catalog.ages import age_days, age_said
 from app.catalog.currencies import beside_a_number
 from app.catalog.rows import decimal_text
 from app.catalog.wording import (
@@ -97,11 +98,18 @@ def filters_said(p: QuoteParams) -> str:
         "with the data centre in the EU" if p.eu_only else "",
         "from providers not headquartered in the US" if p.exclude_us_hq else "",
         "leaving out spot" if p.hide_spot else "",
+        _dated_said(p),
     ]
     said = [w for w in where if w]
     if not kinds and not said:
         return ""
     return ", among " + " ".join(filter(None, [kinds, "offers"])) + (" " + ", ".join(said) if said else "")
+
+
+def _dated_said(p: QuoteParams) -> str:
+    if p.dated_within is None:
+        return ""
+    return f"with prices dated within {p.dated_within:,} days" + (f" of {p.dated_on:%Y-%m-%d}" if p.dated_on else "")
 
 
 def day(value: date | datetime | None) -> str:
@@ -126,11 +134,6 @@ def duration(hours: float) -> str:
     if hours < 48:
         return f"{hours:,.1f} hours"
     return f"{hours / 24:,.1f} days" if hours < HOURS_A_YEAR else f"{hours / HOURS_A_YEAR:,.1f} years"
-
-
-def age_days(day: date, today: date | None = None) -> int:
-    """How many days old a price is today."""
-    return ((today or date.today()) - day).days
 
 
 def plain(value: object) -> object:
@@ -164,6 +167,7 @@ templates.env.filters.update(
     web_link=web_link,
     quantity=quantity,
     age_days=age_days,
+    price_age=age_said,
     when=when,
     day=day,
     filters_said=filters_said,

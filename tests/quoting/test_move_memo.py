@@ -30,6 +30,8 @@ def a_different_value(schema: dict, field: dict, default: object) -> object:
     if "enum" in field:
         return next(value for value in field["enum"] if value != default)
     kind = field["type"]
+    if field.get("format") == "date":
+        return "2026-11-30" if default != "2026-11-30" else "2026-12-01"
     if kind == "array":
         return [a_different_value(schema, field["items"], None)]
     if kind == "boolean":

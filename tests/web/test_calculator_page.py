@@ -179,12 +179,14 @@ def test_a_run_s_wall_clock_reads_as_a_person_says_it_from_seconds_to_years():
     ]
 
 
-def test_each_price_shows_its_age(client, session):
+def test_each_price_shows_its_age(client, session, today_is):
+    """The three hand-checked offers, as of 2026-11-01, on 2026-12-06: 30 + 5 = 35 days old."""
     from datetime import date
 
     hand_checked_catalog(session)
+    today_is(date(2026, 12, 6))
     ages = [a.get_text() for a in soup(client.get(f"/?{QUERY}")).select("table.options .age")]
-    assert ages == [f"({(date.today() - date(2026, 11, 1)).days} days old)"] * 3
+    assert ages == ["as of 2026-11-01, 35 days old"] * 3
 
 
 def test_a_one_gpu_job_on_an_8_gpu_node_pays_for_the_node_and_says_so(client, session):

@@ -6,7 +6,6 @@ import io
 
 import pytest
 
-from app.catalog.tables import CatalogVersion
 from app.catalog.updates import load_shipped_catalog
 from app.deps import public_sources
 from app.main import app
@@ -34,12 +33,12 @@ def set_rate(client, rate, as_of="2026-11-27"):
 
 
 def test_eur_without_a_rate_is_refused_with_a_reason_not_guessed(client, session):
-    """The hand-checked catalog holds no rate, as shipped catalog versions before the ECB's did not."""
+    """The hand-checked catalog holds no rate, as shipped catalog versions before the ECB's did not; its
+    price list is named by its prices' date, 2026-11-01."""
     hand_checked_catalog(session)
     page = soup(client.get(f"/?{EUR}"))
     assert page.select_one("#currency-error").get_text() == (
-        f"has no exchange rate in the price list of {session.get(CatalogVersion, 1).created_at:%Y-%m-%d} yet "
-        "(an admin adds the ECB's)"
+        "has no exchange rate in the price list of 2026-11-01 yet (an admin adds the ECB's)"
     )
     assert client.get(f"/api/quote?{EUR}").status_code == 422
 

@@ -3,6 +3,7 @@ and downloaded, with prices on a common footing checked by hand."""
 
 import csv
 import io
+from datetime import date
 from urllib.parse import urlencode
 
 import pytest
@@ -211,7 +212,8 @@ def test_an_offers_place_in_the_explorer_is_its_page_marked(client, shipped):
     at_first = explorer_url(first, 1)
     assert "&catalog_version=1#" in at_first
     caption = soup(client.get(at_first.split("#")[0])).select_one("table.offers caption").text
-    assert f"the price list of {shipped.at(1).created_at:%Y-%m-%d}" in caption
+    newest = max(o.row.as_of for o in shipped.at(1).listed if o.row.as_of)
+    assert "the price list of 2026-10-07" in caption and newest == date(2026, 10, 7), "its newest price's date"
 
 
 def test_the_dearest_offer_per_gpu_hour_opens_on_the_last_page(client, shipped):

@@ -81,7 +81,9 @@ def test_every_input_of_the_calculator_is_in_its_form(client, session):
     """The template lays out each fieldset an input can name; the hidden ones are carried while set,
     the stored ones (an upload's hours) never."""
     hand_checked_catalog(session)
-    form = html(client.get("/?catalog_version=1&offer=some-offer&hourly_key=9c1185a5")).select_one("form#calculator")
+    form = html(client.get("/?catalog_version=1&offer=some-offer&dated_on=2026-11-30&hourly_key=9c1185a5")).select_one(
+        "form#calculator"
+    )
     stored = form_of(QuoteParams).stored
     assert [n for n in QuoteParams.model_fields if n not in stored and not form.select(f'[name="{n}"]')] == []
     assert stored == {"hourly"} and not form.select('[name="hourly"]')

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
+from app.catalog.ages import dated_from, dated_since
 from app.catalog.files import csv_text
 from app.catalog.selection import EU_COUNTRIES
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord
@@ -28,7 +29,7 @@ PER_PAGE = 100
 Name = Annotated[str, StringConstraints(max_length=100)]
 LIST_FIELDS = frozenset({"gpu", "gpu_count", "provider", "tenancy", "billing", "country", "cols"})
 """The filters that may be given more than once: `gpu=H100&gpu=H200` lists both models' offers."""
-FILTERS = ("gpu", "provider", "country", "tenancy", "billing", "gpu_count", "eu_only", "exclude_us_hq")
+FILTERS = ("gpu", "provider", "country", "tenancy", "billing", "gpu_count", "eu_only", "exclude_us_hq", "dated_within")
 """What the explorer's filters fold holds."""
 
 
@@ -45,6 +46,9 @@ class ExplorerParams(BaseModel):
     country: list[Name] = Field(default_factory=list, description="data-centre countries, ISO codes")
     eu_only: bool = False
     exclude_us_hq: bool = False
+    dated_within: int | None = Field(
+        None, ge=0, le=36_500, description="only prices dated this many days before today or since (never undated)"
+    )
     q: Name = Field("", description="words the provider, product, GPU or region contain")
     sort: str = "per_gpu_hour"
     dir: Literal["asc", "desc"] = "asc"
@@ -75,7 +79,7 @@ class ExplorerParams(BaseModel):
     def chosen(self) -> int:
         """How many ticks narrow the list: what the folded filters' summary counts."""
         values = [getattr(self, name) for name in FILTERS]
-        return sum(len(value) if isinstance(value, list) else int(value) for value in values)
+        return sum(len(value) if isinstance(value, list) else _ticked(value) for value in values)
 
     def query(self, **changes: Any) -> str:
         """This state as a query string with `changes`, leaving out what is at its default."""
@@ -89,6 +93,11 @@ class ExplorerParams(BaseModel):
         return self.query(sort=column, dir="asc" if ascending else "desc", page=1, at="")
 
 
+def _ticked(value: bool | int | None) -> int:
+    """A flag counts when on; a number of days when given, 0 too."""
+    return int(value) if isinstance(value, bool) else int(value is not None)
+
+
 DEFAULTS = ExplorerParams().model_dump(mode="json")
 
 LABELS = {
@@ -100,6 +109,7 @@ LABELS = {
     "country": "Country",
     "eu_only": "EU member state only",
     "exclude_us_hq": "Provider not headquartered in the US",
+    "dated_within": "Only prices dated within (days)",
     "q": "Search",
     "sort": "Sort by",
     "dir": "Order",
@@ -211,6 +221,9 @@ def explore(catalog: CatalogSnapshot, params: ExplorerParams, workload: Explorer
         rows = [r for r in rows if r.offer_id in ids]
     for word in words:
         rows = [r for r in rows if word in r.search_text]
+    if params.dated_within is not None:
+        since = dated_since(params.dated_within)
+        rows = [r for r in rows if dated_from(r.record.row.as_of, since)]
     at = next((i for i, r in enumerate(rows) if r.record.row.key == params.at), None) if params.at else None
     last_page = max(1, -(-len(rows) // PER_PAGE))
     page = at // PER_PAGE + 1 if at is not None else min(params.page, last_page)

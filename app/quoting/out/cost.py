@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from app.catalog.ages import age_days
 from app.catalog.snapshot import CatalogSnapshot, OfferRecord
 from app.costing.money import Currency
 from app.costing.owning import OWNED_OFFER_ID
@@ -128,7 +130,11 @@ class ProviderBillOut(CostOut):
 
     product: str
     offer_key: str
+    as_of: date | None = Field(description="the price's date, as its source gives it; null where it gives none")
+    age_days: int | None = Field(description="days from `as_of` to today; null where undated")
 
     @classmethod
     def of(cls, o: OfferCost, record: OfferRecord, currency: Currency) -> ProviderBillOut:
-        return cls(**cls.figures(o, currency), product=record.row.product, offer_key=record.row.key)
+        row = record.row
+        return cls(**cls.figures(o, currency), product=row.product, offer_key=row.key, as_of=row.as_of,
+                   age_days=age_days(row.as_of))  # fmt: skip

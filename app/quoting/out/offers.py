@@ -7,6 +7,7 @@ from datetime import date
 from pydantic import BaseModel, Field
 from sqlmodel.main import SQLModelConfig
 
+from app.catalog.ages import age_days, dated_since
 from app.catalog.fabric import FabricRecord
 from app.catalog.rows import OFFER_COLUMNS, OfferRow
 from app.catalog.selection import select_offers
@@ -59,6 +60,7 @@ class OfferOut(OfferRow):
     ram_gib: float | None  # type: ignore[assignment]
     setup_fee: float | None = Field(description="charged once, in `currency`; null: none stated")  # type: ignore[assignment]
     usd_per_gpu_hour: float = Field(description="in USD at this catalog version's rate, whatever `currency` is")
+    age_days: int | None = Field(description="days from `as_of` to today; null where the source states no date")
     fabric: FabricOut | None = Field(
         description="the product's network inside and between nodes, where a source states it; a run across "
         "nodes is quoted only where it states RDMA between them (or any fabric, for bare metal)"
@@ -73,6 +75,7 @@ class OfferOut(OfferRow):
                 "offer_id": r.priced.offer_id,
                 "provider_name": r.provider.name,
                 "usd_per_gpu_hour": float(rate(r.priced.usd_per_gpu_hour)),
+                "age_days": age_days(r.row.as_of),
                 "fabric": None if fabric is None else FabricOut.of(fabric),
                 "notes": plain_words(r.row.notes),
             }
@@ -80,9 +83,10 @@ class OfferOut(OfferRow):
 
     @classmethod
     def at(cls, catalog: CatalogSnapshot, offer_id: int) -> OfferOut:
-        """An offer of a catalog version as the API states it, worked out once per version: each
-        quote names a few offers, and a version's offers never change."""
-        return catalog.derived.memo(("offer out", offer_id), lambda: cls.of(catalog.offers_by_id[offer_id], catalog))
+        """An offer of a catalog version as the API states it, worked out once per version (each quote
+        names a few offers, and a version's offers never change), its age counted again each time."""
+        kept = catalog.derived.memo(("offer out", offer_id), lambda: cls.of(catalog.offers_by_id[offer_id], catalog))
+        return kept.model_copy(update={"age_days": age_days(kept.as_of)})
 
 
 def option_name(option: OptionKey) -> str:
@@ -107,15 +111,21 @@ class OfferFilters(BaseModel):
     region: str | None = None
     eu_only: bool = False
     exclude_us_hq: bool = False
+    dated_within: int | None = Field(
+        None, ge=0, le=36_500, description="only prices dated this many days before today or since (never undated)"
+    )
     catalog_version: int | None = Field(None, ge=1, le=VERSION_MAX)
 
 
 def offers_matching(catalog: CatalogSnapshot, f: OfferFilters) -> list[OfferOut]:
     gpus = [f.gpu] if f.gpu else list(catalog.gpus)
+    since = dated_since(f.dated_within)
     records = [
         r
         for gpu in gpus
-        for r in select_offers(catalog, gpu, frozenset(f.tenancy), f.region, f.eu_only, f.exclude_us_hq)
+        for r in select_offers(
+            catalog, gpu, frozenset(f.tenancy), f.region, f.eu_only, f.exclude_us_hq, dated_since=since
+        )
         if (not f.billing or r.priced.billing in f.billing) and (not f.provider or r.provider.slug == f.provider)
     ]
     return [OfferOut.of(r, catalog) for r in sorted(records, key=lambda r: r.priced.offer_id)]

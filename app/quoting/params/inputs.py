@@ -7,7 +7,9 @@ its 0 as false; these types refuse that, by name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import date
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -39,6 +41,18 @@ def _not_a_number(value: object) -> object:
 
 
 Flag = Annotated[bool, BeforeValidator(_not_a_number)]
+
+
+def _a_day_written_as_one(value: object) -> object:
+    """A day is written as one, 2026-11-30: lax validation would read a number, or a number's text, as
+    seconds since 1970."""
+    if value is None or isinstance(value, date) or (isinstance(value, str) and _DAY.fullmatch(value)):
+        return value
+    raise PydanticCustomError("date_as_written", "must be a date written as 2026-11-30")
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+MaybeDay = Annotated[date | None, BeforeValidator(_a_day_written_as_one)]
 
 
 class Fieldset(StrEnum):

@@ -7,10 +7,21 @@ from typing import Any
 
 from pydantic import ConfigDict
 
+from app.catalog import ages
 from app.costing.memory import Mode, Precision, SizingAssumptions
 from app.costing.money import CODES, NAMES, USD, CurrencyCode
 from app.costing.terms import DEFAULT_TAX, Assumptions, Tenancy, Workload
-from app.quoting.params.inputs import Fieldset, Flag, Input, MaybeNumber, MaybeWhole, Number, Whole, Widget
+from app.quoting.params.inputs import (
+    Fieldset,
+    Flag,
+    Input,
+    MaybeDay,
+    MaybeNumber,
+    MaybeWhole,
+    Number,
+    Whole,
+    Widget,
+)
 from app.quoting.params.job import Job
 from app.quoting.params.owning import OwningParams
 from app.quoting.params.split import SplitParams
@@ -170,6 +181,15 @@ class QuoteParams(SizeParams, OwningParams):
     hide_spot: Flag = Input(
         "Leave out spot offers", Fieldset.FILTERS, unit="the provider can interrupt them", widget=Widget.FLAG
     ).field(False)  # fmt: skip
+    dated_within: MaybeWhole = Input(
+        "Only prices dated within", Fieldset.FILTERS, unit="days", placeholder="any date",
+        help="only prices whose source dates them this many days before today (or `dated_on`) or since; an "
+        "undated price never passes",
+    ).field(None, ge=0, le=36_500)  # fmt: skip
+    dated_on: MaybeDay = Input(
+        "Prices dated within, counted back from", None, widget=Widget.HIDDEN,
+        help="the day `dated_within` counts back from (default: today): a saved link keeps the day it was saved",
+    ).field(None, examples=["2026-11-30"])  # fmt: skip
     offer: str = Input(
         "Offer", None, widget=Widget.HIDDEN,
         help="price only this offer: its key, as the offers list links it",
@@ -202,6 +222,12 @@ class QuoteParams(SizeParams, OwningParams):
         "Show money in", Fieldset.DATA, widget=Widget.CHOICE, options=CURRENCIES,
         help="EUR converts at the exchange rate of the prices quoted",
     ).field("USD")  # fmt: skip
+
+    @property
+    def dated_kept(self) -> dict[str, Any]:
+        """What a saved link adds so that "only prices dated within N days" keeps the prices it passed when
+        saved: the day it counts back from."""
+        return {"dated_on": self.dated_on or ages.today()} if self.dated_within is not None else {}
 
     def workload(self) -> Workload:
         return Workload(

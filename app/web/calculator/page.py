@@ -3,7 +3,6 @@ kept with only its summaries moved."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -11,6 +10,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2_fragments import render_block
 
+from app.catalog import ages
 from app.catalog.snapshot import Catalogs
 from app.deps import VARIES_BY_FRAGMENT
 from app.platform.security import csrf_token, remember_csrf
@@ -30,8 +30,8 @@ from app.web.templating import templates
 def pinned(result: QuoteResult) -> dict[str, Any]:
     """What a saved link keeps beyond the inputs: the version quoted, "any GPU" where asked, and where
     GPU-hours were converted to the GPU model quoted, the hours as stated and the GPU model they are of
-    (named, so that a later price list cannot make them another's)."""
-    kept = {"catalog_version": result.catalog.version} | result.as_stated
+    (named, so that a later price list cannot make them another's), and the day a date filter counts from."""
+    kept = {"catalog_version": result.catalog.version} | result.as_stated | result.params.dated_kept
     return kept | ({"gpu": ANY_GPU} if result.choices else {})
 
 
@@ -61,7 +61,7 @@ def calculator_page(
         "moved_folds": (),
         "view": view,
         "shown": None if result is None else shown(result, view, catalogs),
-        "today": date.today(),
+        "today": ages.today(),
         "pinned_inputs": result.params.model_copy(update=pinned(result)).model_dump_json() if result else None,
         "fragment": fragment,
         "catalog": catalog,

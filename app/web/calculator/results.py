@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.catalog.ages import rests_on_said
 from app.catalog.fabric import FabricRecord
 from app.catalog.offer_records import OfferRecord
 from app.catalog.rates import RateRecord
@@ -96,6 +97,8 @@ class Shown:
     """A run across nodes: the offers of its GPU model whose nodes may not run it together, by why."""
     run_chart: tuple[RunChart, ...] = ()
     """A run: its cost and wall clock at the other sizes the catalog prices on its GPU model."""
+    price_age: str = ""
+    """Where the answer rests on an undated price or an old one: what the headline adds, after the answer."""
 
 
 def shown(result: QuoteResult, view: ProviderView, catalogs: Catalogs) -> Shown:
@@ -106,6 +109,7 @@ def shown(result: QuoteResult, view: ProviderView, catalogs: Catalogs) -> Shown:
     if not q.options:
         return Shown(inputs, workload, every_offer, job_bars(result))
     ranked = result.not_ranked_why is None
+    split = split_figures(result)
     return Shown(
         inputs,
         workload,
@@ -123,12 +127,31 @@ def shown(result: QuoteResult, view: ProviderView, catalogs: Catalogs) -> Shown:
         as_job="" if ranked else memo.part("as job", lambda: as_job_query(result)),
         owned=owned_figures(result),
         owning=owned_break_evens(result),
-        split=split_figures(result),
+        split=split,
         providers=tuple(provider_bills(result, view)) if view.shown else (),
         estimate_checks=memo.part("estimate checks", lambda: estimate_checks(result)),
         left_out=memo.part("left out across nodes", lambda: left_out(result)),
         run_chart=memo.part("run sizes", lambda: run_chart(run_sizes(catalogs, result), p.run_gpus, result.currency)),
+        price_age=_price_age(result.options[0][1]) if split is None else _split_price_age(split),
     )
+
+
+def _price_age(record: OfferRecord | OwnedRecord, whose: str = "its") -> str:
+    """The answer's price, as old as its source dates it; a server of the buyer's own figures has no source."""
+    if isinstance(record, OwnedRecord) and record.server is None:
+        return ""
+    return rests_on_said(record.row.as_of, whose)
+
+
+def _split_price_age(split: SplitFigures) -> str:
+    """The split's answer rests on its base's price where it dedicates any GPU, on its burst's where it
+    bursts any hour: each one old or undated, said."""
+    best = split.best
+    used = [
+        (split.base_record, "the base's") if best.units else (None, ""),
+        (split.burst_record, "the burst's") if not best.units or best.burst_gpu_hours > 0 else (None, ""),
+    ]
+    return "; ".join(filter(None, (_price_age(record, whose) for record, whose in used if record is not None)))
 
 
 def _option_rows(result: QuoteResult) -> tuple[OptionRow, ...]:

@@ -82,7 +82,7 @@ def atom_feed(scenario: Scenario, moves: list[Moved], scenario_url: str) -> byte
         entry = ET.SubElement(feed, f"{{{ATOM}}}entry")
         row_id = f"version-{move.now.version}"
         _text(entry, "id", f"{versions_url}#{row_id}")
-        _text(entry, "title", f"{name} at the price list of {day(move.now.listed)}: {who_said(move.now)}")
+        _text(entry, "title", f"{name} at the price list recorded {day(move.now.listed)}: {who_said(move.now)}")
         _text(entry, "updated", _stamp(move.now.listed))
         ET.SubElement(entry, f"{{{ATOM}}}link", rel="alternate", type="text/html", href=f"{versions_url}#{row_id}")
         _text(entry, "summary", moved_said(move), type="text")
