@@ -11,6 +11,7 @@ from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
 from app.admin.accounts import session_user
+from app.admin.password_checks import PasswordChecks
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs, catalogs_for
 from app.platform.heavy_work import HeavyWork
@@ -26,6 +27,14 @@ async def get_db(request: Request) -> sessionmaker[Session]:
 Database = Annotated[sessionmaker[Session], Depends(get_db)]
 """Short sessions (`with db() as session:`), each closed before the route renders, quotes or calls
 out: app/db.py's `session_factory`."""
+
+
+async def get_password_checks(request: Request) -> PasswordChecks:
+    return request.app.state.password_checks
+
+
+PasswordChecksDep = Annotated[PasswordChecks, Depends(get_password_checks)]
+"""The process's bound on password checks at once: app/admin/password_checks.py."""
 
 
 CATALOG_VERSION = TypeAdapter(Annotated[int, Field(ge=1, le=VERSION_MAX)])

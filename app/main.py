@@ -12,6 +12,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
+from app.admin.accounts import dummy_hash
+from app.admin.password_checks import PasswordChecks
 from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import bring_up_to_date
 from app.errors import busy, http_error, server_error, validation_error
@@ -84,6 +86,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         app.state.probe = DatabaseProbe(probe_engine(url))
         app.state.probe.watch(engine)
         gc.freeze()  # the catalog lives as long as the process: keep it out of every full collection
+        await app.state.password_checks.run(dummy_hash)  # made now, and a check's time measured
         yield
         engine.dispose()
         app.state.probe.engine.dispose()
@@ -97,6 +100,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         redirect_slashes=False,  # Starlette's would name the request's Host: errors.http_error redirects instead
     )
     app.state.heavy = HeavyWork(settings.heavy_at_once, settings.heavy_waiting, settings.heavy_per_client)
+    app.state.password_checks = PasswordChecks(settings.password_checks_at_once, settings.password_check_wait_max_s)
     app.add_exception_handler(Exception, server_error)
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]

@@ -5,14 +5,18 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import UTC, datetime, timedelta
-from functools import cache
+from functools import cache, partial
 
+from anyio import to_thread
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
+from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session, col, delete, select
 
+from app.admin.password_checks import PasswordChecks
 from app.admin.tables import AdminSession, AdminUser
 from app.admin.throttle import Attempt, strike_off
+from app.platform.db import in_a_session
 from app.platform.settings import settings
 
 
@@ -26,8 +30,9 @@ def _hasher() -> PasswordHasher:
 
 
 @cache
-def _dummy_hash() -> str:
-    """Verified against when the account does not exist, so that timing does not tell."""
+def dummy_hash() -> str:
+    """Verified against when the account does not exist, so that timing does not tell; made at
+    start (app/main.py), so that the first unknown name costs no more than the others."""
     return _hasher().hash(secrets.token_urlsafe(16))
 
 
@@ -46,21 +51,41 @@ def create_admin(session: Session, username: str, password: str) -> AdminUser:
     return user
 
 
-def authenticate(session: Session, attempt: Attempt, username: str, password: str) -> AdminUser | None:
-    """The admin if the password is right (the attempt is then struck off); None if not.
+async def authenticate(
+    db: sessionmaker[Session], checks: PasswordChecks, attempt: Attempt, username: str, password: str
+) -> AdminUser | None:
+    """The admin if the password is right (the attempt is then struck off); None if not; ChecksBusy
+    (app/admin/password_checks.py) if the checks are too busy to take it.
 
-    The hash is read in one short transaction and verified with none open: argon2 takes most of a
-    second at production settings, and a burst of sign-ins must not hold the pool's connections."""
-    found = session.exec(select(AdminUser.id, AdminUser.password_hash).where(AdminUser.username == username)).first()
-    session.commit()
-    try:
-        _hasher().verify(found[1] if found else _dummy_hash(), password)
-    except VerificationError:
+    The hash is read in a session of its own and checked with none open, under the process's bound
+    on checks at once: argon2 takes most of a second and 64 MiB at production settings, and a burst
+    of sign-ins must hold neither the pool's connections nor a check's memory each. A name no admin
+    has is checked against the dummy hash under the same bound, so that no answer tells it apart."""
+    found = await to_thread.run_sync(in_a_session, db, _account_of, username)
+    if not await checks.run(partial(_verifies, found[1] if found else None, password)):
         return None
     assert found is not None
+    return await to_thread.run_sync(in_a_session, db, _signed_in, attempt, found[0])
+
+
+def _account_of(session: Session, username: str) -> tuple[int, str] | None:
+    """The admin's id and password hash, if there is an admin by that name."""
+    found = session.exec(select(AdminUser.id, AdminUser.password_hash).where(AdminUser.username == username)).first()
+    return None if found is None or found[0] is None else (found[0], found[1])
+
+
+def _verifies(password_hash: str | None, password: str) -> bool:
+    try:
+        return _hasher().verify(password_hash or dummy_hash(), password)
+    except VerificationError:
+        return False
+
+
+def _signed_in(session: Session, attempt: Attempt, user_id: int) -> AdminUser | None:
+    """The admin whose password proved right, the attempt struck off and expired sessions cleared."""
     strike_off(session, attempt)
     session.execute(delete(AdminSession).where(col(AdminSession.expires_at) < datetime.now(UTC)))
-    user = session.get(AdminUser, found[0])
+    user = session.get(AdminUser, user_id)
     session.commit()
     return user
 

@@ -3,9 +3,9 @@ the schema up to date."""
 
 import fcntl
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
@@ -15,6 +15,8 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import Session, create_engine
 
 from app.platform.settings import ROOT
+
+T = TypeVar("T")
 
 MIGRATION_LOCK = zlib.crc32(b"gpucost migrate")
 """The PostgreSQL advisory lock that one migrating process holds at a time."""
@@ -48,6 +50,13 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     connection is back in the pool while the request does the rest. What it read stays readable
     after a commit and after the session closes."""
     return sessionmaker(engine, class_=Session, expire_on_commit=False)
+
+
+def in_a_session(db: sessionmaker[Session], work: Callable[..., T], *args: Any) -> T:
+    """`work(session, *args)` in a session of its own, closed when it returns: one step of a request
+    run in a thread, so that no session lives across the request's waits between its steps."""
+    with db() as session:
+        return work(session, *args)
 
 
 def _without_nul(_connection: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> tuple[str, Any]:

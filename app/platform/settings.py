@@ -1,10 +1,11 @@
 """Configuration from the environment (or a .env file)."""
 
+import os
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from pydantic import IPvAnyNetwork, NonNegativeInt, PositiveFloat, PositiveInt, field_validator, model_validator
+from pydantic import Field, IPvAnyNetwork, NonNegativeInt, PositiveFloat, PositiveInt, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +51,13 @@ class Settings(BaseSettings):
     password_hash_time_cost: int = 3
     password_hash_memory_kib: int = 65_536
     password_hash_parallelism: int = 4
-    """argon2id's cost (its library's defaults): what a stolen hash costs to guess. Tests lower it."""
+    """argon2id's cost (its library's defaults): what a stolen hash costs to guess. Tests lower it.
+    Each check holds PASSWORD_HASH_MEMORY_KIB of memory while it runs."""
+    password_checks_at_once: PositiveInt = Field(default_factory=lambda: len(os.sched_getaffinity(0)))
+    """The most password checks a process runs at once (default: the cores it may use), so that a
+    burst of sign-ins costs at most this many times a check's memory; the others queue."""
+    password_check_wait_max_s: PositiveFloat = 3.0
+    """A sign-in whose check would queue longer than this is answered 429 with Retry-After at once."""
     skypilot_catalog_url: str = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master"
     """Where price refresh reads SkyPilot's catalogs/v8/<cloud>/vms.csv (a mirror may stand in)."""
     gpuhunt_catalog_url: str = "https://dstack-gpu-pricing.s3.eu-west-1.amazonaws.com/v3"

@@ -4,6 +4,7 @@ killed without warning and started again."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -29,6 +30,16 @@ def _free_port() -> int:
 class Server:
     process: subprocess.Popen[bytes]
     url: str
+
+    def memory_mb(self, field: str = "VmRSS") -> float:
+        """VmRSS (resident now) or VmHWM (its peak since start or the last `reset_peak_memory`), in MB."""
+        found = re.search(rf"{field}:\s+(\d+) kB", Path(f"/proc/{self.process.pid}/status").read_text())
+        assert found, field
+        return int(found.group(1)) / 1024
+
+    def reset_peak_memory(self) -> None:
+        """VmHWM starts again from VmRSS (Linux 4.0 and later)."""
+        Path(f"/proc/{self.process.pid}/clear_refs").write_text("5")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush; what a crashed machine or an OOM kill leaves."""

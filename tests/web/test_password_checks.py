@@ -1,0 +1,102 @@
+"""Password checks bounded (issue 40): at most a few run at once, the others queue without a thread,
+and one that would queue too long is refused at once, a name no admin has exactly like a known one."""
+
+import threading
+import time
+
+import anyio
+import pytest
+from anyio import wait_all_tasks_blocked
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+from sqlmodel import func, select
+
+from app.admin.accounts import create_admin
+from app.admin.password_checks import FIRST_GUESS_S, ChecksBusy, PasswordChecks
+from app.admin.tables import LoginFailure
+from app.deps import get_password_checks
+from app.main import app
+from tests.web.helpers import PASSWORD, html, sign_in
+
+
+def test_no_more_checks_run_at_once_than_the_bound_however_many_are_asked():
+    checks = PasswordChecks(at_once=2, wait_max_s=60)
+    running, most = [0], [0]
+    count = threading.Lock()
+
+    def check(n: int) -> int:
+        with count:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.02)
+        with count:
+            running[0] -= 1
+        return n
+
+    async def ten_at_once() -> list[int]:
+        answers: list[int] = []
+        async with anyio.create_task_group() as tasks:
+            for n in range(10):
+                tasks.start_soon(lambda n=n: _append(answers, checks.run(lambda: check(n))))
+        return answers
+
+    assert sorted(anyio.run(ten_at_once)) == list(range(10))
+    assert most[0] <= 2
+
+
+async def _append(answers, asked):
+    answers.append(await asked)
+
+
+def test_a_check_that_would_queue_past_the_most_wait_is_refused_before_it_runs():
+    """One slot, a check's time 1 s until measured, 1 s the most wait: the second check asked waits
+    one check's time and is taken; the third would wait two and is refused, told 2 s."""
+    checks = PasswordChecks(at_once=1, wait_max_s=FIRST_GUESS_S)
+    release = threading.Event()
+    ran: list[str] = []
+
+    def check(name: str) -> str:
+        ran.append(name)
+        if name == "first":
+            release.wait(10)
+        return name
+
+    async def three() -> ChecksBusy:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(checks.run, lambda: check("first"))
+            await wait_all_tasks_blocked()
+            tasks.start_soon(checks.run, lambda: check("second"))
+            await wait_all_tasks_blocked()
+            with pytest.raises(ChecksBusy) as refused:
+                await checks.run(lambda: check("third"))
+            release.set()
+        return refused.value
+
+    refused = anyio.run(three)
+    assert refused.retry_after_s == 2
+    assert ran == ["first", "second"]
+
+
+@pytest.fixture
+def busy_checks():
+    """A process whose one slot is taken (the check is counted as running) and whose most wait is
+    shorter than one check: every sign-in would have to queue too long."""
+    checks = PasswordChecks(at_once=1, wait_max_s=FIRST_GUESS_S / 2)
+    checks.running = 1
+    app.dependency_overrides[get_password_checks] = lambda: checks
+    yield checks
+    app.dependency_overrides.pop(get_password_checks)
+
+
+def test_while_the_checks_are_busy_a_known_and_an_unknown_name_are_both_refused_unchecked(
+    client: TestClient, session, busy_checks, monkeypatch
+):
+    create_admin(session, "alice", PASSWORD)
+    checked = []
+    monkeypatch.setattr(PasswordHasher, "verify", lambda *args: checked.append(args))
+    answers = [sign_in(client, username=name) for name in ("alice", "nobody")]
+    assert [a.status_code for a in answers] == [429, 429]
+    assert [a.headers["Retry-After"] for a in answers] == ["1", "1"]
+    assert all("Too many sign-ins at once" in html(a).get_text() for a in answers)
+    assert checked == []
+    assert session.exec(select(func.count()).select_from(LoginFailure)).one() == 2, "each stays on record"
