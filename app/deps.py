@@ -1,7 +1,7 @@
 """What the routes ask FastAPI for: database sessions, the catalog, fragment or page, the admin."""
 
-from collections.abc import Iterator
-from typing import Annotated
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Annotated, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -15,6 +15,7 @@ from app.admin.password_checks import PasswordChecks
 from app.admin.tables import AdminUser
 from app.catalog.snapshot import Catalogs, catalogs_for
 from app.platform.db import ID_MAX
+from app.platform.heavy_work import HeavyWork
 from app.platform.security import ADMIN_COOKIE, csrf_ok
 from app.quoting.params.quote import VERSION_MAX
 from app.refresh.sources import http_client
@@ -61,6 +62,32 @@ def _version_asked(request: Request) -> int | None:
 
 
 CatalogsDep = Annotated[Catalogs, Depends(get_catalogs)]
+
+T = TypeVar("T")
+
+
+def _heavy(request: Request) -> tuple[HeavyWork, str]:
+    return request.app.state.heavy, request.client.host if request.client else "unknown"
+
+
+async def off_the_loop(request: Request, work: Callable[[], T]) -> T:
+    """`work` in the lane for CPU-heavy answers (app/platform/heavy_work.py), in its client's turn, so
+    that the slider's partial and /api/health never wait behind it; or refused 429 or 503 at once."""
+    heavy, client = _heavy(request)
+    return await heavy.answer(client, work)
+
+
+async def in_turn(request: Request, work: Callable[[], T]) -> T:
+    """`work` in the heavy lane, for a route whose turn `heavy_turn` took."""
+    return await _heavy(request)[0].run(work)
+
+
+async def heavy_turn(request: Request) -> AsyncIterator[None]:
+    """A turn in the heavy lane, taken before the body is checked against its model: checking a year
+    of hours costs the event loop about 10 ms, which a request refused should not cost it."""
+    heavy, client = _heavy(request)
+    async with heavy.turn(client):
+        yield
 
 
 async def _is_fragment(request: Request) -> bool:

@@ -24,6 +24,7 @@ class Refusal(BaseModel):
 
 _AS_JSON = {"application/json": {"schema": Refusal.model_json_schema()}}
 """Stated, not left to `model=`, which would document it in the route's own type (text/csv)."""
+_RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
 REFUSALS: dict[int, dict[str, Any]] = {
     400: {"description": "The body is not text in UTF-8", "content": _AS_JSON},
     404: {"description": "Not found: no catalog version or scenario by that number or link", "content": _AS_JSON},
@@ -33,9 +34,23 @@ REFUSALS: dict[int, dict[str, Any]] = {
         "description": "Busy (no database connection came free within DB_POOL_TIMEOUT_S, default 2 s) or the "
         "database is not answering; try again after Retry-After",
         "content": _AS_JSON,
-        "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+        "headers": _RETRY_AFTER,
     },
 }
+HEAVY: dict[int | str, dict[str, Any]] = {
+    429: {
+        "description": "This client has HEAVY_PER_CLIENT (default 2) heavy answers under way or waiting; try again",
+        "content": _AS_JSON,
+        "headers": _RETRY_AFTER,
+    },
+    503: {
+        "description": "Busy: HEAVY_AT_ONCE heavy answers under way and HEAVY_WAITING more waiting (default 2 and"
+        " 8), or no database connection came free within DB_POOL_TIMEOUT_S (default 2 s); try again",
+        "content": _AS_JSON,
+        "headers": _RETRY_AFTER,
+    },
+}
+"""The refusals of a route whose answer may be heavy (app/platform/heavy_work.py)."""
 
 
 NOT_READY: dict[int | str, dict[str, Any]] = {

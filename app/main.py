@@ -21,6 +21,7 @@ from app.errors import busy, database_unavailable, http_error, server_error, val
 from app.platform.assets import Assets
 from app.platform.client_address import ClientAddress
 from app.platform.db import make_engine, session_factory
+from app.platform.heavy_work import HeavyWork
 from app.platform.hosts import AllowedHosts
 from app.platform.paths import FinalNewline
 from app.platform.security import SecurityHeaders
@@ -75,10 +76,11 @@ def create_app(database_url: str | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         bring_up_to_date(url)
-        # One connection for each worker thread and one for the event loop's catalog reads: each
-        # holds at most one at a time, so none waits for another to give one back.
+        # One connection for each worker thread, each heavy answer's thread and the event loop's
+        # catalog reads: each holds at most one at a time, so none waits for another to give one back.
         to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
-        engine = make_engine(url, connections=settings.worker_threads + 1, wait_s=settings.db_pool_timeout_s)
+        connections = settings.worker_threads + settings.heavy_at_once + 1
+        engine = make_engine(url, connections=connections, wait_s=settings.db_pool_timeout_s)
         catalogs_for(engine).at()
         app.state.engine = engine
         app.state.db = session_factory(engine)
@@ -98,6 +100,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         redoc_url=None,
         redirect_slashes=False,  # Starlette's would name the request's Host: errors.http_error redirects instead
     )
+    app.state.heavy = HeavyWork(settings.heavy_at_once, settings.heavy_waiting, settings.heavy_per_client)
     app.state.password_checks = PasswordChecks(settings.password_checks_at_once, settings.password_check_wait_max_s)
     app.add_exception_handler(Exception, server_error)
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]

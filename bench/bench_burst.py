@@ -81,16 +81,21 @@ class Server:
             self.process.wait()
 
 
-def start_server(app_dir: Path, database_url: str, log: Path) -> Server:
+def start_server(app_dir: Path, database_url: str, log: Path, **settings: str) -> Server:
+    """`settings`: more of the environment (`TRUSTED_PROXIES`, say), over the production settings here."""
     port = free_port()
-    env = os.environ | {
-        "ENVIRONMENT": "production",
-        "SECRET_KEY": "bench-burst-" + "k" * 32,
-        "DATABASE_URL": database_url,
-        "PUBLIC_URL": f"http://{HOST}:{port}",
-        "SAVES_PER_CLIENT_PER_10_MIN": "1000000000",
-        "SAVES_PER_HOUR": "1000000000",
-    }
+    env = (
+        os.environ
+        | {
+            "ENVIRONMENT": "production",
+            "SECRET_KEY": "bench-burst-" + "k" * 32,
+            "DATABASE_URL": database_url,
+            "PUBLIC_URL": f"http://{HOST}:{port}",
+            "SAVES_PER_CLIENT_PER_10_MIN": "1000000000",
+            "SAVES_PER_HOUR": "1000000000",
+        }
+        | settings
+    )
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", HOST, "--port", str(port),
                "--no-proxy-headers", "--no-server-header", "--log-level", "warning"]  # fmt: skip
     process = subprocess.Popen(command, cwd=app_dir, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import date
 from decimal import Decimal
 from functools import cache
@@ -26,6 +27,7 @@ from app.catalog.tables import (
 from app.catalog.throughput_changes import save_throughput
 from app.catalog.updates import load_shipped_catalog
 from app.platform.db import make_engine
+from app.quoting.params.split import SPLIT_GPUS_MAX
 from tests.databases import postgres
 
 
@@ -222,3 +224,11 @@ def shipped_catalogs(backend: str = "sqlite") -> Catalogs:
     with Session(engine) as session:
         load_shipped_catalog(session)
     return catalogs_for(engine)
+
+
+def scattered_year(seed: int = 40) -> str:
+    """The heaviest split there is: a year of hours (8,760), each a number of GPUs in use drawn between
+    0 and the 1,024 a profile may reach (seeded, no one's data), so that every base up to the peak is
+    priced. About a second of one process's CPU to split on the shipped catalog."""
+    draw = random.Random(seed)
+    return "\n".join(str(draw.randint(0, SPLIT_GPUS_MAX)) for _ in range(8_760))

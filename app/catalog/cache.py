@@ -120,6 +120,12 @@ class Memo(Generic[K]):
         self._grew(change)
         return MemoEntry(self, key, parts)
 
+    def holds(self, key: K, name: Hashable) -> bool:
+        """Whether the entry at `key` holds the part `name` already; neither makes nor moves it."""
+        with self._lock:
+            parts = self._entries.get(key)
+            return parts is not None and name in parts
+
     def _add(self, key: K, parts: dict[Hashable, Any], name: Hashable, made: T) -> T:
         nbytes = self._weigh((name, made))
         change = 0

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from pydantic import Field, IPvAnyNetwork, PositiveFloat, PositiveInt, field_validator, model_validator
+from pydantic import Field, IPvAnyNetwork, NonNegativeInt, PositiveFloat, PositiveInt, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,10 +37,16 @@ class Settings(BaseSettings):
     """Requests a process serves at once in worker threads (saves, saved scenarios, admin pages; the
     slider's partial and /api/quote run on the event loop): AnyIO's thread limit, set at start. The
     database pool holds one connection for each thread and one for the event loop, so no request
-    waits for a connection; on PostgreSQL every process may open WORKER_THREADS + 2."""
+    waits for a connection; on PostgreSQL every process may open WORKER_THREADS + HEAVY_AT_ONCE + 2."""
     db_pool_timeout_s: PositiveFloat = 2.0
     """How long a request waits for a free database connection before it is answered 503 with
     Retry-After rather than kept waiting."""
+    heavy_at_once: PositiveInt = 2
+    heavy_waiting: NonNegativeInt = 8
+    heavy_per_client: PositiveInt = 2
+    """CPU-heavy answers (a split, history worked out afresh, any GPU, an import's plan) a process works
+    out at once, each in a thread of its own; how many more may wait their turn (past it, 503); how
+    many one client address may have under way or waiting (past it, 429). Each with Retry-After."""
     admin_session_hours: int = 8
     password_hash_time_cost: int = 3
     password_hash_memory_kib: int = 65_536

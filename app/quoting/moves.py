@@ -4,10 +4,10 @@ kept with its catalog version and keyed by the inputs it depends on."""
 from __future__ import annotations
 
 from app.catalog import ages
-from app.catalog.cache import MemoEntry
-from app.catalog.snapshot import CatalogSnapshot
+from app.catalog.cache import Memo, MemoEntry
+from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.platform.settings import settings
-from app.quoting.params.quote import QuoteParams
+from app.quoting.params.quote import ANY_GPU, Job, QuoteParams
 
 MOVES_KEPT = 64
 """Inputs-but-GPU-hours whose memo each catalog version keeps, the most recently used..."""
@@ -25,8 +25,26 @@ def move_key(params: QuoteParams) -> str:
     return f"{ages.today():%Y-%m-%d} {params.model_dump_json(exclude=MOVED)}"
 
 
+def _moves(catalog: CatalogSnapshot) -> Memo[str]:
+    return catalog.derived.memos("moves", MOVES_KEPT, MOVES_BYTES)
+
+
 def move_memo(catalog: CatalogSnapshot, params: QuoteParams) -> MemoEntry:
     """What a move of the GPU-hours slider reuses for these inputs at this version: the contenders,
     the break-evens and, filled in by the page, the charts drawn and the queries its links carry less
     GPU-hours. Kept with the version, counted in its bytes as it fills, given up with it."""
-    return catalog.derived.memos("moves", MOVES_KEPT, MOVES_BYTES).entry(move_key(params))
+    return _moves(catalog).entry(move_key(params))
+
+
+def heavy(catalogs: Catalogs, params: QuoteParams) -> bool:
+    """Whether quoting these inputs is heavy work, to run in its lane (app/platform/heavy_work.py): a
+    split (a year up to 1,024 GPUs takes a second), and any GPU or a stated job (any GPU at ten times
+    the catalog, 0.2-0.4 s; a version's first serving quote, 0.8 s) unless their memo holds them
+    already, as on a move of the slider. An ordinary quote, one GPU model at GPU-hours, never is:
+    bench/bench_heavy.py measures them."""
+    if params.job is Job.SPLIT:
+        return True
+    if params.gpu != ANY_GPU and params.job is Job.HOURS and params.hours_gpu in ("", params.gpu):
+        return False
+    catalog = catalogs.at(params.catalog_version)
+    return catalog is not None and not _moves(catalog).holds(move_key(params), "contenders")

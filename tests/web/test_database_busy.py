@@ -17,6 +17,7 @@ from tests.web.helpers import PASSWORD, html, signed_in_as
 
 def test_a_request_that_finds_no_free_connection_within_its_wait_is_answered_busy(database_url, monkeypatch):
     monkeypatch.setattr(settings, "worker_threads", 2)
+    monkeypatch.setattr(settings, "heavy_at_once", 1)
     monkeypatch.setattr(settings, "db_pool_timeout_s", 0.5)
     app = create_app(database_url)
     with TestClient(app) as client:
@@ -34,7 +35,7 @@ def test_a_request_that_finds_no_free_connection_within_its_wait_is_answered_bus
     assert page.status_code == 503 and page.headers["Retry-After"] == "2"
     assert html(page).select_one("h1").text == "Busy" and BUSY in html(page).select_one(".problem").text
     assert again.status_code == 200 and again.json()["slug"] == slug
-    assert engine.pool.size() == 3, "a connection for each of the 2 worker threads and one for the event loop"
+    assert engine.pool.size() == 4, "a connection for each of the 2 worker threads, the heavy answer's and the loop's"
 
 
 def test_no_database_connection_is_held_while_a_page_renders(database_url, monkeypatch):

@@ -19,7 +19,12 @@ from sqlmodel import create_engine
 from app.catalog.tables import CatalogVersion
 
 PROBE_S = 1.0
-"""How recent the database's last answer must be, and how long /api/health waits for one."""
+"""How recent the database's last answer must be, and how long /api/health gives it to answer."""
+LAG_S = 0.5
+"""How much longer than PROBE_S a check may take, when its read started late: a busy process (heavy
+answers in their threads, the event loop) is no database out of reach."""
+STARTED_YET_S = 0.05
+"""How often a check looks whether its read has reached the database yet."""
 NEWEST_VERSION = select(func.max(CatalogVersion.id))
 """What every quote needs read now and then; `SELECT 1` would not even open an SQLite file."""
 
@@ -45,15 +50,19 @@ def probe_engine(url: str) -> Engine:
 
 class DatabaseProbe:
     """Whether the database answered within the last PROBE_S: any query of the engines it watches
-    (the app's own, and its own) tells it so; else it reads the newest catalog version off the
-    event loop and waits PROBE_S for the answer. So a burst, which keeps the database answering,
-    costs it nothing and cannot starve it into a false "not ready". One read at a time however
-    many ask: a read under way answers everyone who asks meanwhile, and a database that hangs
-    holds one thread, not one per check."""
+    (the app's own, and its own) tells it so; else it reads the newest catalog version in a thread
+    of its own (its own limiter: it never queues behind worker threads or heavy answers) and gives
+    the database PROBE_S from when the read reached it, not from when it was asked for: the time a
+    busy process takes to start the read is not the database's. So a burst, which keeps the
+    database answering, costs it nothing and cannot starve it into a false "not ready". One read at
+    a time however many ask: a read under way answers everyone who asks meanwhile, and a database
+    that hangs holds one thread, not one per check."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._answered_at = -math.inf
+        self._read_at: float | None = None
+        """When the read under way asked the database, by time.monotonic; None before it has."""
         self._one_at_a_time = CapacityLimiter(1)
         self._reading: asyncio.Task[bool] | None = None
         self.watch(engine)
@@ -70,18 +79,25 @@ class DatabaseProbe:
             return True
         if self._reading is None:
             self._reading = asyncio.create_task(self._read())
-        try:
-            return await asyncio.wait_for(asyncio.shield(self._reading), PROBE_S)
-        except TimeoutError:
-            return False
+        reading, latest = self._reading, time.monotonic() + PROBE_S + LAG_S
+        while True:
+            read_at, now = self._read_at, time.monotonic()
+            given = latest if read_at is None else min(latest, read_at + PROBE_S)
+            step = given - now if read_at is not None else min(given - now, STARTED_YET_S)
+            try:
+                return await asyncio.wait_for(asyncio.shield(reading), max(0.0, step))
+            except TimeoutError:
+                if time.monotonic() >= given:
+                    return False
 
     async def _read(self) -> bool:
         try:
             return await to_thread.run_sync(self._read_newest, limiter=self._one_at_a_time)
         finally:
-            self._reading = None
+            self._reading = self._read_at = None
 
     def _read_newest(self) -> bool:
+        self._read_at = time.monotonic()
         try:
             with self.engine.connect() as connection:
                 connection.execute(NEWEST_VERSION).one()

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypeVar
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
+from pydantic import BaseModel
 
 from app.catalog.files import csv_text
 from app.catalog.history import price_points
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
-from app.deps import CatalogsDep, Database
-from app.errors import NOT_READY, core_refusal, refusals
+from app.deps import CatalogsDep, Database, heavy_turn, in_turn, off_the_loop
+from app.errors import HEAVY, NOT_READY, core_refusal, refusals
 from app.quoting.build import build_quote
+from app.quoting.moves import heavy
 from app.quoting.out.history import HistoryOut, HistoryParams
 from app.quoting.out.job import SizedJobOut, sized_job_out
 from app.quoting.out.offers import OFFER_OUT_COLUMNS, OfferFilters, OfferOut, offers_matching
@@ -37,39 +39,50 @@ def _answered(result: T | FieldErrors, location: str = "query") -> T:
     return result
 
 
+def _as_json(answer: BaseModel) -> Response:
+    """An answer worked out in the heavy lane, serialised there too: FastAPI would check and serialise a
+    year's split (170 kB) on the event loop."""
+    return Response(answer.model_dump_json(by_alias=True), media_type="application/json")
+
+
 @router.get(
     "/quote",
     response_model=QuoteOut,
-    responses=refusals(404),
+    responses=refusals(404) | HEAVY,
     summary="Quote a workload: the cheapest offer of each option",
 )
 async def api_quote(
+    request: Request,
     params: Annotated[QuoteParams, Query()],
     catalogs: CatalogsDep,
     providers: Annotated[
         Column | None, Query(description="list each provider's cheapest offer too (`providers`), sorted by this")
     ] = None,
     providers_dir: Annotated[Literal["asc", "desc"], Query(description="lowest or highest first")] = "asc",
-) -> QuoteOut:
+) -> QuoteOut | Response:
     """Each option's cheapest offer for the scenario, with USD per month rounded to the cent; with
-    `providers`, each provider's cheapest offer too, as the page lists it behind its link."""
+    `providers`, each provider's cheapest offer too, as the page lists it behind its link. A heavy
+    quote (a split, any GPU afresh) may be refused 429 or 503 with Retry-After."""
     view = ProviderView(providers=providers, providers_dir=providers_dir) if providers else None
+    if heavy(catalogs, params):
+        return await off_the_loop(request, lambda: _as_json(quote_out(_answered(build_quote(catalogs, params)), view)))
     return quote_out(_answered(build_quote(catalogs, params)), view)
 
 
 @router.post(
     "/split",
     response_model=QuoteOut,
-    responses=refusals(400, 404, 413),
+    responses=refusals(400, 404, 413) | HEAVY,
+    dependencies=[Depends(heavy_turn)],
     summary="Quote the hybrid split of a demand profile sent as JSON",
 )
-# A plain def: searching every base of a year of hours runs off the event loop.
-def api_split(params: SplitIn, catalogs: CatalogsDep) -> QuoteOut:
+async def api_split(request: Request, params: SplitIn, catalogs: CatalogsDep) -> Response:
     """The answer of `/api/quote?job=split`, the same whole quote with the split under `split`, for
     the inputs as a JSON body: a month or a year of `hourly` demand (one hour a line) is too long for a
     query string. `job` may be left out; any job but split is refused. A refusal names the field, as
-    `/api/quote`'s do: a bad hourly line by its number."""
-    return quote_out(_answered(build_quote(catalogs, params), "body"))
+    `/api/quote`'s do: a bad hourly line by its number. Worked out in the heavy lane: past its bounds,
+    429 or 503 with Retry-After, before the body is checked."""
+    return await in_turn(request, lambda: _as_json(quote_out(_answered(build_quote(catalogs, params), "body"))))
 
 
 def _catalog(catalogs: Catalogs, version: int | None) -> CatalogSnapshot:
@@ -138,14 +151,20 @@ def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> S
 @router.get(
     "/history",
     response_model=HistoryOut,
+    responses=HEAVY,
     summary="How a GPU model's prices moved: dated points with their sources, and step series",
 )
-def api_history(params: Annotated[HistoryParams, Query()], db: Database) -> HistoryOut:
+async def api_history(request: Request, params: Annotated[HistoryParams, Query()], db: Database) -> Response:
     """Every dated price of a GPU model (the shipped history, and each price the catalog has set since),
     with its source and quote, filtered; and the step series made of them, one per tenancy, billing kind,
     price basis and currency: the cheapest and the median over providers on each day, and how many.
     With `provider` (or an offer's `product` and `region`) the series are of those points alone, that
-    provider's own line; the page `/history/{gpu}` draws that line over the whole market's."""
+    provider's own line; the page `/history/{gpu}` draws that line over the whole market's. Heavy work,
+    in its lane."""
+    return await off_the_loop(request, lambda: _as_json(_history(params, db)))
+
+
+def _history(params: HistoryParams, db: Database) -> HistoryOut:
     with db() as session:
         points = price_points(session, params.gpu, params.filters)
     if points is None:

@@ -19,7 +19,8 @@ from app.catalog.files import csv_text
 from app.catalog.history import HistoryFilters, price_points
 from app.catalog.tables import GpuModel
 from app.catalog.wording import BILLING_LABELS, TENANCY_LABELS
-from app.deps import CatalogsDep, Database
+from app.deps import CatalogsDep, Database, off_the_loop
+from app.errors import HEAVY
 from app.quoting.out.history import HistoryParams, PricePointOut
 from app.quoting.price_series import provider_names
 from app.web.history.view import SeriesView, series_views
@@ -48,8 +49,18 @@ def history_asked(request: Request, gpu: Annotated[str, Query()] = "H100") -> Re
     return RedirectResponse(f"/history/{quote(gpu, safe='')}" + (f"?{rest}" if rest else ""), status_code=303)
 
 
-@router.get("/history/{gpu}.csv", response_class=CSVResponse, summary="A GPU model's prices as CSV, dated and undated")
-def history_csv(gpu: str, request: Request, db: Database) -> Response:
+@router.get(
+    "/history/{gpu}.csv",
+    response_class=CSVResponse,
+    responses=HEAVY,
+    summary="A GPU model's prices as CSV, dated and undated",
+)
+async def history_csv(gpu: str, request: Request, db: Database) -> Response:
+    """Heavy work (reading and writing every point), in its lane."""
+    return await off_the_loop(request, lambda: _history_csv(gpu, request, db))
+
+
+def _history_csv(gpu: str, request: Request, db: Database) -> Response:
     params = _params(gpu, request)
     if isinstance(params, dict):
         return PlainTextResponse("; ".join(f"{field}: {why}" for field, why in params.items()), status_code=422)
@@ -83,11 +94,16 @@ def _found(db: sessionmaker[Session], version: int, gpu: str, wanted: HistoryFil
     return _Found(series_views(points, wanted, today), gpus, dict(names))
 
 
-@router.get("/history/{gpu}", response_class=HTMLResponse, summary="How a GPU model's prices moved")
-def history_page(gpu: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
+@router.get("/history/{gpu}", response_class=HTMLResponse, responses=HEAVY, summary="How a GPU model's prices moved")
+async def history_page(gpu: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
     """Per tenancy, billing kind, price basis and currency, never mixed: the cheapest and the median
     price per GPU-hour over time over every provider, the provider asked for drawn over them, and
-    each point with its source."""
+    each point with its source. Heavy work (worked out afresh after each price change, 30 ms; a
+    130 kB page to render, 13 ms), in its lane."""
+    return await off_the_loop(request, lambda: _history_page(gpu, request, db, catalogs))
+
+
+def _history_page(gpu: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
     params = _params(gpu, request)
     wanted = params.filters if not isinstance(params, dict) else HistoryFilters()
     found = _found(db, catalogs.newest(), gpu, wanted, date.today())
