@@ -5,7 +5,6 @@ day and the run. Each price is dated by its version's day, with that version's z
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 import zipfile
@@ -15,11 +14,10 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from app.catalog import rows as check
-from app.catalog.files import csv_rows
 from app.catalog.rows import OfferRow
 from app.costing.terms import Billing, Tenancy
 from app.refresh.fetch import Fetcher, RefreshFailed
-from app.refresh.reading import SourceRows, hourly_row, keep, price
+from app.refresh.reading import RAGGED, SourceRows, catalog_lines, hourly_row, keep, price, ragged
 
 PROVIDERS = {
     "aws": "aws", "azure": "azure", "gcp": "gcp", "lambdalabs": "lambda", "nebius": "nebius", "oci": "oci",
@@ -79,22 +77,15 @@ def read_gpuhunt(fetch: Fetcher, base: str, provider: str, current: dict[str, Of
     take (no GPU, a GPU it does not know, an estimate) is counted as left out."""
     version, day = catalog_version(fetch, base, provider)
     url = catalog_url(base, provider, version)
-    reader = csv_rows(_unzipped(fetch.content(url), url, provider))
-    try:
-        missing = COLUMNS - set(reader.fieldnames or [])
-        lines = list(enumerate(reader, start=2))
-    except csv.Error as e:
-        raise RefreshFailed(f"{url} is not readable CSV: {e}") from None
-    if missing:
-        raise RefreshFailed(f"{url} is not a gpuhunt catalog: no {', '.join(sorted(missing))} column")
+    lines = catalog_lines(_unzipped(fetch.content(url), url, provider), url, COLUMNS, "a gpuhunt catalog")
     if not lines:
         raise RefreshFailed(f"{url} holds no prices")
     read = SourceRows()
     found: list[tuple[str, OfferRow]] = []
     for line_no, line in lines:
         where = f"line {line_no}"
-        if None in line or None in line.values():
-            read.problems.append((where, "the row has a different number of fields than the header"))
+        if ragged(line):
+            read.problems.append((where, RAGGED))
             continue
         try:
             found.append((where, _offer(line, provider, gpus, url, day)))

@@ -3,14 +3,18 @@ out and why, and the rules that keep a refresh to the offers the catalog is abou
 
 from __future__ import annotations
 
+import csv
 from collections import Counter, defaultdict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from app.catalog.files import csv_rows
 from app.catalog.rows import OFFER_CHECKS, OPTIONAL_COLUMNS, OfferRow, offer_key
 from app.costing.terms import Billing, PricePeriod, Tenancy
+from app.refresh.fetch import RefreshFailed
 
 REGIONS_FOR_A_NEW_PRODUCT = 3
 """A product new to the catalog comes in at its cheapest regions, as the shipped catalog did."""
@@ -21,6 +25,28 @@ class SourceRows:
     rows: list[tuple[str, OfferRow]] = field(default_factory=list)
     problems: list[tuple[str, str]] = field(default_factory=list)
     left_out: Counter[str] = field(default_factory=Counter)
+
+
+def catalog_lines(text: str, url: str, columns: AbstractSet[str], kind: str) -> list[tuple[int, dict[str, str]]]:
+    """A catalog's rows by line number (the header is line 1), or RefreshFailed where it is not CSV or
+    lacks a column it must have: `kind` names what it should have been ("a SkyPilot catalog")."""
+    reader = csv_rows(text)
+    try:
+        missing = columns - set(reader.fieldnames or [])
+        lines = list(enumerate(reader, start=2))
+    except csv.Error as e:
+        raise RefreshFailed(f"{url} is not readable CSV: {e}") from None
+    if missing:
+        raise RefreshFailed(f"{url} is not {kind}: no {', '.join(sorted(missing))} column")
+    return lines
+
+
+def ragged(line: dict[str, str]) -> bool:
+    """A row with more or fewer fields than the header, which csv reads with None keys or values."""
+    return None in line or None in line.values()
+
+
+RAGGED = "the row has a different number of fields than the header"
 
 
 def checked(field: str, value: object, where: str) -> object:

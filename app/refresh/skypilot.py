@@ -4,15 +4,13 @@ spot price per hour; GCP lists a GPU's price apart from its host VM, so the two 
 
 from __future__ import annotations
 
-import csv
 from datetime import date
 
-from app.catalog.files import csv_rows
 from app.catalog.imports import SKYPILOT_COLUMNS, skypilot_machine
 from app.catalog.rows import OFFER_CHECKS, OfferRow
 from app.costing.terms import Billing, Tenancy
-from app.refresh.fetch import Fetcher, RefreshFailed
-from app.refresh.reading import SourceRows, hourly_row, keep, price
+from app.refresh.fetch import Fetcher
+from app.refresh.reading import RAGGED, SourceRows, catalog_lines, hourly_row, keep, price, ragged
 
 CLOUDS = ("aws", "azure", "cudo", "gcp", "hyperstack", "jarvislabs", "lambda", "nebius", "oci", "primeintellect",
           "runpod", "shadeform", "vast", "verda")  # fmt: skip
@@ -27,21 +25,14 @@ def read_cloud(
     fetch: Fetcher, base: str, cloud: str, today: date, current: dict[str, OfferRow], gpus: set[str]
 ) -> SourceRows:
     url = catalog_url(base, cloud)
-    reader = csv_rows(fetch.text(url))
-    try:
-        missing = SKYPILOT_COLUMNS - set(reader.fieldnames or [])
-        lines = list(enumerate(reader, start=2))
-    except csv.Error as e:
-        raise RefreshFailed(f"{url} is not readable CSV: {e}") from None
-    if missing:
-        raise RefreshFailed(f"{url} is not a SkyPilot catalog: no {', '.join(sorted(missing))} column")
+    lines = catalog_lines(fetch.text(url), url, SKYPILOT_COLUMNS, "a SkyPilot catalog")
     read = SourceRows()
     gpu_prices = _gcp_gpu_prices(lines) if cloud == "gcp" else {}
     found: list[tuple[str, OfferRow]] = []
     for line_no, line in lines:
         where = f"line {line_no}"
-        if None in line or None in line.values():
-            read.problems.append((where, "the row has a different number of fields than the header"))
+        if ragged(line):
+            read.problems.append((where, RAGGED))
             continue
         name, product = line["AcceleratorName"].strip(), line["InstanceType"].strip()
         if not name or not product:
