@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -271,20 +272,25 @@ def main() -> None:
     args = parser.parse_args()
     args.sizes = [int(n) for n in args.sizes.split(",")]
     args.kinds = args.kinds.split(",")
+    with tempfile.TemporaryDirectory(prefix="bench-burst-") as folder:
+        for backend, url, tmp in databases(args, Path(folder), "burst"):
+            bench_backend(backend, url, args.app_dir, args, tmp)
+
+
+def databases(args: argparse.Namespace, tmp: Path, name: str) -> Iterator[tuple[str, str, Path]]:
+    """Says which checkout is served, then each backend of `--backends` with a new database on it."""
     commit = subprocess.run(["git", "-C", str(args.app_dir), "log", "-1", "--format=%h %s"], capture_output=True,
                             text=True).stdout.strip()  # fmt: skip
     print(f"serving {args.app_dir} at {commit}\n")
-    with tempfile.TemporaryDirectory(prefix="bench-burst-") as folder:
-        tmp = Path(folder)
-        for backend in args.backends.split(","):
-            if backend == "sqlite":
-                url = f"sqlite:///{tmp / 'burst.db'}"
-            else:
-                from tests.databases import postgres
+    for backend in args.backends.split(","):
+        if backend == "sqlite":
+            url = f"sqlite:///{tmp / f'{name}.db'}"
+        else:
+            from tests.databases import postgres
 
-                url = postgres().url_of(postgres().create())
-            print(f"{backend}: {url}")
-            bench_backend(backend, url, args.app_dir, args, tmp)
+            url = postgres().url_of(postgres().create())
+        print(f"{backend}: {url}")
+        yield backend, url, tmp
 
 
 if __name__ == "__main__":

@@ -38,7 +38,6 @@ import asyncio
 import json
 import multiprocessing
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -52,7 +51,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_burst import ROOT, percentile, start_server  # noqa: E402
+from bench.bench_burst import ROOT, databases, percentile, start_server  # noqa: E402
 from tests.factories import scattered_year  # noqa: E402
 
 TIMEOUT_S = 180.0
@@ -213,19 +212,8 @@ def main() -> None:
     args = parser.parse_args()
     args.sizes = [int(n) for n in args.sizes.split(",")]
     args.senders = args.senders.split(",")
-    commit = subprocess.run(["git", "-C", str(args.app_dir), "log", "-1", "--format=%h %s"], capture_output=True,
-                            text=True).stdout.strip()  # fmt: skip
-    print(f"serving {args.app_dir} at {commit}\n")
     with tempfile.TemporaryDirectory(prefix="bench-heavy-") as folder:
-        tmp = Path(folder)
-        for backend in args.backends.split(","):
-            if backend == "sqlite":
-                url = f"sqlite:///{tmp / 'heavy.db'}"
-            else:
-                from tests.databases import postgres
-
-                url = postgres().url_of(postgres().create())
-            print(f"{backend}: {url}")
+        for backend, url, tmp in databases(args, Path(folder), "heavy"):
             bench_backend(backend, url, args, tmp)
 
 
