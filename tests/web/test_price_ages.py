@@ -116,7 +116,7 @@ def test_the_explorer_filters_by_date_and_says_each_age(client, session, today_i
     page = soup(client.get("/offers?cols=provider&cols=as_of&dated_within=34"))
     assert page.select_one(".counts strong.total").get_text() == "1"
     every = soup(client.get("/offers?cols=provider&cols=as_of&sort=provider"))
-    ages = [td.contents[0].strip() for td in every.select('table.offers tbody td[data-label="As of"]')]
+    ages = [td.contents[0].strip() for td in every.select('table.offers tbody td[data-label="Price date"]')]
     assert ages == ["as of 2026-11-01, 35 days old", "undated", "as of 2026-12-01, 5 days old"]
 
 

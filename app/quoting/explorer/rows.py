@@ -108,7 +108,7 @@ COLUMNS: dict[str, Column] = {
     "country": Column("Country", lambda r: r.record.row.region_country),
     "hq": Column("Provider HQ", lambda r: r.record.provider.hq_country),
     "source": Column("Source", lambda r: r.record.row.source_url),
-    "as_of": Column("As of", lambda r: r.record.row.as_of),
+    "as_of": Column("Price date", lambda r: r.record.row.as_of),
 }
 """Every column, in the order the table shows them; the keys are the `sort=` and `cols=` values."""
 
