@@ -6,6 +6,7 @@ from urllib.parse import quote
 
 import httpx
 from fastapi import Depends, HTTPException, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from pydantic import Field, TypeAdapter, ValidationError
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
@@ -75,6 +76,12 @@ async def off_the_loop(request: Request, work: Callable[[], T]) -> T:
     that the slider's partial and /api/health never wait behind it; or refused 429 or 503 at once."""
     heavy, client = _heavy(request)
     return await heavy.answer(client, work)
+
+
+async def in_lane_if(request: Request, heavy: bool, work: Callable[[], T]) -> T:
+    """`work` in the heavy lane when `heavy` (app/quoting/moves.py decides), else in a worker thread as a
+    plain route's, since it may read the database or a catalog version the process does not keep."""
+    return await (off_the_loop(request, work) if heavy else run_in_threadpool(work))
 
 
 async def in_turn(request: Request, work: Callable[[], T]) -> T:

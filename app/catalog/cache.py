@@ -81,6 +81,10 @@ class Derived:
                 self.grew(self.weigh((key, made)))
         return found
 
+    def holds(self, key: Hashable) -> bool:
+        """Whether `key` was made already; neither makes it nor waits for it."""
+        return key in self._made
+
     def memos(self, name: str, size: int, max_bytes: int) -> Memo[Any]:
         """A Memo of `size` entries and `max_bytes` whose parts are counted as they come and go."""
         return self.memo(name, lambda: Memo(size, max_bytes, self.weigh, self.grew))

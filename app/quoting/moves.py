@@ -7,7 +7,8 @@ from app.catalog import ages
 from app.catalog.cache import Memo, MemoEntry
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.platform.settings import settings
-from app.quoting.params.quote import ANY_GPU, Job, QuoteParams
+from app.quoting.estimates import checked_already
+from app.quoting.params.quote import ANY_GPU, Job, QuoteParams, SizeParams
 
 MOVES_KEPT = 64
 """Inputs-but-GPU-hours whose memo each catalog version keeps, the most recently used..."""
@@ -48,3 +49,13 @@ def heavy(catalogs: Catalogs, params: QuoteParams) -> bool:
         return False
     catalog = catalogs.at(params.catalog_version)
     return catalog is not None and not _moves(catalog).holds(move_key(params), "contenders")
+
+
+def heavy_sizing(catalogs: Catalogs, params: SizeParams) -> bool:
+    """Whether sizing these inputs (`/api/size`) is heavy work: a serving job worked out on every GPU model
+    the catalog offers, at a version whose estimates are not yet checked against its benchmarks (0.8 s
+    on the shipped catalog, once per version; milliseconds after, and for any other sizing)."""
+    if not params.serves:
+        return False
+    catalog = catalogs.at(params.catalog_version)
+    return catalog is not None and not checked_already(catalog)

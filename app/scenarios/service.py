@@ -16,6 +16,7 @@ from app.catalog.text_rules import CONTROL_CHARACTERS, plain_text
 from app.costing.money import cents
 from app.platform.settings import settings
 from app.quoting.build import QuoteResult, build_quote
+from app.quoting.moves import heavy
 from app.quoting.out.offers import option_name
 from app.quoting.out.quote import QuoteOut, quote_out
 from app.quoting.params.demand import read_hourly
@@ -105,6 +106,19 @@ def saved_quote(catalogs: Catalogs, scenario: Scenario) -> QuoteResult:
     return result
 
 
+def heavy_to_quote(catalogs: Catalogs, scenario: Scenario, and_today: bool = False) -> bool:
+    """Whether quoting the saved inputs at their version (and, for the saved page, at today's prices
+    too) is heavy work, to run in its lane: app/quoting/moves.py decides for each quote."""
+    if heavy(catalogs, scenario_params(scenario)):
+        return True
+    return and_today and catalogs.newest() != scenario.catalog_version and heavy(catalogs, _today(scenario))
+
+
+def _today(scenario: Scenario) -> QuoteParams:
+    """The saved inputs at the newest version, their price ages counted back from today."""
+    return scenario_params(scenario).model_copy(update={"catalog_version": None, "dated_on": None})
+
+
 def share_link(base_url: str, slug: str) -> str:
     """The link to a scenario, on PUBLIC_URL where it is set, else on the address it was asked at."""
     return f"{(settings.public_url or base_url).rstrip('/')}/s/{slug}"
@@ -140,9 +154,7 @@ def as_saved_and_today(catalogs: Catalogs, scenario: Scenario, result: QuoteResu
         found["arithmetic_changed"] = as_saved
     if catalogs.newest() == scenario.catalog_version:
         return found
-    now = build_quote(
-        catalogs, scenario_params(scenario).model_copy(update={"catalog_version": None, "dated_on": None})
-    )
+    now = build_quote(catalogs, _today(scenario))
     if isinstance(now, dict):
         problems = "; ".join(f"{field} {message}" for field, message in now.items())
         return found | {"today_problem": f"Today's catalog cannot quote these inputs: {problems}"}

@@ -7,11 +7,12 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from functools import lru_cache
 
+from app.catalog.cache import Memo
 from app.catalog.snapshot import Catalogs
 from app.costing.money import USD, Currency
 from app.costing.quote import OfferCost
+from app.platform.settings import settings
 from app.quoting.build import build_quote
 from app.quoting.params.quote import QuoteParams
 from app.quoting.split import Answer
@@ -65,16 +66,37 @@ class CostByVersion:
     """How many later price lists the page quotes at most."""
 
 
+VERSIONS_KEPT = 64
+"""Scenarios whose answers by version the newest version keeps, the most recently asked: each row is a
+whole quote, so a page or feed asked again before the next price list is this one..."""
+VERSIONS_BYTES = settings.catalog_bytes_kept // 12
+"""...in at most a twelfth of the bytes the process keeps of the catalog; given up with the version."""
+
+
+def _worked_out(catalogs: Catalogs) -> Memo[tuple[str, int, int]]:
+    return catalogs.current().derived.memos("cost by version", VERSIONS_KEPT, VERSIONS_BYTES)
+
+
+def _key(scenario: Scenario) -> tuple[str, int, int]:
+    return scenario.params, scenario.catalog_version, VERSIONS_MOST
+
+
 def cost_by_version(catalogs: Catalogs, scenario: Scenario) -> CostByVersion:
-    return _kept(catalogs, scenario.params, scenario.catalog_version, catalogs.newest(), VERSIONS_MOST)
+    key = _key(scenario)
+    return _worked_out(catalogs).entry(key).part("rows", lambda: _quoted_since(catalogs, *key))
 
 
-@lru_cache(maxsize=64)
-def _kept(catalogs: Catalogs, params: str, saved: int, newest: int, most: int) -> CostByVersion:
-    """Kept for each scenario's inputs and the newest version: each row is a whole quote, and a page
-    asked again before the next price list is this one."""
+def heavy_by_version(catalogs: Catalogs, scenario: Scenario) -> bool:
+    """Whether the answers by version are heavy work, to run in its lane (app/platform/heavy_work.py):
+    unless they were worked out since the newest price list, each of up to VERSIONS_MOST + 1 versions is
+    a whole quote at a catalog read whole (with 12 later versions of the shipped catalog, 1.4 s for an
+    hour quote, 7-15 s for a year's split, any GPU or a stated job)."""
+    return not _worked_out(catalogs).holds(_key(scenario), "rows")
+
+
+def _quoted_since(catalogs: Catalogs, params: str, saved: int, most: int) -> CostByVersion:
     inputs = QuoteParams.model_validate(json.loads(params))
-    since = range(saved + 1, newest + 1)
+    since = range(saved + 1, catalogs.current().version + 1)
     quoted = since[-most:]
     rows = [_at(catalogs, inputs, saved)]
     newest_row = rows[0]

@@ -136,7 +136,7 @@ def test_the_schema_documents_every_refusal_and_the_csv_as_csv(client):
     paths = openapi.json()["paths"]
     assert set(paths["/api/scenarios"]["post"]["responses"]) == {"201", "400", "404", "413", "422", "429", "503"}
     assert list(paths["/api/offers.csv"]["get"]["responses"]["404"]["content"]) == ["application/json"]
-    assert set(paths["/api/scenarios/{slug}"]["get"]["responses"]) == {"200", "404", "422", "503"}
+    assert set(paths["/api/scenarios/{slug}"]["get"]["responses"]) == {"200", "404", "422", "429", "503"}
     assert "Retry-After" in paths["/api/scenarios/{slug}"]["get"]["responses"]["503"]["headers"]
     assert set(paths["/api/health"]["get"]["responses"]) == {"200", "503"}
     assert list(paths["/api/offers.csv"]["get"]["responses"]["200"]["content"]) == ["text/csv"]

@@ -20,6 +20,7 @@ from app.costing.terms import Offer, Workload
 from app.quoting.build import quoted_contenders
 from app.quoting.currency import display_currency
 from app.quoting.explorer.rows import ExplorerRow
+from app.quoting.moves import heavy
 from app.quoting.params.form import form_of, parse_params, query_of, query_string
 from app.quoting.params.quote import FieldErrors, QuoteParams
 
@@ -48,6 +49,13 @@ class ExplorerWorkload:
             wrong = "; ".join(f"{labels.get(k, k)} {message}" for k, message in found.items())
             return {"workload": f"needs fixing: {wrong}"}
         return found
+
+    @staticmethod
+    def heavy(text: str, catalogs: Catalogs, catalog: CatalogSnapshot) -> bool:
+        """Whether reading the inputs in `text` is heavy work, to run in its lane: the quote that sizes
+        them per GPU model, as app/quoting/moves.py decides for it."""
+        parsed = parse_params(query_of(parse_qsl(text, keep_blank_values=True)))
+        return not isinstance(parsed, dict) and parsed.sized and heavy(catalogs, _as_quoted(parsed, catalog))
 
     @property
     def typed(self) -> Workload | None:
@@ -95,8 +103,13 @@ def _quoted(catalogs: Catalogs, catalog: CatalogSnapshot, params: QuoteParams) -
         return shown_in
     if not params.sized:
         return ExplorerWorkload(params, shown_in[0], {})
-    found = quoted_contenders(catalogs, params.model_copy(update={"offer": "", "catalog_version": catalog.version}))
+    found = quoted_contenders(catalogs, _as_quoted(params, catalog))
     if isinstance(found, dict):
         return found
     hours_of = "" if found.hours_of is None else found.hours_of.gpu
     return ExplorerWorkload(params, shown_in[0], {f.gpu: f.workload for f in found.fitted}, hours_of)
+
+
+def _as_quoted(params: QuoteParams, catalog: CatalogSnapshot) -> QuoteParams:
+    """The inputs as the explorer quotes them: at its version, on every offer."""
+    return params.model_copy(update={"offer": "", "catalog_version": catalog.version})

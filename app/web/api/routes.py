@@ -6,7 +6,6 @@ from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel
 
 from app.catalog.files import csv_text
 from app.catalog.history import price_points
@@ -14,7 +13,7 @@ from app.catalog.snapshot import Catalogs, CatalogSnapshot
 from app.deps import CatalogsDep, Database, heavy_turn, in_turn, off_the_loop
 from app.errors import HEAVY, NOT_READY, core_refusal, refusals
 from app.quoting.build import build_quote
-from app.quoting.moves import heavy
+from app.quoting.moves import heavy, heavy_sizing
 from app.quoting.out.history import HistoryOut, HistoryParams
 from app.quoting.out.job import SizedJobOut, sized_job_out
 from app.quoting.out.offers import OFFER_OUT_COLUMNS, OfferFilters, OfferOut, offers_matching
@@ -26,7 +25,7 @@ from app.quoting.params.quote import VERSION_MAX, FieldErrors, QuoteParams, Size
 from app.quoting.provider_view import Column, ProviderView
 from app.quoting.sizing import size
 from app.web.api.health import DatabaseProbe
-from app.web.responses import CSVResponse
+from app.web.responses import CSVResponse, as_json
 
 router = APIRouter(prefix="/api", tags=["api"])
 T = TypeVar("T")
@@ -37,12 +36,6 @@ def _answered(result: T | FieldErrors, location: str = "query") -> T:
     if isinstance(result, dict):
         raise core_refusal([location], result)
     return result
-
-
-def _as_json(answer: BaseModel) -> Response:
-    """An answer worked out in the heavy lane, serialised there too: FastAPI would check and serialise a
-    year's split (170 kB) on the event loop."""
-    return Response(answer.model_dump_json(by_alias=True), media_type="application/json")
 
 
 @router.get(
@@ -65,7 +58,7 @@ async def api_quote(
     quote (a split, any GPU afresh) may be refused 429 or 503 with Retry-After."""
     view = ProviderView(providers=providers, providers_dir=providers_dir) if providers else None
     if heavy(catalogs, params):
-        return await off_the_loop(request, lambda: _as_json(quote_out(_answered(build_quote(catalogs, params)), view)))
+        return await off_the_loop(request, lambda: as_json(quote_out(_answered(build_quote(catalogs, params)), view)))
     return quote_out(_answered(build_quote(catalogs, params)), view)
 
 
@@ -82,7 +75,7 @@ async def api_split(request: Request, params: SplitIn, catalogs: CatalogsDep) ->
     query string. `job` may be left out; any job but split is refused. A refusal names the field, as
     `/api/quote`'s do: a bad hourly line by its number. Worked out in the heavy lane: past its bounds,
     429 or 503 with Retry-After, before the body is checked."""
-    return await in_turn(request, lambda: _as_json(quote_out(_answered(build_quote(catalogs, params), "body"))))
+    return await in_turn(request, lambda: as_json(quote_out(_answered(build_quote(catalogs, params), "body"))))
 
 
 def _catalog(catalogs: Catalogs, version: int | None) -> CatalogSnapshot:
@@ -137,14 +130,19 @@ def api_throughput(
 @router.get(
     "/size",
     response_model=SizedJobOut,
-    responses=refusals(404),
+    responses=refusals(404) | HEAVY,
     summary="Size a model: its memory, the GPUs that hold it and what a stated job takes on each",
 )
-def api_size(params: Annotated[SizeParams, Query()], catalogs: CatalogsDep) -> SizedJobOut:
+async def api_size(
+    request: Request, params: Annotated[SizeParams, Query()], catalogs: CatalogsDep
+) -> SizedJobOut | Response:
     """A model's memory need, term by term with its formula, how many GPUs of each model hold it and,
-    for a stated job, what it takes on each GPU model offered."""
+    for a stated job, what it takes on each GPU model offered. Serving's first sizing at a catalog
+    version is heavy work, in its lane: past its bounds, 429 or 503 with Retry-After."""
     if params.measured_tps is not None and params.serves:
         _answered({"measured_tps": "is measured on one GPU model: quote it with /api/quote and that gpu"})
+    if heavy_sizing(catalogs, params):
+        return await off_the_loop(request, lambda: as_json(sized_job_out(_answered(size(catalogs, params)))))
     return sized_job_out(_answered(size(catalogs, params)))
 
 
@@ -161,7 +159,7 @@ async def api_history(request: Request, params: Annotated[HistoryParams, Query()
     With `provider` (or an offer's `product` and `region`) the series are of those points alone, that
     provider's own line; the page `/history/{gpu}` draws that line over the whole market's. Heavy work,
     in its lane."""
-    return await off_the_loop(request, lambda: _as_json(_history(params, db)))
+    return await off_the_loop(request, lambda: as_json(_history(params, db)))
 
 
 def _history(params: HistoryParams, db: Database) -> HistoryOut:

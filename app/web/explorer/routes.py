@@ -1,8 +1,9 @@
 """The offers explorer: every offer of a catalog version as a sortable, filterable table, and as CSV.
 
-Plain `def` routes, served in a worker thread: a page is tens of milliseconds of work on a large
-catalog, its CSV and the first page at a version (which works out its rows) hundreds, and the event
-loop serves the slider's partial of others meanwhile."""
+Served in a worker thread: a page is tens of milliseconds of work on a large catalog, its CSV and the
+first page at a version (which works out its rows) hundreds, and the event loop serves the slider's
+partial of others meanwhile. A workload quoted afresh (any GPU, a stated job: 0.1-0.5 s) is worked out
+in the heavy lane instead."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from app.catalog.snapshot import Catalogs, CatalogSnapshot
-from app.deps import VARIES_BY_FRAGMENT, CatalogsDep, Fragment
+from app.deps import VARIES_BY_FRAGMENT, CatalogsDep, Fragment, in_lane_if
 from app.quoting.detours import DetourLink, explorer_detours, links
 from app.quoting.explorer.listing import LABELS, LIST_FIELDS, ExplorerParams, explore, explored_csv, parse_explorer
 from app.quoting.explorer.rows import COLUMNS, DEFAULT_COLUMNS, explorable
@@ -25,14 +26,25 @@ router = APIRouter(tags=["explorer"])
 Query = dict[str, str | list[str]]
 
 
+def _query(request: Request) -> Query:
+    return {k: (request.query_params.getlist(k) if k in LIST_FIELDS else v) for k, v in request.query_params.items()}
+
+
+def _heavy(request: Request, catalogs: Catalogs) -> bool:
+    """Whether the workload the explorer was opened with is quoted afresh: the rest is a worker thread's."""
+    parsed = parse_explorer(_query(request))
+    if isinstance(parsed, dict) or not parsed.workload:
+        return False
+    catalog = catalogs.at(parsed.catalog_version)
+    return catalog is not None and ExplorerWorkload.heavy(parsed.workload, catalogs, catalog)
+
+
 def _read(
     request: Request, catalogs: Catalogs
 ) -> tuple[Query, ExplorerParams | FieldErrors, CatalogSnapshot, ExplorerWorkload | None]:
     """The raw query (to show back in the form), the params or what is wrong, the catalog asked for,
     and the calculator's inputs the explorer was opened with, if any."""
-    query: Query = {
-        k: (request.query_params.getlist(k) if k in LIST_FIELDS else v) for k, v in request.query_params.items()
-    }
+    query = _query(request)
     parsed = parse_explorer(query)
     catalog = catalogs.at(None if isinstance(parsed, dict) else parsed.catalog_version)
     if catalog is None:
@@ -47,7 +59,11 @@ def _read(
 
 
 @router.api_route("/offers", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
-def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> Response:
+async def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> Response:
+    return await in_lane_if(request, _heavy(request, catalogs), lambda: _offers_page(request, catalogs, fragment))
+
+
+def _offers_page(request: Request, catalogs: Catalogs, fragment: bool) -> Response:
     query, parsed, catalog, workload = _read(request, catalogs)
     errors, explored = (parsed, None) if isinstance(parsed, dict) else ({}, explore(catalog, parsed, workload))
     detours: tuple[DetourLink, ...] = ()
@@ -75,8 +91,12 @@ def offers_page(request: Request, catalogs: CatalogsDep, fragment: Fragment) -> 
 
 
 @router.api_route("/offers.csv", methods=["GET", "HEAD"], response_class=PlainTextResponse, include_in_schema=False)
-def offers_csv(request: Request, catalogs: CatalogsDep) -> Response:
+async def offers_csv(request: Request, catalogs: CatalogsDep) -> Response:
     """Exactly the rows the page lists for the same query (all its pages), with its columns."""
+    return await in_lane_if(request, _heavy(request, catalogs), lambda: _offers_csv(request, catalogs))
+
+
+def _offers_csv(request: Request, catalogs: Catalogs) -> Response:
     _, parsed, catalog, workload = _read(request, catalogs)
     if isinstance(parsed, dict):
         message = "; ".join(f"{LABELS.get(k, k)} {v}" for k, v in parsed.items())

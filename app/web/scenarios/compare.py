@@ -5,17 +5,19 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.catalog.snapshot import Catalogs
 from app.costing.money import USD
 from app.costing.quote import OfferCost, OptionKey
-from app.deps import CatalogsDep, Database
+from app.deps import CatalogsDep, Database, in_lane_if
 from app.quoting.build import QuoteResult
 from app.quoting.params.demand import uploaded
 from app.quoting.params.form import form_of, form_values
 from app.quoting.params.inputs import Widget
 from app.quoting.params.quote import QuoteParams
-from app.scenarios.service import saved_quote, slug_in
+from app.scenarios.service import heavy_to_quote, saved_quote, slug_in
 from app.scenarios.store import scenario_at, scenario_params
 from app.scenarios.tables import Scenario
 from app.web.calculator.charts import Chart, overlay_chart
@@ -131,23 +133,32 @@ def _overlay_charts(results: list[QuoteResult]) -> list[Chart]:
 
 
 @router.get("/compare", response_class=HTMLResponse, summary="Compare two to four saved scenarios")
-def compare(
+async def compare(
     request: Request,
     db: Database,
     catalogs: CatalogsDep,
     s: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies a default)
 ) -> Response:
     """`?s=slug1,slug2[,slug3[,slug4]]`: two to four saved scenarios. The compare form's `s` may come
-    more than once and hold pasted links, spaced or one a line: it is sent on to that plain address."""
+    more than once and hold pasted links, spaced or one a line: it is sent on to that plain address.
+    In the heavy lane when any of their quotes is heavy (a split, any GPU afresh)."""
     entries = _entries(s)
+
+    def found() -> tuple[dict[str, Scenario], bool]:
+        named = _scenarios_named(db, _slugs_asked(entries))
+        return named, any(heavy_to_quote(catalogs, scenario) for scenario in named.values())
+
     try:
-        found = _scenarios_named(db, _slugs_asked(entries))
+        scenarios, heavy = await run_in_threadpool(found)
     except Refused as refused:
         to_mend = {"problem": str(refused), "typed": "\n".join(entries)}  # the form again, one entry a line
         return templates.TemplateResponse(request, "scenarios/compare.html", to_mend, status_code=refused.status)
-    if s != [",".join(found)]:
-        return RedirectResponse(f"/compare?s={','.join(found)}", status_code=303)
-    scenarios = list(found.values())
+    if s != [",".join(scenarios)]:
+        return RedirectResponse(f"/compare?s={','.join(scenarios)}", status_code=303)
+    return await in_lane_if(request, heavy, lambda: _compared(request, catalogs, list(scenarios.values())))
+
+
+def _compared(request: Request, catalogs: Catalogs, scenarios: list[Scenario]) -> Response:
     results = [saved_quote(catalogs, scenario) for scenario in scenarios]
     context = {
         "scenarios": scenarios,

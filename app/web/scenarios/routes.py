@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
 from app.catalog.files import csv_text
 from app.catalog.snapshot import Catalogs
-from app.deps import CatalogsDep, Database
-from app.errors import core_refusal, refusals
+from app.deps import CatalogsDep, Database, in_lane_if, off_the_loop
+from app.errors import HEAVY, core_refusal, refusals
 from app.platform.security import EXPIRED, client_key, csrf_ok
 from app.quoting.out.quote import quote_out
 from app.quoting.params.form import form_values, query_string
@@ -24,6 +27,7 @@ from app.scenarios.service import (
     Unquotable,
     as_saved_and_today,
     form_text,
+    heavy_to_quote,
     quote_and_save,
     saved_quote,
     scenario_out,
@@ -31,10 +35,10 @@ from app.scenarios.service import (
 )
 from app.scenarios.store import TooManySaves, scenario_at, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
-from app.scenarios.versions import cost_by_version
+from app.scenarios.versions import cost_by_version, heavy_by_version
 from app.web.admin.forms import FormReader
 from app.web.calculator.page import calculator_page
-from app.web.responses import CSVResponse, not_found_page
+from app.web.responses import CSVResponse, as_json, not_found_page
 from app.web.scenarios.feed import atom_feed
 from app.web.templating import templates
 
@@ -117,66 +121,99 @@ def import_from_page(
     return RedirectResponse(f"/s/{scenario.slug}", status_code=303)
 
 
+async def _saved(db: Database, slug: str, heavy: Callable[[Scenario], bool]) -> tuple[Scenario | None, bool]:
+    """The scenario at `slug` and whether answering it is heavy work, found in a worker thread: the
+    decision may read the saved catalog version, which the process may not keep."""
+
+    def found() -> tuple[Scenario | None, bool]:
+        scenario = _scenario_at(db, slug)
+        return scenario, scenario is not None and heavy(scenario)
+
+    return await run_in_threadpool(found)
+
+
 @router.get("/s/{slug}.json", summary="A saved scenario as JSON")
-def export_json(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
-    scenario = _scenario_at(db, slug)
+async def export_json(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
+    scenario, heavy = await _saved(db, slug, partial(heavy_to_quote, catalogs))
     if scenario is None:
         return not_found_page(request)
-    body = scenario_out(catalogs, scenario, str(request.base_url)).model_dump_json(indent=2)
-    disposition = f'attachment; filename="scenario-{slug}.json"'
-    return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
+
+    def export() -> Response:
+        body = scenario_out(catalogs, scenario, str(request.base_url)).model_dump_json(indent=2)
+        disposition = f'attachment; filename="scenario-{slug}.json"'
+        return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
+
+    return await in_lane_if(request, heavy, export)
 
 
 @router.get("/s/{slug}.csv", response_class=CSVResponse, summary="A saved scenario's options as CSV")
-def export_csv(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
+async def export_csv(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
     """The options table of the saved quote, one row per option."""
-    scenario = _scenario_at(db, slug)
+    scenario, heavy = await _saved(db, slug, partial(heavy_to_quote, catalogs))
     if scenario is None:
         return not_found_page(request)
-    quote = quote_out(saved_quote(catalogs, scenario))
-    body = csv_text(csv_header(quote), csv_rows(quote))
-    disposition = f'attachment; filename="scenario-{slug}.csv"'
-    return CSVResponse(body, headers={"Content-Disposition": disposition})
+
+    def export() -> Response:
+        quote = quote_out(saved_quote(catalogs, scenario))
+        body = csv_text(csv_header(quote), csv_rows(quote))
+        disposition = f'attachment; filename="scenario-{slug}.csv"'
+        return CSVResponse(body, headers={"Content-Disposition": disposition})
+
+    return await in_lane_if(request, heavy, export)
 
 
 @router.get("/s/{slug}/versions", response_class=HTMLResponse, summary="A saved scenario at each price list since")
-def scenario_versions(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
-    """The same inputs quoted at each catalog version since the scenario was saved."""
-    scenario = _scenario_at(db, slug)
+async def scenario_versions(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
+    """The same inputs quoted at each catalog version since the scenario was saved: heavy work, in its
+    lane, unless worked out since the newest price list."""
+    scenario, heavy = await _saved(db, slug, partial(heavy_by_version, catalogs))
     if scenario is None:
         return not_found_page(request)
-    context = {"scenario": scenario, "by_version": cost_by_version(catalogs, scenario)}
-    return templates.TemplateResponse(request, "scenarios/scenario_versions.html", context)
+
+    def page() -> Response:
+        context = {"scenario": scenario, "by_version": cost_by_version(catalogs, scenario)}
+        return templates.TemplateResponse(request, "scenarios/scenario_versions.html", context)
+
+    return await in_lane_if(request, heavy, page)
 
 
 @router.get("/s/{slug}/feed.xml", summary="A saved scenario's Atom feed: each price list that moved its answer")
-def scenario_feed(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
+async def scenario_feed(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
     """Tells a feed reader when a price list changed the cheapest option or its provider, or its month
-    by more than 1 %."""
-    scenario = _scenario_at(db, slug)
+    by more than 1 %. The versions page's work, in its lane likewise."""
+    scenario, heavy = await _saved(db, slug, partial(heavy_by_version, catalogs))
     if scenario is None:
         return not_found_page(request)
-    moves = answer_moves(cost_by_version(catalogs, scenario))
-    body = atom_feed(scenario, moves, share_link(str(request.base_url), slug))
-    return Response(body, media_type="application/atom+xml")
+
+    def feed() -> Response:
+        moves = answer_moves(cost_by_version(catalogs, scenario))
+        body = atom_feed(scenario, moves, share_link(str(request.base_url), slug))
+        return Response(body, media_type="application/atom+xml")
+
+    return await in_lane_if(request, heavy, feed)
 
 
 @router.get("/s/{slug}", response_class=HTMLResponse, summary="A saved scenario's page")
-def open_scenario(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
-    """The calculator exactly as saved, and what the same inputs cost at today's prices."""
-    scenario = _scenario_at(db, slug)
+async def open_scenario(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> Response:
+    """The calculator exactly as saved, and what the same inputs cost at today's prices; in the heavy
+    lane when either quote is heavy (a split, any GPU afresh)."""
+    scenario, heavy = await _saved(db, slug, partial(heavy_to_quote, catalogs, and_today=True))
     if scenario is None:
         return not_found_page(request)
-    params = scenario_params(scenario)
-    return calculator_page(
-        request,
-        catalogs,
-        form_values(params),
-        scenario=scenario,
-        share_url=share_link(str(request.base_url), slug),
-        today_query=query_string(params),
-        **as_saved_and_today(catalogs, scenario, saved_quote(catalogs, scenario)),
-    )
+
+    def page() -> Response:
+        params = scenario_params(scenario)
+        return calculator_page(
+            request,
+            catalogs,
+            form_values(params),
+            scenario=scenario,
+            share_url=share_link(str(request.base_url), slug),
+            today_query=query_string(params),
+            **as_saved_and_today(catalogs, scenario, saved_quote(catalogs, scenario)),
+        )
+
+    return await in_lane_if(request, heavy, page)
 
 
 @api_router.post(
@@ -198,10 +235,18 @@ def api_save(scenario: ScenarioIn, request: Request, db: Database, catalogs: Cat
 
 
 @api_router.get(
-    "/{slug}", response_model=ScenarioOut, responses=refusals(404, 503), summary="A saved scenario with its quote"
+    "/{slug}",
+    response_model=ScenarioOut,
+    responses=refusals(404) | HEAVY,
+    summary="A saved scenario with its quote",
 )
-def api_scenario(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> ScenarioOut:
-    scenario = _scenario_at(db, slug)
+async def api_scenario(slug: str, request: Request, db: Database, catalogs: CatalogsDep) -> ScenarioOut | Response:
+    """The scenario as saved, with its quote at its own version: a heavy one (a split, any GPU afresh) is
+    worked out in its lane, and past its bounds refused 429 or 503 with Retry-After."""
+    scenario, heavy = await _saved(db, slug, partial(heavy_to_quote, catalogs))
     if scenario is None:
         raise HTTPException(404, detail="no scenario at this link")
-    return scenario_out(catalogs, scenario, str(request.base_url))
+    work = partial(scenario_out, catalogs, scenario, str(request.base_url))
+    if heavy:
+        return await off_the_loop(request, lambda: as_json(work()))
+    return await run_in_threadpool(work)
