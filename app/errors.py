@@ -54,7 +54,11 @@ HEAVY: dict[int | str, dict[str, Any]] = {
 
 
 NOT_READY: dict[int | str, dict[str, Any]] = {
-    503: {"description": "Not ready: the database did not answer within a second", "content": _AS_JSON}
+    503: {
+        "description": "Not ready: the database did not answer within a second; ask again after Retry-After",
+        "content": _AS_JSON,
+        "headers": _RETRY_AFTER,
+    }
 }
 
 

@@ -64,9 +64,9 @@ def each_unavailable(client: httpx.Client, slug: str) -> None:
         assert soup.select_one("h1").get_text() == "Unavailable" and UNAVAILABLE in soup.select_one(".problem").text
     client.cookies.clear()
     deadline = time.monotonic() + 3
-    while (health := client.get("/api/health").status_code) == 200 and time.monotonic() < deadline:
+    while (health := client.get("/api/health")).status_code == 200 and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert health == 503
+    assert health.status_code == 503 and health.headers["Retry-After"] == str(DATABASE_RETRY_AFTER_S)
 
 
 def test_a_sqlite_file_moved_away_while_serving_is_503_and_no_new_file_is_made(sqlite_file: Path) -> None:

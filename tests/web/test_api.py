@@ -2,6 +2,9 @@ import csv
 import io
 import re
 
+from app.errors import DATABASE_RETRY_AFTER_S
+from app.main import app
+from app.web.api.health import DatabaseProbe, probe_engine
 from tests.factories import hand_checked_catalog, make_offer, make_provider
 from tests.web.helpers import QUERY, soup, totals
 
@@ -139,7 +142,18 @@ def test_the_schema_documents_every_refusal_and_the_csv_as_csv(client):
     assert set(paths["/api/scenarios/{slug}"]["get"]["responses"]) == {"200", "404", "422", "429", "503"}
     assert "Retry-After" in paths["/api/scenarios/{slug}"]["get"]["responses"]["503"]["headers"]
     assert set(paths["/api/health"]["get"]["responses"]) == {"200", "503"}
+    assert "Retry-After" in paths["/api/health"]["get"]["responses"]["503"]["headers"]
     assert list(paths["/api/offers.csv"]["get"]["responses"]["200"]["content"]) == ["text/csv"]
+
+
+def test_health_without_its_database_file_is_503_and_says_when_to_ask_again(client, tmp_path):
+    """The probe opens the file read-write, never making one: a file that is not there is a database
+    out of reach, and a load balancer is told to ask again in DATABASE_RETRY_AFTER_S (5 s)."""
+    app.state.probe = DatabaseProbe(probe_engine(f"sqlite:///{tmp_path / 'gone.db'}"))
+    answered = client.get("/api/health")
+    assert answered.status_code == 503 and answered.headers["Retry-After"] == "5" == str(DATABASE_RETRY_AFTER_S)
+    assert answered.json() == {"detail": "The database did not answer within a second."}
+    assert not (tmp_path / "gone.db").exists()
 
 
 def test_a_boolean_is_no_number_and_a_number_no_boolean(client, session):
