@@ -15,6 +15,10 @@ is the ECB's euro reference rate, which --apply saves as the EUR exchange rate.
 fails changes nothing and the others go on; the exit status is 1 if any failed. One refresh runs at
 a time per database: another started meanwhile says so and does nothing (exit status 75, EX_TEMPFAIL,
 so that a scheduler does not count it as a failure).
+
+A SQLite database made before and gone (every command but `migrate`, which makes a new one), a
+directory for it that is not there, or a database that does not answer: one line saying which and
+what to run, and exit status 2, as for a command line that cannot run (no use trying again as it is).
 """
 
 import argparse
@@ -22,18 +26,21 @@ import getpass
 import json
 import sys
 
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
 from app.admin.accounts import create_admin
 from app.catalog.imports import load_catalog
 from app.catalog.updates import bring_up_to_date
-from app.platform.db import held_alone, make_engine, migrate
+from app.platform.db import DatabaseMissing, NoDatabaseDirectory, held_alone, make_engine, migrate
 from app.platform.settings import settings
 from app.refresh.runs import EVERY_SOURCE, Outcome, run_every_source, run_source
 from app.refresh.sources import http_client
 
 ALREADY_RUNNING = 75
 """EX_TEMPFAIL: another refresh holds the database; try again later (not a failure of this one)."""
+NO_DATABASE = 2
+"""The database is not there or does not answer: nothing was done, and nothing will be until it is."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,7 +63,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "refresh" and (args.source is None) == (not args.all):
         parser.error("refresh takes one SOURCE or --all")
+    try:
+        return _run(args)
+    except (DatabaseMissing, NoDatabaseDirectory) as e:
+        print(f"python -m app.admin {args.command}: {e}", file=sys.stderr)
+    except OperationalError as e:
+        said = str(e.orig).strip().splitlines()[0] if e.orig else str(e)
+        print(f"python -m app.admin {args.command}: the database did not answer ({said}).", file=sys.stderr)
+    return NO_DATABASE
 
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "migrate":
         bring_up_to_date(settings.database_url, remake_lost=True)
         print("The database is at the newest schema, with the shipped catalog and its updates.")

@@ -47,6 +47,24 @@ class DatabaseMissing(RuntimeError):
         )
 
 
+class NoDatabaseDirectory(RuntimeError):
+    """A SQLite database's path in a directory that is not there: nothing can be opened or made in it."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(
+            f"There is no directory {os.path.dirname(path) or '.'} for the SQLite database {path}: make it, or "
+            "set DATABASE_URL to where the database is, then run `python -m app.admin migrate`."
+        )
+
+
+def _lock_file(path: str, name: str) -> IO[str]:
+    """`<database file>.<name>.lock`, opened to append (made if need be) beside the database."""
+    try:
+        return open(f"{path}.{name}.lock", "a")
+    except FileNotFoundError:
+        raise NoDatabaseDirectory(path) from None
+
+
 def sqlite_file(url: str) -> str | None:
     """The absolute path of the SQLite database file at `url`; None for an in-memory one or another database."""
     if not url.startswith("sqlite"):
@@ -154,7 +172,7 @@ def migration_lock(url: str, remake_lost: bool = False) -> Iterator[None]:
         if path is None:
             yield
             return
-        with open(f"{path}.migrate.lock", "a") as lock_file:
+        with _lock_file(path, "migrate") as lock_file:
             fcntl.flock(lock_file, fcntl.LOCK_EX)
             if not os.path.exists(path) and _made_here(lock_file) and not remake_lost:
                 raise DatabaseMissing(path)
@@ -190,7 +208,7 @@ def held_alone(url: str, name: str) -> Iterator[bool]:
         if not path or path == ":memory:":
             yield True
             return
-        with open(f"{path}.{name}.lock", "a") as lock_file:
+        with _lock_file(path, name) as lock_file:
             try:
                 fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 held = True
