@@ -77,6 +77,43 @@ document.addEventListener("htmx:beforeHistoryUpdate", (event) => {
   sliding.pushed = asked.detail.drag;
 });
 
+// A heavy answer (a split, any GPU quoted afresh) that the server is too busy for comes back 429 or 503
+// with Retry-After, and htmx swaps nothing in. Say so, and once that many seconds have passed ask again
+// with the form as it is then. At most one retry waits, and a request made meanwhile (the user moved on)
+// takes its place: the newest inputs win, nothing typed is lost, and a busy server is asked once a wait.
+const BUSY = [429, 503];
+const RETRY_AFTER_MOST_S = 60;
+const busy = { retry: null };
+
+function sayBusy(text) {
+  const said = document.getElementById("busy");
+  if (said && said.textContent !== text) said.textContent = text;
+}
+
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (event.detail.elt.id !== "calculator") return;
+  clearTimeout(busy.retry);
+  busy.retry = null;
+});
+
+document.addEventListener("htmx:responseError", (event) => {
+  const form = event.detail.elt;
+  const status = event.detail.xhr.status;
+  if (form.id !== "calculator" || !BUSY.includes(status)) return;
+  const told = parseInt(event.detail.xhr.getResponseHeader("Retry-After"), 10);
+  const seconds = Math.min(RETRY_AFTER_MOST_S, Math.max(1, Number.isNaN(told) ? 5 : told));
+  sayBusy(`The server is busy: trying again in ${seconds} s with your latest inputs.`);
+  clearTimeout(busy.retry);
+  busy.retry = setTimeout(() => {
+    busy.retry = null;
+    form.dispatchEvent(new CustomEvent("slide", { detail: { drag: sliding.drag } }));
+  }, seconds * 1000);
+});
+
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (event.detail.elt.id === "calculator" && event.detail.successful) sayBusy("");
+});
+
 // The upload's file and pasted hours sit in the calculator's job fold but belong to the upload's own
 // form: what is typed there changes none of the calculator's inputs, so it asks for no new results.
 document.querySelectorAll(".upload").forEach((area) => {

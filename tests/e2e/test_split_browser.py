@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.e2e.pages import htmx_response, open_page, unfold
+from tests.e2e.pages import htmx_response, is_htmx, open_page, unfold
 
 
 def money(text: str) -> float:
@@ -88,3 +88,41 @@ def test_a_served_day_shows_the_serving_inputs_and_splits_per_million_tokens(pag
     check_the_split(page)
     expect(page.locator("#results p.split-answer")).to_contain_text("per million output tokens")
     expect(page.locator(".job-basis")).to_contain_text("from 2 in the quietest hour to 5 in the busiest")
+
+
+SPLIT_PAGE = "/?job=split&gpu=H100&demand=simple&split_burst=on_demand&base_gpus=4&split_peak=16&peak_hours=60"
+
+
+def test_a_split_the_server_is_too_busy_for_is_said_and_asked_again_once_with_the_newest_inputs(page: Page) -> None:
+    """Each move of a split is heavy work: past the client's share the server answers 429 with Retry-After
+    (here the first two moves, 1 s). The page keeps the inputs, says so, and a second after the last
+    refusal asks once more with the form as it is then; then nothing more."""
+    open_page(page, SPLIT_PAGE)
+    expect(page.locator("#peak_hours")).to_be_visible()  # the job's fold is open: a split is no default
+    asked: list[str] = []
+
+    def refuse_two(route: Route) -> None:
+        if route.request.headers.get("hx-request") != "true":
+            route.continue_()
+            return
+        asked.append(route.request.url)
+        if len(asked) <= 2:
+            route.fulfill(status=429, headers={"Retry-After": "1"}, json={"detail": "busy"})
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/\?"), refuse_two)
+    for hours in ("61", "62"):
+        with page.expect_response(is_htmx) as refused:
+            page.fill("#peak_hours", hours)
+        assert refused.value.status == 429
+        expect(page.locator("#busy")).to_have_text("The server is busy: trying again in 1 s with your latest inputs.")
+        expect(page.locator("#peak_hours")).to_have_value(hours)
+    with page.expect_response(is_htmx, timeout=3_000) as answered:
+        pass
+    assert answered.value.status == 200 and "peak_hours=62" in answered.value.url
+    expect(page.locator("#busy")).to_have_text("")
+    expect(page.locator("#busy")).to_be_hidden()
+    check_the_split(page)
+    page.wait_for_timeout(1_500)
+    assert len(asked) == 3, asked
