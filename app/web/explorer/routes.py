@@ -2,7 +2,7 @@
 
 Served in a worker thread: a page is tens of milliseconds of work on a large catalog, its CSV and the
 first page at a version (which works out its rows) hundreds, and the event loop serves the slider's
-partial of others meanwhile. A workload quoted afresh (any GPU, a stated job: 0.1-0.5 s) is worked out
+partial of others meanwhile. A workload quoted afresh (any GPU, a stated job: 0.1-0.6 s) is worked out
 in the heavy lane instead."""
 
 from __future__ import annotations
