@@ -79,7 +79,7 @@ async def apply(
     note: OptionalNote = "",
 ) -> Response:  # fmt: skip
     """All rows in one transaction as one catalog version, or none if anything moved meanwhile. Heavy
-    work (the plan read again and applied), in its lane."""
+    work (the plan read again and applied, then the new version read into memory), in its lane."""
     return await off_the_loop(request, lambda: _apply(admin, db, catalogs, pending_id, note))
 
 
@@ -93,11 +93,12 @@ def _apply(admin: Admin, db: Database, catalogs: CatalogsDep, pending_id: int, n
             raise HTTPException(409, "The catalog changed since this preview; upload the file again.")
         try:  # the claim commits with the import, or not at all
             plan = claim_pending_import(session, pending_id)
-            apply_import(session, plan, note.strip() or "bulk import", admin.username)
+            applied = apply_import(session, plan, note.strip() or "bulk import", admin.username)
         except StaleRecord:
             raise HTTPException(409, "This import is being applied already.") from None
         except ValueError as e:
             raise HTTPException(409, str(e)) from None
+    catalogs.at(applied)  # read here, not by the first quote after it (20,000 offers: 1.5-3.5 s)
     return RedirectResponse("/admin/audit", status_code=303)
 
 
