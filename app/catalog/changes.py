@@ -16,9 +16,12 @@ from sqlalchemy import ColumnElement, and_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
+from app.catalog.plans import check_room, current_offer_count
 from app.catalog.snapshot import catalogs_for
 from app.catalog.tables import CatalogVersion, GpuModel, OfferVersion, Provenance, Versioned
 from app.platform.db import lock_record, rows_touched
+
+RETIRE_FIRST = "retire offers first"
 
 
 class StaleRecord(Exception):
@@ -170,8 +173,11 @@ def retire_offer(session: Session, offer_id: int, note: str, who: str = "system"
 
 def restore_offer(session: Session, row_id: int, note: str, who: str = "system") -> OfferVersion:
     """Bring back the values of an earlier row of an offer as a new version (closing the current one),
-    unless the offer changes while this runs."""
+    unless the offer changes while this runs. CatalogFull if the offer is retired and bringing it
+    back would take the catalog past CATALOG_OFFERS_MAX."""
     row = _offer_row(session, row_id)
+    brought_back = 1 - current_offer_count(session, row.key)
+    check_room(current_offer_count(session), brought_back, "this offer", RETIRE_FIRST)
     opened = last_change(session, OfferVersion, "key", row.key)
     version = _replace_offer(session, row.key, Change(note, who, based_on=opened))
     new = _copy(row, version)
@@ -191,7 +197,9 @@ def add_gpu_model(session: Session, name: str, memory_gib: int, who: str) -> Gpu
 
 
 def add_offer(session: Session, offer: OfferVersion, note: str, who: str) -> OfferVersion:
-    """A new offer (no earlier row with its key) from a new version on."""
+    """A new offer (no earlier row with its key) from a new version on; CatalogFull if the catalog
+    holds CATALOG_OFFERS_MAX current offers already."""
+    check_room(current_offer_count(session), 1, "this offer", RETIRE_FIRST)
     offer.valid_from = new_version(session, note, who, f"offer {offer.key}")
     session.add(offer)
     commit_change(session)

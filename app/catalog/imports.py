@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
 from app.catalog.files import csv_rows
-from app.catalog.plans import ImportPlan, OfferPlanner
+from app.catalog.plans import ImportPlan, OfferPlanner, check_room
 from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, OPTIONAL_COLUMNS, OfferRow, check_offer_fields, offer_key
 from app.catalog.tables import (
     CatalogVersion,
@@ -110,7 +110,8 @@ def plan_import(
     session: Session, text: str, version: int, provider: str = "", tenancy: str = "virtualized",
     source_url: str = "", as_of: date | None = None,
 ) -> ImportPlan:  # fmt: skip
-    """Read a CSV in SkyPilot's format (needs provider, source and date) or our export format."""
+    """Read a CSV in SkyPilot's format (needs provider, source and date) or our export format, up to
+    the line that would bring the catalog past CATALOG_OFFERS_MAX, if any."""
     plan = ImportPlan()
     reader = csv_rows(text)
     try:
@@ -128,6 +129,8 @@ def plan_import(
             continue
         for row in found:
             planner.add(line_no, row)
+        if planner.full:
+            break
     return plan
 
 
@@ -232,9 +235,11 @@ def apply_import(session: Session, plan: ImportPlan, note: str, who: str) -> int
 
 
 def load_catalog(session: Session, data: dict[str, Any], who: str = "system") -> int:
-    """An export, loaded into a database without a catalog, as its first version."""
+    """An export, loaded into a database without a catalog, as its first version; CatalogFull (a
+    ValueError) if it holds more offers than CATALOG_OFFERS_MAX."""
     if session.exec(select(CatalogVersion.id).limit(1)).first() is not None:
         raise ValueError("this database already has a catalog; import offers through the admin page instead")
+    check_room(0, len(data["offers"]), "this export", "load an export of fewer offers, or raise CATALOG_OFFERS_MAX")
     _check_texts(data)
     version = new_version(session, f"loaded an export of catalog version {data['catalog_version']}", who, "catalog")
     providers, gpus = {}, {}

@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     oci_prices_url: str = "https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/?currencyCode=USD"
     ecb_rates_url: str = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
     refresh_timeout_s: float = 30.0
+    catalog_offers_max: PositiveInt = 20_000
+    """The most current (not retired) offers one catalog version may hold: an import, a refresh, a new
+    or restored offer or a loaded export that would bring the catalog past it is refused, so that
+    what a version costs in memory and a quote's time stays bounded (README, Many instances). A
+    catalog past it already still loads and quotes."""
     catalog_versions_kept: int = 8
     catalog_bytes_kept: int = 24_000_000
     """The catalog versions the process keeps in memory, the most recently used (the newest always),

@@ -74,8 +74,9 @@ def http_client() -> httpx.Client:
 
 def plan_refresh(db: Callable[[], Session], version: int, name: str, client: httpx.Client) -> ImportPlan:
     """Fetch `name` and plan its prices against catalog `version`, dated today. RefreshFailed if the
-    source cannot be read whole; then nothing is planned. The database is read before the fetch and
-    after it, each time in a session of its own, never held while the source answers."""
+    source cannot be read whole; then nothing is planned. Planning stops at the offer that would
+    bring the catalog past CATALOG_OFFERS_MAX, a problem of the plan. The database is read before
+    the fetch and after it, each time in a session of its own, never held while the source answers."""
     with db() as session:
         current = {row.key: row for _, row in current_offers(session, version)}
         gpus = set(session.exec(select(GpuModel.name)).all())
@@ -87,10 +88,12 @@ def plan_refresh(db: Callable[[], Session], version: int, name: str, client: htt
     _leave_out_unknown_providers(read, providers)
     plan = ImportPlan(problems=list(read.problems))
     with db() as session:
-        planner = OfferPlanner(session, version, plan)
+        planner = OfferPlanner(session, version, plan, "this source")
     for where, row in read.rows:
         plan.rows += 1
         planner.add(where, row)
+        if planner.full:
+            break
     by_count = sorted(read.left_out.items(), key=lambda reason_count: (-reason_count[1], reason_count[0]))
     plan.left_out = [f"{count} left out: {reason}" for reason, count in by_count]
     return plan

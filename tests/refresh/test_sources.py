@@ -170,3 +170,17 @@ def test_an_azure_price_in_another_currency_is_a_refused_row(db, sources_catalog
         ("page 1, item 1", "Standard_NC24ads_A100_v4: priced per '1 Hour' in 'EUR', not USD per hour")
     ]
     assert not plan.applicable
+
+
+def test_a_refresh_past_the_catalogs_bound_is_one_problem_and_plans_no_further(db, sources_catalog, monkeypatch):
+    """9 offers and a bound of 11: Lambda's B200 comes in at its 3 cheapest regions, lines 8 to 10;
+    line 10's us-east-1 would be the 12th offer."""
+    monkeypatch.setattr(settings, "catalog_offers_max", 11)
+    plan = plan_refresh(db, 1, "skypilot:lambda", answering({LAMBDA_URL: recorded("skypilot_lambda_vms.csv")}))
+    message = (
+        "this source would bring the catalog past 11 current offers, the most one catalog version may hold "
+        "(CATALOG_OFFERS_MAX); it was read up to line 10: import fewer rows, or retire offers first"
+    )
+    assert plan.problems == [("line 10", message)]
+    assert sorted(row.region for row in plan.add) == ["asia-south-1", "europe-central-1"]
+    assert not plan.applicable

@@ -18,6 +18,7 @@ from app.admin.tables import AdminUser
 from app.catalog import rows as check
 from app.catalog.changes import StaleRecord, add_offer, change_offer_price, restore_offer, retire_offer
 from app.catalog.currencies import STATED, stated_currency
+from app.catalog.plans import CatalogFull
 from app.catalog.queries import gpu_by_name, newest_version_of, offer_exists, offer_history, provider_by_slug
 from app.catalog.rows import OFFER_CHECKS, OfferRow, offer_key
 from app.catalog.snapshot import CatalogSnapshot
@@ -144,24 +145,36 @@ def retire(admin: Admin, db: Database, row_id: RecordId, note: OptionalNote = "r
 
 
 @router.post("/offers/{row_id}/restore")
-def restore(admin: Admin, db: Database, row_id: RecordId) -> Response:
+def restore(request: Request, admin: Admin, db: Database, row_id: RecordId) -> Response:
+    """The offer's history again, each version as it was, if restoring it would take the catalog past
+    its bound (422, with the message)."""
     with db() as session:
         row = _offer_row(session, row_id)
         try:
             restore_offer(session, row_id, f"restored the version of catalog {row.valid_from}", who=admin.username)
         except StaleRecord:
             raise HTTPException(409, "This offer was changed meanwhile; open its history again.") from None
-    return RedirectResponse(_history_url(row.key), status_code=303)
+        except CatalogFull as e:
+            problem = f"Not restored: {e}."
+        else:
+            return RedirectResponse(_history_url(row.key), status_code=303)
+    return _history_page(request, admin, db, row.key, problem, 422)
 
 
 @router.get("/history", response_class=HTMLResponse)
 def history(request: Request, admin: Admin, db: Database, key: str) -> Response:
     """Every version of one offer, newest first, with what changed and who changed it."""
+    return _history_page(request, admin, db, key)
+
+
+def _history_page(
+    request: Request, admin: AdminUser, db: Database, key: str, problem: str = "", status: int = 200
+) -> Response:
     with db() as session:
         entries = offer_history(session, key)
     if not entries:
         raise HTTPException(404, "no such offer")
-    return admin_page(request, admin, "history", key=key, entries=entries)
+    return admin_page(request, admin, "history", status, key=key, entries=entries, problem=problem)
 
 
 def _offer_choices(catalog: CatalogSnapshot) -> dict[str, Any]:
@@ -227,7 +240,10 @@ def create_offer(request: Request, admin: Admin, db: Database, catalogs: Catalog
         owner, model = provider_by_slug(session, new.provider), gpu_by_name(session, new.gpu)
         assert owner is not None and owner.id is not None and model is not None and model.id is not None
         row = OfferRow(key=key, **new.model_dump(exclude={"note"}))
-        add_offer(session, OfferVersion.of_row(row, owner.id, model.id, 0), new.note, admin.username)
+        try:
+            add_offer(session, OfferVersion.of_row(row, owner.id, model.id, 0), new.note, admin.username)
+        except CatalogFull as e:
+            raise Refused({"catalog": f"Not added: {e}."}) from None
         return _history_url(key)
 
     return answer(NewOffer, posted, db, save, partial(_new_offer_page, request, admin, catalogs))
