@@ -73,12 +73,12 @@ def _prices(engine: Engine, client: httpx.Client, source: str, apply: bool) -> O
         return outcome.failed(str(e))
     outcome.said.append(
         f"{title}: {plan.rows} prices read, {len(plan.add)} new, {len(plan.change)} changed, "
-        f"{plan.unchanged} unchanged, {len(plan.problems)} malformed."
+        f"{plan.unchanged} unchanged, {len(plan.problems)} with a problem."
     )
     outcome.said += [f"  {line}" for line in plan.left_out]
     outcome.refused += [f"  {where}: {reason}" for where, reason in plan.problems]
     if plan.problems:
-        return outcome.failed("the source has malformed rows")
+        return outcome.failed("the source has rows with a problem")
     if not apply or not (plan.add or plan.change):
         outcome.said.append("Nothing applied." if apply else "Preview only: add --apply to apply it.")
         return outcome

@@ -108,7 +108,7 @@ def test_an_import_with_a_bad_row_cannot_be_applied_and_changes_nothing(client, 
         "as_of": "2026-11-25",
     }
     preview = html(client.post("/admin/import", data=data, files=files))
-    assert "4 malformed" in preview.get_text() and not preview.select("form[action$='/apply']")
+    assert "4 with a problem" in preview.get_text() and not preview.select("form[action$='/apply']")
     assert session.exec(select(func.count()).select_from(CatalogVersion)).one() == 1
 
 
@@ -125,7 +125,7 @@ def test_a_clean_import_applies_as_one_version_with_old_to_new_prices(client, se
     files = {"file": ("offers.csv", text.encode(), "text/csv")}
     preview = html(client.post("/admin/import", data={"csrf_token": csrf(client, "/admin/import")}, files=files))
     summary = " ".join(preview.select_one("h1 + p").get_text().split())
-    assert summary == "4 rows read: 1 offers to add, 1 to change, 2 unchanged, 0 malformed."
+    assert summary == "4 rows read: 1 offers to add, 1 to change, 2 unchanged, 0 with a problem."
     assert preview.select_one("table tbody tr").get_text("|", strip=True).startswith("cloud:")
     apply_url = preview.select_one("form[action$='/apply']")["action"]
     response = client.post(

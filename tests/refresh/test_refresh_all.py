@@ -107,7 +107,7 @@ def test_a_failing_source_changes_nothing_is_named_and_the_others_go_on(command_
         in err
     )  # noqa: E501
     assert "  line 9: price must be at most 10,000,000 with 8 decimal places at most" in err
-    assert "gpuhunt:lambda: Nothing was changed: the source has malformed rows." in err
+    assert "gpuhunt:lambda: Nothing was changed: the source has rows with a problem." in err
     failed = re.search(r"(\d+) of (\d+) sources refreshed; failed: (.*)\.$", out.strip().splitlines()[-1])
     assert failed and int(failed[2]) == len(EVERY_SOURCE)
     assert {"skypilot:aws", "gpuhunt:lambda", "gpuhunt:aws"} <= set(failed[3].split(", "))
@@ -115,7 +115,7 @@ def test_a_failing_source_changes_nothing_is_named_and_the_others_go_on(command_
     _, offers, known = database_now(settings.database_url)
     assert offers[H100_US_EAST].price == Decimal("31.92")
     assert known["gpuhunt:lambda"].succeeded_at is None
-    assert known["gpuhunt:lambda"].failure_note == "Nothing was changed: the source has malformed rows."
+    assert known["gpuhunt:lambda"].failure_note == "Nothing was changed: the source has rows with a problem."
     assert known["skypilot:lambda"].failed_at is None and known["skypilot:lambda"].succeeded_at
 
 
