@@ -37,18 +37,29 @@ def move_memo(catalog: CatalogSnapshot, params: QuoteParams) -> MemoEntry:
     return _moves(catalog).entry(move_key(params))
 
 
+ORDINARY_OFFERS_LIGHT = 1_000
+"""The offers of one GPU model an ordinary quote's new inputs are light work on: 12 ms for the 181
+H100 offers shipped, 0.09-0.13 s for 3,800 at the catalog's bound (bench/bench_import.py)."""
+
+
 def heavy(catalogs: Catalogs, params: QuoteParams) -> bool:
     """Whether quoting these inputs is heavy work, to run in its lane (app/platform/heavy_work.py): a
-    split (a year up to 1,024 GPUs takes a second), and any GPU or a stated job (any GPU at ten times
-    the catalog, 0.2-0.4 s; a version's first serving quote, 0.8 s) unless their memo holds them
-    already, as on a move of the slider. An ordinary quote, one GPU model at GPU-hours, never is:
-    bench/bench_heavy.py measures them."""
+    split (a year up to 1,024 GPUs takes a second), and any GPU, a stated job (any GPU at ten times
+    the catalog, 0.2-0.4 s; a version's first serving quote, 0.8 s) or one GPU model of more than
+    ORDINARY_OFFERS_LIGHT offers, unless their memo holds them already, as on a move of the slider.
+    An ordinary quote, one GPU model at GPU-hours, on the shipped catalog never is: bench/bench_heavy.py
+    measures them."""
     if params.job is Job.SPLIT:
         return True
-    if params.gpu != ANY_GPU and params.job is Job.HOURS and params.hours_gpu in ("", params.gpu):
-        return False
     catalog = catalogs.at(params.catalog_version)
-    return catalog is not None and not _moves(catalog).holds(move_key(params), "contenders")
+    if catalog is None or _ordinary_and_light(catalog, params):
+        return False
+    return not _moves(catalog).holds(move_key(params), "contenders")
+
+
+def _ordinary_and_light(catalog: CatalogSnapshot, params: QuoteParams) -> bool:
+    ordinary = params.gpu != ANY_GPU and params.job is Job.HOURS and params.hours_gpu in ("", params.gpu)
+    return ordinary and len(catalog.offers_by_gpu.get(params.gpu, ())) <= ORDINARY_OFFERS_LIGHT
 
 
 def heavy_sizing(catalogs: Catalogs, params: SizeParams) -> bool:

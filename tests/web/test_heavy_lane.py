@@ -15,6 +15,7 @@ from app.deps import get_catalogs, get_db
 from app.main import app
 from app.platform.db import session_factory
 from app.platform.heavy_work import TOO_MANY_OF_YOURS, HeavyWork
+from app.quoting import moves
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import soup
 
@@ -136,3 +137,22 @@ def test_the_schema_documents_the_lanes_refusals_of_sizing_and_a_saved_scenario(
         responses = paths[path]["get"]["responses"]
         assert {"429", "503"} <= set(responses), path
         assert all("Retry-After" in responses[status]["headers"] for status in ("429", "503")), path
+
+
+def test_one_gpu_models_quote_on_more_offers_than_light_work_takes_a_turn_until_its_move_memo_holds_it(
+    shipped_afresh, lane, monkeypatch
+):
+    """At the catalog's bound a GPU model may have thousands of offers (0.1 s for new inputs); the bound
+    of light work is lowered below the shipped H100 offers to stand in for such a catalog."""
+    catalog = app.dependency_overrides[get_catalogs]().current()
+    h100, l4 = len(catalog.offers_by_gpu["H100"]), len(catalog.offers_by_gpu["L4"])
+    assert l4 < h100
+    monkeypatch.setattr(moves, "ORDINARY_OFFERS_LIGHT", h100 - 1)
+    lane.take()
+    assert refused_for_its_share(shipped_afresh.get("/api/quote?gpu=H100&gpu_hours=400"))
+    assert shipped_afresh.get("/api/quote?gpu=L4&gpu_hours=400").status_code == 200
+    lane.free()
+    assert shipped_afresh.get("/api/quote?gpu=H100&gpu_hours=400").status_code == 200
+    lane.take()
+    moved = shipped_afresh.get("/api/quote?gpu=H100&gpu_hours=500")
+    assert moved.status_code == 200 and moved.json()["params"]["gpu_hours"] == 500
