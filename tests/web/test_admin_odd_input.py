@@ -45,7 +45,7 @@ def test_a_file_with_carriage_return_line_endings_is_read_as_the_same_rows(signe
     response = import_file(signed_in_with_presets, edited)
     page = html(response)
     assert response.status_code == 200 and problems(page) == []
-    assert summary(page) == "3 rows read: 0 offers to add, 1 to change, 2 unchanged, 0 malformed."
+    assert summary(page) == "3 rows read: 0 offers to add, 1 to change, 2 unchanged, 0 with a problem."
 
 
 def test_an_unreadable_header_is_refused_naming_line_1(signed_in_with_presets):
