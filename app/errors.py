@@ -67,6 +67,16 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: REFUSALS[status] for status in statuses}
 
 
+def heavy_refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """`refusals(*statuses) | HEAVY`, for a route whose answer may be heavy; its own 429 (too many saves)
+    and the lane's, if both, described as one."""
+    found = refusals(*statuses) | HEAVY
+    if 429 in statuses:
+        lanes = HEAVY[429]["description"]
+        found[429] = HEAVY[429] | {"description": f"{REFUSALS[429]['description']}; or {lanes[0].lower()}{lanes[1:]}"}
+    return found
+
+
 def core_refusal(location: list[str], errors: dict[str, str]) -> HTTPException:
     """The first field the quote or sizing refused, named as validation names it (422); except a
     catalog version that does not exist, a 404, since no schema can say which versions exist."""

@@ -23,7 +23,7 @@ from app.quoting.params.demand import read_hourly
 from app.quoting.params.inputs import MaybeWhole
 from app.quoting.params.quote import VERSION_MAX, QuoteParams
 from app.scenarios.profiles import keep_profile, profile_key
-from app.scenarios.store import SLUG, save_scenario, scenario_params
+from app.scenarios.store import SLUG, refuse_beyond_save_limits, save_scenario, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
 from app.scenarios.today import ThenAndNow, then_and_now
 
@@ -71,14 +71,30 @@ class Unquotable(Exception):
         self.errors = errors
 
 
+def _pinned(scenario: ScenarioIn) -> tuple[QuoteParams, tuple[int, ...] | str | None]:
+    """The inputs as saved: at the version asked for (none: the newest), "dated within N days" counted
+    back from today, uploaded hours named by their key; and those hours as read."""
+    version = scenario.catalog_version or scenario.params.catalog_version
+    hours = read_hourly(scenario.params.hourly) if scenario.params.hourly.strip() else None
+    profile = {"hourly_key": profile_key(hours)} if isinstance(hours, tuple) else {}
+    return scenario.params.model_copy(update={"catalog_version": version} | scenario.params.dated_kept | profile), hours
+
+
+def heavy_to_save(db: Callable[[], Session], catalogs: Catalogs, scenario: ScenarioIn, client_key: str) -> bool:
+    """Whether quoting `scenario` to save it is heavy work, to run in its lane (app/quoting/moves.py
+    decides); but first TooManySaves where the client, or everyone, has saved up to a limit, so that a
+    save refused costs no quote and no turn in the lane. Only a first count: saves sent at once all pass
+    it together, and `save_scenario` counts again as it inserts, which keeps the limits exact."""
+    with db() as session:
+        refuse_beyond_save_limits(session, client_key)
+    return heavy(catalogs, _pinned(scenario)[0])
+
+
 def quote_and_save(db: Callable[[], Session], catalogs: Catalogs, scenario: ScenarioIn, client_key: str) -> Scenario:
     """Quote first (the same checks as the page), then save pinned to the version quoted at, in a
     session of its own. Uploaded hours are kept as a profile too, under the key the saved inputs
     name, so that the page opened from the scenario, which carries the key alone, finds them."""
-    version = scenario.catalog_version or scenario.params.catalog_version
-    hours = read_hourly(scenario.params.hourly) if scenario.params.hourly.strip() else None
-    profile = {"hourly_key": profile_key(hours)} if isinstance(hours, tuple) else {}
-    pinned = scenario.params.model_copy(update={"catalog_version": version} | scenario.params.dated_kept | profile)
+    pinned, hours = _pinned(scenario)
     result = build_quote(catalogs, pinned)
     if isinstance(result, dict):
         raise Unquotable(result)

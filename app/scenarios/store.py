@@ -50,6 +50,13 @@ def refuse_beyond_limits(
         raise TooManySaves(f"{doing} is paused for a while: too many {what} were {done} in the last hour.")
 
 
+def refuse_beyond_save_limits(session: Session, client_key: str) -> None:
+    """TooManySaves where this client has saved SAVES_PER_CLIENT_PER_10_MIN scenarios in 10 minutes, or
+    everyone SAVES_PER_HOUR in an hour."""
+    limits = settings.saves_per_client_per_10_min, settings.saves_per_hour
+    refuse_beyond_limits(session, Scenario, client_key, limits, ("scenarios", "saved", "Saving"))
+
+
 def save_scenario(
     session: Session,
     params: QuoteParams,
@@ -76,8 +83,7 @@ def save_scenario(
         )
         try:
             with serialised(session, f"scenario saves by {client_key}", "scenario saves"):
-                limits = settings.saves_per_client_per_10_min, settings.saves_per_hour
-                refuse_beyond_limits(session, Scenario, client_key, limits, ("scenarios", "saved", "Saving"))
+                refuse_beyond_save_limits(session, client_key)
                 session.add(scenario)
                 session.flush()
                 session.refresh(scenario)  # as stored, and kept loaded: reading it needs no connection after the commit

@@ -18,7 +18,7 @@ def not_found_page(request: Request) -> Response:
     return templates.TemplateResponse(request, "not_found.html", {}, status_code=404)
 
 
-def as_json(answer: BaseModel) -> Response:
+def as_json(answer: BaseModel, status_code: int = 200) -> Response:
     """An answer worked out in the heavy lane, serialised there too: FastAPI would check and serialise a
     year's split (170 kB) on the event loop."""
-    return Response(answer.model_dump_json(by_alias=True), media_type="application/json")
+    return Response(answer.model_dump_json(by_alias=True), status_code=status_code, media_type="application/json")

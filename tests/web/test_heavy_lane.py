@@ -1,23 +1,30 @@
-"""Which answers take a turn in the heavy lane (issue 40): a saved split or a saved scenario's answers
-by version worked out afresh, a serving job's first sizing at a version, the explorer's workload quoted
-afresh. With the client's share of the lane under way, those are refused 429 with Retry-After at once,
-and what is light or already worked out is answered as before."""
+"""Which answers take a turn in the heavy lane (issue 40): a split saved, a saved split or a saved
+scenario's answers by version worked out afresh, a serving job's first sizing at a version, the
+explorer's workload quoted afresh. With the client's share of the lane under way, those are refused 429
+with Retry-After at once, and what is light or already worked out is answered as before. A save over
+the save limits is refused before its quote, and takes no turn."""
 
+import json
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from fastapi.testclient import TestClient
+from sqlmodel import func, select
 
 from app.catalog.snapshot import Catalogs
 from app.deps import get_catalogs, get_db
 from app.main import app
 from app.platform.db import session_factory
 from app.platform.heavy_work import TOO_MANY_OF_YOURS, HeavyWork
+from app.platform.settings import settings
 from app.quoting import moves
+from app.quoting.params.quote import QuoteParams
+from app.scenarios import service
+from app.scenarios.tables import Scenario
 from tests.factories import hand_checked_catalog
-from tests.web.helpers import soup
+from tests.web.helpers import html, soup
 
 SPLIT = {"job": "split", "gpu": "H100", "demand": "simple", "base_gpus": 2, "split_peak": 10, "peak_hours": 100}
 HOURS = {"gpu": "H100", "gpu_hours": 400}
@@ -66,6 +73,72 @@ def saved(client, params) -> str:
     response = client.post("/api/scenarios", json={"params": params})
     assert response.status_code == 201, response.text
     return response.json()["slug"]
+
+
+def save_form(client, params) -> dict[str, str]:
+    """What the calculator's "Save and share" posts for these inputs."""
+    token = soup(client.get("/")).select_one("#save-form input[name=csrf_token]")["value"]
+    return {"csrf_token": token, "inputs": json.dumps(params)}
+
+
+def imported(client, params):
+    """These inputs' JSON export uploaded on the page."""
+    token = soup(client.get("/")).select_one("details.import input[name=csrf_token]")["value"]
+    export = {"file": ("scenario.json", json.dumps({"params": params}), "application/json")}
+    return client.post("/s/import", data={"csrf_token": token}, files=export, follow_redirects=False)
+
+
+def saved_count(session) -> int:
+    return session.exec(select(func.count()).select_from(Scenario)).one()
+
+
+def test_a_split_saved_while_the_clients_share_of_the_lane_is_under_way_is_refused_429_and_saves_nothing(
+    client, session, lane
+):
+    """From the page, an export uploaded, or the API alike; a save of GPU-hours still saves, and the
+    split saves once the client's turn is over."""
+    hand_checked_catalog(session)
+    split_form, hours_form = save_form(client, SPLIT), save_form(client, HOURS)
+    lane.take()
+    assert refused_for_its_share(client.post("/s", data=split_form, follow_redirects=False))
+    assert refused_for_its_share(imported(client, SPLIT))
+    assert refused_for_its_share(client.post("/api/scenarios", json={"params": SPLIT}))
+    assert saved_count(session) == 0
+    assert client.post("/s", data=hours_form, follow_redirects=False).status_code == 303
+    assert imported(client, HOURS).status_code == 303
+    assert client.post("/api/scenarios", json={"params": HOURS}).status_code == 201
+    assert saved_count(session) == 3
+    lane.free()
+    split = saved(client, SPLIT)
+    assert client.get(f"/api/scenarios/{split}").json()["params"]["job"] == "split"
+
+
+def test_a_client_over_its_save_limit_saving_a_split_is_refused_without_the_quote_being_worked_out(
+    client, session, lane, monkeypatch
+):
+    """Refused at the first count of its saves, before any quote: through the API or an export uploaded
+    with the client's share of the lane under way, the refusal is the save limit's, not the lane's. The
+    page says why beside the inputs' own quote, worked out in the lane, never the save's."""
+    hand_checked_catalog(session)
+    monkeypatch.setattr(settings, "saves_per_client_per_10_min", 1)
+    saved(client, HOURS)
+    split_form = save_form(client, SPLIT)
+    quoted: list[QuoteParams] = []
+    quote = service.build_quote
+    monkeypatch.setattr(
+        service, "build_quote", lambda catalogs, params: quoted.append(params) or quote(catalogs, params)
+    )
+    lane.take()
+    api = client.post("/api/scenarios", json={"params": SPLIT})
+    assert api.status_code == 429 and "try again in ten minutes" in api.json()["detail"]
+    upload = imported(client, SPLIT)
+    assert upload.status_code == 429
+    assert "try again in ten minutes" in html(upload).select_one("#save-form .problem").get_text()
+    lane.free()
+    page = client.post("/s", data=split_form, follow_redirects=False)
+    assert page.status_code == 429
+    assert "try again in ten minutes" in html(page).select_one("#save-form .problem").get_text()
+    assert quoted == [] and saved_count(session) == 1
 
 
 def test_a_saved_split_is_worked_out_in_the_lane_on_every_route_that_quotes_it(client, session, lane):
@@ -131,12 +204,14 @@ def test_the_explorers_workload_quoted_afresh_takes_a_turn_and_gpu_hours_as_type
         assert shipped_afresh.get(f"{path}?workload=gpu%3DH100%26gpu_hours%3D400").status_code == 200
 
 
-def test_the_schema_documents_the_lanes_refusals_of_sizing_and_a_saved_scenario(client):
+def test_the_schema_documents_the_lanes_refusals_of_sizing_and_saving_a_scenario_and_reading_one(client):
     paths = client.get("/openapi.json").json()["paths"]
-    for path in ["/api/size", "/api/scenarios/{slug}"]:
-        responses = paths[path]["get"]["responses"]
+    for path, method in [("/api/size", "get"), ("/api/scenarios/{slug}", "get"), ("/api/scenarios", "post")]:
+        responses = paths[path][method]["responses"]
         assert {"429", "503"} <= set(responses), path
         assert all("Retry-After" in responses[status]["headers"] for status in ("429", "503")), path
+    saving = paths["/api/scenarios"]["post"]["responses"]["429"]["description"]
+    assert "scenarios saved" in saving and "HEAVY_PER_CLIENT" in saving
 
 
 def test_one_gpu_models_quote_on_more_offers_than_light_work_takes_a_turn_until_its_move_memo_holds_it(

@@ -14,8 +14,9 @@ from pydantic import ValidationError
 from app.catalog.files import csv_text
 from app.catalog.snapshot import Catalogs
 from app.deps import CatalogsDep, Database, in_lane_if, off_the_loop
-from app.errors import HEAVY, core_refusal, refusals
+from app.errors import HEAVY, core_refusal, heavy_refusals, refusals
 from app.platform.security import EXPIRED, client_key, csrf_ok
+from app.quoting import moves
 from app.quoting.out.quote import quote_out
 from app.quoting.params.form import form_values, query_string
 from app.quoting.params.quote import QuoteParams
@@ -28,6 +29,7 @@ from app.scenarios.service import (
     as_saved_and_today,
     form_text,
     heavy_to_quote,
+    heavy_to_save,
     quote_and_save,
     saved_quote,
     scenario_out,
@@ -58,8 +60,14 @@ def _scenario_at(db: Database, slug: str) -> Scenario | None:
         return scenario_at(session, slug)
 
 
+SaveAnswer = tuple[bool, Callable[[], Response]]
+"""Whether answering a save from the page is heavy work, to run in its lane, and the answer."""
+FIX_INPUTS = "Fix the calculator's inputs before saving."
+NOT_AN_EXPORT = "That file is not a scenario exported from this calculator."
+
+
 @router.post("/s", response_class=HTMLResponse, summary="Save a scenario from the page (form post)")
-def save_from_page(
+async def save_from_page(
     request: Request,
     db: Database,
     catalogs: CatalogsDep,
@@ -68,57 +76,101 @@ def save_from_page(
     note: Annotated[str, Form()] = "",
     inputs: Annotated[str, Form()] = "",
 ) -> Response:
-    """The page's "Save and share": on success, off to the new link; else the page with the reason."""
+    """The page's "Save and share": on success, off to the new link; else the page with the reason. The
+    inputs are read and the save limits counted in a worker thread, before any quote; a heavy quote (a
+    split) is worked out in its lane, as is the page of a refusal, which shows the inputs' quote."""
+    heavy_answer, answer = await run_in_threadpool(_page_save, request, db, catalogs, csrf_token, name, note, inputs)
+    return await in_lane_if(request, heavy_answer, answer)
+
+
+def _page_save(
+    request: Request, db: Database, catalogs: Catalogs, csrf_token: str, name: str, note: str, inputs: str
+) -> SaveAnswer:
     try:
         params = QuoteParams.model_validate_json(inputs)
     except ValidationError:
         params = None
+    page_heavy = params is not None and moves.heavy(catalogs, params)
 
     def problem(status: int, errors: dict[str, str]) -> Response:
         return _page_after_save_problem(request, catalogs, params, status, errors, name=name, note=note)
 
     if not csrf_ok(request, csrf_token):
-        return problem(403, {"form": EXPIRED.format("Save")})
+        return page_heavy, partial(problem, 403, {"form": EXPIRED.format("Save")})
     if params is None:
-        return problem(422, {"form": "Fix the calculator's inputs before saving."})
+        return page_heavy, partial(problem, 422, {"form": FIX_INPUTS})
     form = FormReader()
     form.read("name", form_text, name, NAME_MAX)
     form.read("note", form_text, note, NOTE_MAX)
     if form.errors:
-        return problem(422, form.errors)
-    try:
-        scenario = quote_and_save(db, catalogs, ScenarioIn(name=name, note=note, params=params), client_key(request))
-    except TooManySaves as e:
-        return problem(429, {"form": str(e)})
-    except Unquotable:
-        return problem(422, {"form": "Fix the calculator's inputs before saving."})
-    return RedirectResponse(f"/s/{scenario.slug}", status_code=303)
+        return page_heavy, partial(problem, 422, form.errors)
+    scenario = ScenarioIn(name=name, note=note, params=params)
+    return _save_answer(
+        db,
+        catalogs,
+        scenario,
+        client_key(request),
+        page_heavy,
+        lambda status, message: problem(status, {"form": message}),
+        FIX_INPUTS,
+    )
 
 
 @router.post("/s/import", response_class=HTMLResponse, summary="Import a scenario's JSON export as a new link")
-def import_from_page(
+async def import_from_page(
     request: Request,
     db: Database,
     catalogs: CatalogsDep,
     file: UploadFile,
     csrf_token: Annotated[str, Form()] = "",
 ) -> Response:
-    """A JSON export, uploaded, becomes a new link with the same inputs and catalog version."""
+    """A JSON export, uploaded, becomes a new link with the same inputs and catalog version: read, and
+    the save limits counted, in a worker thread; its quote in the heavy lane when heavy (a split)."""
+    content = await file.read(200_000)
+    heavy_answer, answer = await run_in_threadpool(_import_save, request, db, catalogs, content, csrf_token)
+    return await in_lane_if(request, heavy_answer, answer)
 
+
+def _import_save(request: Request, db: Database, catalogs: Catalogs, content: bytes, csrf_token: str) -> SaveAnswer:
     def problem(status: int, message: str) -> Response:
         return _page_after_save_problem(request, catalogs, None, status, {"form": message})
 
     if not csrf_ok(request, csrf_token):
-        return problem(403, EXPIRED.format("Import"))
-    content = file.file.read(200_000)  # a plain def: the save runs off the event loop
+        return False, partial(problem, 403, EXPIRED.format("Import"))
     try:
         exported = ScenarioIn.model_validate_json(content.decode("utf-8-sig"))  # an editor may have added a BOM
-        scenario = quote_and_save(db, catalogs, exported, client_key(request))
-    except (UnicodeDecodeError, ValidationError, Unquotable):
-        return problem(422, "That file is not a scenario exported from this calculator.")
+    except (UnicodeDecodeError, ValidationError):
+        return False, partial(problem, 422, NOT_AN_EXPORT)
+    return _save_answer(db, catalogs, exported, client_key(request), False, problem, NOT_AN_EXPORT)
+
+
+def _save_answer(
+    db: Database,
+    catalogs: Catalogs,
+    scenario: ScenarioIn,
+    key: str,
+    page_heavy: bool,
+    problem: Callable[[int, str], Response],
+    unquotable: str,
+) -> SaveAnswer:
+    """Whether the answer is heavy work, and the answer: off to the new link, or the page with the reason.
+    The save limits are counted first, so that a save refused for them costs no quote; `page_heavy`: the
+    page for a refusal quotes the inputs (a split's, from the calculator), so it too is heavy work."""
+    try:
+        heavy_save = heavy_to_save(db, catalogs, scenario, key)
     except TooManySaves as e:
-        return problem(429, str(e))
-    return RedirectResponse(f"/s/{scenario.slug}", status_code=303)
+        return page_heavy, partial(problem, 429, str(e))
+
+    def save() -> Response:
+        try:
+            saved = quote_and_save(db, catalogs, scenario, key)
+        except TooManySaves as e:
+            return problem(429, str(e))
+        except Unquotable:
+            return problem(422, unquotable)
+        return RedirectResponse(f"/s/{saved.slug}", status_code=303)
+
+    return heavy_save or page_heavy, save
 
 
 async def _saved(db: Database, slug: str, heavy: Callable[[Scenario], bool]) -> tuple[Scenario | None, bool]:
@@ -220,18 +272,33 @@ async def open_scenario(slug: str, request: Request, db: Database, catalogs: Cat
     "",
     status_code=201,
     response_model=ScenarioOut,
-    responses=refusals(400, 404, 413, 429, 503),
+    responses=heavy_refusals(400, 404, 413, 429),
     summary="Save a scenario",
 )
-def api_save(scenario: ScenarioIn, request: Request, db: Database, catalogs: CatalogsDep) -> ScenarioOut:
-    """Save a scenario (the same checks as the page); a JSON export of one is accepted as it is."""
+async def api_save(
+    scenario: ScenarioIn, request: Request, db: Database, catalogs: CatalogsDep
+) -> ScenarioOut | Response:
+    """Save a scenario (the same checks as the page); a JSON export of one is accepted as it is. The save
+    limits are counted before any quote; a heavy one (a split) is worked out in its lane, and past its
+    bounds refused 429 or 503 with Retry-After."""
+    key = client_key(request)
     try:
-        saved = quote_and_save(db, catalogs, scenario, client_key(request))
-    except Unquotable as e:
-        raise core_refusal(["body", "params"], e.errors) from None
+        heavy_save = await run_in_threadpool(heavy_to_save, db, catalogs, scenario, key)
     except TooManySaves as e:
         raise HTTPException(429, str(e)) from None
-    return scenario_out(catalogs, saved, str(request.base_url))
+
+    def save() -> ScenarioOut:
+        try:
+            saved = quote_and_save(db, catalogs, scenario, key)
+        except Unquotable as e:
+            raise core_refusal(["body", "params"], e.errors) from None
+        except TooManySaves as e:
+            raise HTTPException(429, str(e)) from None
+        return scenario_out(catalogs, saved, str(request.base_url))
+
+    if heavy_save:
+        return await off_the_loop(request, lambda: as_json(save(), status_code=201))
+    return await run_in_threadpool(save)
 
 
 @api_router.get(
