@@ -41,18 +41,24 @@ def profile_key(hours: Sequence[int]) -> str:
     return hashlib.sha256(profile_text(hours).encode()).hexdigest()[:KEY_HEX]
 
 
-def keep_profile(session: Session, hours: Sequence[int], client_key: str, counted: bool = True) -> str:
+def keep_profile(session: Session, hours: Sequence[int], client_key: str) -> str:
     """The profile's key, its row inserted unless kept already. Under one lock for every keeper, so
-    the same hours sent at once land once, and uploads sent at once count each other; `counted`
-    False for a saved scenario's hours, which its save's limits count."""
-    key = profile_key(hours)
+    the same hours sent at once land once, and uploads sent at once count each other."""
     with serialised(session, f"profile uploads by {client_key}", "profile uploads"):
+        key = profile_key(hours)
         if session.get(DemandProfile, key) is None:
-            if counted:
-                limits = settings.uploads_per_client_per_10_min, settings.uploads_per_hour
-                refuse_beyond_limits(session, DemandProfile, client_key, limits, ("profiles", "uploaded", "Uploading"))
-            session.add(DemandProfile(key=key, hours=profile_text(hours), client_key=client_key))
+            limits = settings.uploads_per_client_per_10_min, settings.uploads_per_hour
+            refuse_beyond_limits(session, DemandProfile, client_key, limits, ("profiles", "uploaded", "Uploading"))
+            add_profile(session, hours, client_key)
     return key
+
+
+def add_profile(session: Session, hours: Sequence[int], client_key: str) -> None:
+    """The profile's row added unless kept already, uncounted: a saved scenario's hours, in its save's
+    transaction, whose limits count them (the same hours saved at once elsewhere: the save retries)."""
+    key = profile_key(hours)
+    if session.get(DemandProfile, key) is None:
+        session.add(DemandProfile(key=key, hours=profile_text(hours), client_key=client_key))
 
 
 def profile_hours(session: Session, key: str) -> str | None:

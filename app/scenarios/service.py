@@ -22,7 +22,7 @@ from app.quoting.out.quote import QuoteOut, quote_out
 from app.quoting.params.demand import read_hourly
 from app.quoting.params.inputs import MaybeWhole
 from app.quoting.params.quote import VERSION_MAX, QuoteParams
-from app.scenarios.profiles import keep_profile, profile_key
+from app.scenarios.profiles import add_profile, profile_key
 from app.scenarios.store import SLUG, refuse_beyond_save_limits, save_scenario, scenario_params
 from app.scenarios.tables import NAME_MAX, NOTE_MAX, Scenario
 from app.scenarios.today import ThenAndNow, then_and_now
@@ -92,19 +92,21 @@ def heavy_to_save(db: Callable[[], Session], catalogs: Catalogs, scenario: Scena
 
 def quote_and_save(db: Callable[[], Session], catalogs: Catalogs, scenario: ScenarioIn, client_key: str) -> Scenario:
     """Quote first (the same checks as the page), then save pinned to the version quoted at, in a
-    session of its own. Uploaded hours are kept as a profile too, under the key the saved inputs
-    name, so that the page opened from the scenario, which carries the key alone, finds them."""
+    session of its own. Uploaded hours are kept as a profile too, in the same transaction, under the
+    key the saved inputs name, so that the page opened from the scenario, which carries the key
+    alone, finds them; a save answered as failed has stored nothing."""
     pinned, hours = _pinned(scenario)
     result = build_quote(catalogs, pinned)
     if isinstance(result, dict):
         raise Unquotable(result)
     totals = json.dumps(totals_of(result))
     name, note = scenario.name.strip(), scenario.note.strip()
+    kept = hours if isinstance(hours, tuple) else None
     with db() as session:
-        saved = save_scenario(session, pinned, result.catalog.version, name, note, client_key, totals)
-        if isinstance(hours, tuple):
-            keep_profile(session, hours, client_key, counted=False)
-        return saved
+        return save_scenario(
+            session, pinned, result.catalog.version, name, note, client_key, totals,
+            with_it=None if kept is None else lambda session: add_profile(session, kept, client_key),
+        )  # fmt: skip
 
 
 def totals_of(result: QuoteResult) -> list[dict[str, Any]]:

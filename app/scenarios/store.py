@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -65,11 +66,13 @@ def save_scenario(
     note: str,
     client_key: str,
     totals: str = "[]",
+    with_it: Callable[[Session], None] | None = None,
 ) -> Scenario:
     """Insert one scenario under a fresh slug, within the limits, in one transaction (all of it or
-    nothing). The limits are counted and the row inserted under one lock, so saves sent at once
-    count each other: per client first, then for all, which keeps a client's burst from queueing
-    ahead of everyone else's saves on PostgreSQL (one of its saves waits on the common lock at a time)."""
+    nothing) with what `with_it` adds (its uploaded hours). The limits are counted and the row inserted
+    under one lock, so saves sent at once count each other: per client first, then for all, which keeps
+    a client's burst from queueing ahead of everyone else's saves on PostgreSQL (one of its saves waits
+    on the common lock at a time)."""
     inputs = params.model_dump_json(exclude={"catalog_version"})
     for _ in range(3):
         scenario = Scenario(
@@ -85,10 +88,12 @@ def save_scenario(
             with serialised(session, f"scenario saves by {client_key}", "scenario saves"):
                 refuse_beyond_save_limits(session, client_key)
                 session.add(scenario)
+                if with_it is not None:
+                    with_it(session)
                 session.flush()
                 session.refresh(scenario)  # as stored, and kept loaded: reading it needs no connection after the commit
                 session.expunge(scenario)
-        except IntegrityError:  # a slug taken by another save in the same instant
+        except IntegrityError:  # a slug, or hours, kept by another save in the same instant
             continue
         return scenario
     raise RuntimeError("could not find a free slug")

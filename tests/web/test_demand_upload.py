@@ -4,12 +4,15 @@ carried by that key in the page's URL, refused whole with its first bad line."""
 import threading
 from urllib.parse import parse_qs, urlsplit
 
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, SQLModel, delete, func, select
 
 from app.platform.db import make_engine
 from app.platform.settings import settings
 from app.quoting.params.split import WEEK_EXAMPLE
+from app.scenarios import service
 from app.scenarios.profiles import DemandProfile, keep_profile, profile_key
+from app.scenarios.tables import Scenario
 from tests.factories import hand_checked_catalog
 from tests.web.helpers import QUERY, html, soup
 
@@ -186,3 +189,21 @@ def test_a_saved_hourly_scenario_keeps_its_profile_and_opens_exports_and_compare
     files = {"file": ("scenario.json", exported.content, "application/json")}
     assert client.post("/s/import", data=form, files=files, follow_redirects=False).status_code == 303
     assert kept(session) == 1
+
+
+def test_a_saved_split_whose_hours_cannot_be_kept_stores_no_scenario(client, session, monkeypatch):
+    """The scenario and its hours are one transaction: a database that fails between them leaves no
+    link its client was told had failed (a retry would have saved it twice)."""
+    hand_checked_catalog(session)
+
+    def database_gone(*_: object) -> None:
+        raise OperationalError("INSERT INTO demandprofile", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(service, "add_profile", database_gone)
+    params = {"job": "split", "gpu": "H100", "demand": "hourly", "hourly": "\n".join(WEEK_EXAMPLE.split() * 5)}
+    answered = client.post("/api/scenarios", json={"params": params})
+    assert answered.status_code == 503, answered.text
+    assert answered.headers["Retry-After"] == "5"
+    session.rollback()
+    assert session.exec(select(func.count()).select_from(Scenario)).one() == 0
+    assert session.exec(select(func.count()).select_from(DemandProfile)).one() == 0
