@@ -57,9 +57,9 @@ class Settings(BaseSettings):
         default_factory=lambda given: max(1, len(os.sched_getaffinity(0)) // given["password_hash_parallelism"])
     )
     """The most password checks a process runs at once, so that a burst of sign-ins costs at most this
-    many times a check's memory; the others queue. Default: as many as the cores it may use can run
-    side by side, a check running its PASSWORD_HASH_PARALLELISM lanes in threads of their own (one on
-    up to 7 cores at the default 4 lanes: on 2 cores, 16 checks took 3 s one at a time and two at once)."""
+    many times a check's memory; the others queue. Default: the cores it may use divided by
+    PASSWORD_HASH_PARALLELISM, at least one, since a check runs its lanes in threads of their own (one
+    below 8 cores at the default 4 lanes: on 2 cores, 16 checks took 3 s one at a time and two at once)."""
     password_check_wait_max_s: PositiveFloat = 3.0
     """A sign-in whose check would queue longer than this is answered 429 with Retry-After at once."""
     skypilot_catalog_url: str = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master"
