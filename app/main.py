@@ -18,6 +18,7 @@ from app.admin.password_checks import PasswordChecks
 from app.catalog.snapshot import catalogs_for
 from app.catalog.updates import bring_up_to_date
 from app.errors import busy, database_unavailable, http_error, server_error, validation_error
+from app.platform.allocator import settle_allocator
 from app.platform.assets import Assets
 from app.platform.client_address import ClientAddress
 from app.platform.db import make_engine, session_factory
@@ -75,6 +76,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settle_allocator()  # before the worker threads: each would otherwise keep an arena of its own
         bring_up_to_date(url)
         # One connection for each worker thread, each heavy answer's thread and the event loop's
         # catalog reads: each holds at most one at a time, so none waits for another to give one back.

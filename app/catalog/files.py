@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 from datetime import date
 from decimal import Decimal
@@ -18,10 +19,16 @@ SPREADSHEET_FORMULA_START = (*FORMULA_START, "\t", "\r")
 """What a spreadsheet runs as a formula, or skips to one (OWASP's list for CSV injection)."""
 
 
+LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
+"""A line and its end: LF, CRLF or a CR alone; the last may have none."""
+
+
 def csv_rows(text: str) -> csv.DictReader[str]:
     """A file's rows by its header, each line ended by LF, CRLF or a CR alone (as spreadsheets on
-    old Macs save CSV), a line break inside quotes kept in its field."""
-    return csv.DictReader(io.StringIO(text, newline=""))
+    old Macs save CSV), a line break inside quotes kept in its field. The lines are cut from the text
+    as they are read: io.StringIO would hold a copy at 4 bytes a character (34 MB for the 8 MB that
+    an import may upload)."""
+    return csv.DictReader(match.group() for match in LINE.finditer(text))
 
 
 def as_text(value: Any) -> Any:

@@ -199,7 +199,16 @@ class OfferVersion(OfferBase, Versioned, table=True):
         return cls(**fields, provider_id=provider_id, gpu_model_id=gpu_model_id, valid_from=valid_from)
 
     def as_row(self, provider: str, gpu: str) -> OfferRow:
-        return OfferRow(**self.model_dump(include=set(OfferBase.model_fields)), provider=provider, gpu=gpu)
+        """Every field given, so every such row shares one set of the fields given: pydantic's own set,
+        one a row, was half of what a catalog version holds in memory (1.9 of 3.5 MB at the shipped size)."""
+        row = OfferRow(**self.model_dump(include=set(OfferBase.model_fields)), provider=provider, gpu=gpu)
+        object.__setattr__(row, "__pydantic_fields_set__", _EVERY_ROW_FIELD)
+        return row
+
+
+_EVERY_ROW_FIELD = set(OfferRow.model_fields)
+"""Shared, so mutable as pydantic's own: a copy gets a set of its own, and an attribute set again adds a
+field already there."""
 
 
 ProviderTable = type[ProviderHeadquarters] | type[EgressTierVersion] | type[StoragePrice]

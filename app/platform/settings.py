@@ -53,9 +53,13 @@ class Settings(BaseSettings):
     password_hash_parallelism: int = 4
     """argon2id's cost (its library's defaults): what a stolen hash costs to guess. Tests lower it.
     Each check holds PASSWORD_HASH_MEMORY_KIB of memory while it runs."""
-    password_checks_at_once: PositiveInt = Field(default_factory=lambda: len(os.sched_getaffinity(0)))
-    """The most password checks a process runs at once (default: the cores it may use), so that a
-    burst of sign-ins costs at most this many times a check's memory; the others queue."""
+    password_checks_at_once: PositiveInt = Field(
+        default_factory=lambda given: max(1, len(os.sched_getaffinity(0)) // given["password_hash_parallelism"])
+    )
+    """The most password checks a process runs at once, so that a burst of sign-ins costs at most this
+    many times a check's memory; the others queue. Default: the cores it may use divided by
+    PASSWORD_HASH_PARALLELISM, at least one, since a check runs its lanes in threads of their own (one
+    below 8 cores at the default 4 lanes: on 2 cores, 16 checks took 3 s one at a time and two at once)."""
     password_check_wait_max_s: PositiveFloat = 3.0
     """A sign-in whose check would queue longer than this is answered 429 with Retry-After at once."""
     skypilot_catalog_url: str = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master"

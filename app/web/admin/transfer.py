@@ -64,6 +64,7 @@ def _preview(
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError:
         form.errors.setdefault("file", "The file is not UTF-8 text")
+    del content  # up to 8 MB, not held while the plan is made
     if form.errors:
         problem = " ".join(f"{PREVIEW_FIELDS.get(key, '')}{message}." for key, message in form.errors.items())
         return admin_page(request, admin, "import", 422, catalog=catalog, problem=problem, values=values)
