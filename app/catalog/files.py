@@ -31,6 +31,11 @@ def csv_rows(text: str) -> csv.DictReader[str]:
     return csv.DictReader(match.group() for match in LINE.finditer(text))
 
 
+def line_count(text: str) -> int:
+    """The lines of a file, however they end (a line break inside quotes counts as one more)."""
+    return sum(1 for _ in LINE.finditer(text))
+
+
 def as_text(value: Any) -> Any:
     """Decimals as plain digits (1250, not 1.25E+3) and dates as ISO text, for CSV and JSON alike."""
     if isinstance(value, Decimal):

@@ -13,8 +13,8 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.catalog.changes import StaleRecord, commit_change, new_version
-from app.catalog.files import csv_rows
-from app.catalog.plans import ImportPlan, OfferPlanner, check_room
+from app.catalog.files import csv_rows, line_count
+from app.catalog.plans import ImportPlan, OfferPlanner, check_room, current_offer_count
 from app.catalog.rows import OFFER_CHECKS, OFFER_COLUMNS, OPTIONAL_COLUMNS, OfferRow, check_offer_fields, offer_key
 from app.catalog.tables import (
     CatalogVersion,
@@ -31,6 +31,7 @@ from app.catalog.text_rules import plain_text
 from app.costing.money import USD
 from app.costing.terms import Billing, PricePeriod
 from app.platform.db import rows_touched
+from app.platform.settings import settings
 
 SKYPILOT_COLUMNS = frozenset({"InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "SpotPrice", "Region"})
 """The columns of a SkyPilot catalog CSV that an offer is read from (vCPUs and MemoryGiB may be absent)."""
@@ -113,6 +114,9 @@ def plan_import(
     """Read a CSV in SkyPilot's format (needs provider, source and date) or our export format, up to
     the line that would bring the catalog past CATALOG_OFFERS_MAX, if any."""
     plan = ImportPlan()
+    if (rows := line_count(text) - 1) > max(settings.catalog_offers_max, current_offer_count(session)):
+        plan.problems.append((1, _too_many_rows(rows)))
+        return plan
     reader = csv_rows(text)
     try:
         skypilot = _header_says_skypilot(reader, bool(provider and source_url and as_of))
@@ -132,6 +136,16 @@ def plan_import(
         if planner.full:
             break
     return plan
+
+
+def _too_many_rows(rows: int) -> str:
+    """A file refused before it is read: each of its rows names an offer of its own (or is a problem),
+    so more rows than the catalog holds offers add some, and more than a version may hold could never
+    apply; reading them would cost a process tens of MB (bench/bench_budget.py)."""
+    return (
+        f"the file has {rows:,} rows, more offers than one catalog version may hold "
+        f"({settings.catalog_offers_max:,}, CATALOG_OFFERS_MAX): import fewer rows"
+    )
 
 
 def _header_says_skypilot(reader: csv.DictReader[str], told_source: bool) -> bool:

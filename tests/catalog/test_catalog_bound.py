@@ -177,3 +177,15 @@ def test_the_version_an_import_makes_is_read_by_its_apply_not_by_the_first_quote
     applied = signed_in.post(preview.select_one("form[action$='/apply']")["action"], data={"csrf_token": token})
     assert applied.status_code == 200, "303 to the audit log, followed"
     assert catalogs_for(session.get_bind())._snapshots.get(2) is not None
+
+
+def test_a_file_of_more_rows_than_the_bound_is_refused_before_any_row_is_read(session, bound):
+    """Bound 2 under a catalog of 3: four rows name four offers, at least one new, which would bring it
+    to 4 at least; so not one row is read (line 5, malformed, is not reported)."""
+    hand_checked_catalog(session)
+    bound(2)
+    plan = planned(session, THREE_NEW + "gpu_4x_h100,H100,4,104,800,9.96,,us-east-1,\n" + BAD_LINE_AFTER)
+    expected = (
+        "the file has 4 rows, more offers than one catalog version may hold (2, CATALOG_OFFERS_MAX): import fewer rows"
+    )
+    assert (plan.problems, plan.rows, plan.add, plan.change) == ([(1, expected)], 0, [], [])
