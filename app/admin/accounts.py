@@ -52,17 +52,19 @@ def create_admin(session: Session, username: str, password: str) -> AdminUser:
 
 
 async def authenticate(
-    db: sessionmaker[Session], checks: PasswordChecks, attempt: Attempt, username: str, password: str
-) -> AdminUser | None:
+    db: sessionmaker[Session], checks: PasswordChecks, attempt: Attempt, username: str, password: str,
+    failures: int = 0,
+) -> AdminUser | None:  # fmt: skip
     """The admin if the password is right (the attempt is then struck off); None if not; ChecksBusy
-    (app/admin/password_checks.py) if the checks are too busy to take it.
+    (app/admin/password_checks.py) if the checks are too busy to take it. `failures`: those on record
+    from the attempt's address, fewest checked first.
 
     The hash is read in a session of its own and checked with none open, under the process's bound
     on checks at once: argon2 takes most of a second and 64 MiB at production settings, and a burst
     of sign-ins must hold neither the pool's connections nor a check's memory each. A name no admin
     has is checked against the dummy hash under the same bound, so that no answer tells it apart."""
     found = await to_thread.run_sync(in_a_session, db, _account_of, username)
-    if not await checks.run(partial(_verifies, found[1] if found else None, password)):
+    if not await checks.run(partial(_verifies, found[1] if found else None, password), failures):
         return None
     assert found is not None
     return await to_thread.run_sync(in_a_session, db, _signed_in, attempt, found[0])

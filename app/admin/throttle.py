@@ -76,6 +76,12 @@ def record_attempt(session: Session, username: str, client_key: str) -> Attempt:
         session.commit()
 
 
+def failures_from(session: Session, client_key: str) -> int:
+    """The failures on record from one address within the window, its attempts under way included:
+    where its password check queues (app/admin/password_checks.py)."""
+    return _failures(session, datetime.now(UTC) - FAILURE_WINDOW, client_key=client_key)
+
+
 def strike_off(session: Session, attempt: Attempt) -> None:
     """The attempt's password was right: it is no failure."""
     session.execute(delete(LoginFailure).where(col(LoginFailure.id) == attempt.id))

@@ -85,6 +85,37 @@ def test_a_check_that_would_queue_past_the_most_wait_is_refused_before_it_runs()
     assert ran == ["first", "second"]
 
 
+def test_the_address_with_the_fewest_failures_is_checked_first_then_first_come():
+    """One slot held; then guesses from an address with 5 failures, 5 and 3, and the owner's from hers
+    with 1 (her attempt itself): hers runs next, then 3, then the two 5s in the order asked. A check
+    given up while waiting gives its place on."""
+    checks = PasswordChecks(at_once=1, wait_max_s=60)
+    release = threading.Event()
+    ran: list[str] = []
+
+    def check(name: str) -> str:
+        ran.append(name)
+        if name == "running":
+            release.wait(10)
+        return name
+
+    async def queued() -> None:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(checks.run, lambda: check("running"))
+            await wait_all_tasks_blocked()
+            for name, failures in [("storm a", 5), ("storm b", 5), ("storm c", 3), ("owner", 1)]:
+                tasks.start_soon(checks.run, lambda name=name: check(name), failures)
+                await wait_all_tasks_blocked()
+            with anyio.move_on_after(0.01):
+                await checks.run(lambda: check("given up"), 2)
+            assert checks.wait_s(1) == 2 * FIRST_GUESS_S and checks.wait_s(5) == 5 * FIRST_GUESS_S
+            release.set()
+
+    _in_own_loop(queued)
+    assert ran == ["running", "owner", "storm c", "storm a", "storm b"]
+    assert checks.running == 0
+
+
 @pytest.fixture
 def busy_checks():
     """A process whose one slot is taken (the check is counted as running) and whose most wait is

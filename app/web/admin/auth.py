@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from app.admin.accounts import authenticate, end_session, start_session
 from app.admin.password_checks import ChecksBusy
 from app.admin.tables import AdminUser
-from app.admin.throttle import Throttled, record_attempt
+from app.admin.throttle import Throttled, failures_from, record_attempt
 from app.deps import ADMIN_COOKIE, Database, PasswordChecksDep, csrf_protect
 from app.platform.db import in_a_session
 from app.platform.security import (
@@ -79,8 +79,11 @@ async def login(
     except Throttled as e:
         return _login_page(request, 429, str(e), _safe_next(next))
     await sleep(attempt.delay_s)
+    failures = await to_thread.run_sync(
+        in_a_session, db, failures_from, client_key(request), limiter=FEW_RECORDS_AT_ONCE
+    )  # counted after the wait, when a storm's guesses sent with it are all on record
     try:
-        user = await authenticate(db, checks, attempt, username, password)
+        user = await authenticate(db, checks, attempt, username, password, failures)
     except ChecksBusy as e:
         response = _login_page(request, 429, str(e), _safe_next(next))
         response.headers["Retry-After"] = str(e.retry_after_s)
