@@ -5,7 +5,8 @@ one row is struck off if its password was right, so guesses sent at once count e
 sign-in forgives no one else's failures. From one address, 5 failures for one account or 20 in
 all within 15 minutes refuse the next attempt. Failures for one account from everywhere do not
 refuse (a stranger could then lock its owner out from any address): past 10 they make each
-attempt wait before its password is checked, twice as long for each further one, 4 s at most.
+attempt wait before its password is checked, twice as long for each further one, 4 s at most,
+counted from when it was sent.
 """
 
 from __future__ import annotations

@@ -87,7 +87,10 @@ def test_each_sign_in_waits_as_its_accounts_failures_say_before_its_password_is_
     _fifty_failures_from_ten_strangers()
     assert sign_in(_from(OWNER)).status_code == 303
     expected_waits = [0] * 10 + [0.25, 0.5, 1, 2] + [4] * 37  # failures 1-10, 11-14, 15-50 and the owner's
-    assert happened == [step for seconds in expected_waits for step in (("wait", seconds), ("check",))]
+    assert [step[0] for step in happened] == [kind for _ in expected_waits for kind in ("wait", "check")]
+    waited = [step[1] for step in happened if step[0] == "wait"]
+    assert waited == pytest.approx(expected_waits, abs=0.1), "each less the time its attempt took to record"
+    assert all(0 <= wait <= delay for wait, delay in zip(waited, expected_waits, strict=True))
 
 
 def test_no_database_connection_is_held_while_a_password_is_checked(database_url, monkeypatch):
