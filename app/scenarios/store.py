@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import secrets
 from collections.abc import Callable
@@ -22,18 +23,35 @@ SLUG_BYTES = 12
 
 
 class TooManySaves(Exception):
-    """The client (or everyone together) saved too much in too short a time."""
+    """The client (or everyone together) saved too much in too short a time; `retry_after_s`: until
+    the oldest save counted leaves its window, and with it one place is free again."""
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after_s)}
 
 
 Kept = type[Any]
 """A table of what visitors keep, with its `created_at` and `client_key`: scenarios, uploaded profiles."""
 
 
-def _recent(session: Session, table: Kept, since: datetime, client_key: str | None = None) -> int:
-    query = select(func.count()).select_from(table).where(table.created_at >= since)
+def _recent(session: Session, table: Kept, since: datetime, client_key: str | None = None) -> tuple[int, datetime]:
+    """How many rows were kept since `since`, and the oldest of them's time."""
+    query = select(func.count(), func.min(table.created_at)).select_from(table).where(table.created_at >= since)
     if client_key is not None:
         query = query.where(table.client_key == client_key)
-    return session.exec(query).one()
+    count, oldest = session.exec(query).one()
+    return count, oldest or since
+
+
+def _free_again_s(oldest: datetime, window: timedelta, now: datetime) -> int:
+    """Seconds until a row kept at `oldest` leaves a `window` counted back from then, at least one."""
+    oldest = oldest if oldest.tzinfo else oldest.replace(tzinfo=UTC)  # SQLite gives it back naive
+    return max(1, math.ceil((oldest + window - now).total_seconds()))
 
 
 def refuse_beyond_limits(
@@ -45,10 +63,19 @@ def refuse_beyond_limits(
     per_client_per_10_min, per_hour = limits
     what, done, doing = words
     now = datetime.now(UTC)
-    if _recent(session, table, now - timedelta(minutes=10), client_key) >= per_client_per_10_min:
-        raise TooManySaves(f"You have {done} many {what} in the last few minutes; try again in ten minutes.")
-    if _recent(session, table, now - timedelta(hours=1)) >= per_hour:
-        raise TooManySaves(f"{doing} is paused for a while: too many {what} were {done} in the last hour.")
+    ten_minutes, hour = timedelta(minutes=10), timedelta(hours=1)
+    count, oldest = _recent(session, table, now - ten_minutes, client_key)
+    if count >= per_client_per_10_min:
+        raise TooManySaves(
+            f"You have {done} many {what} in the last few minutes; try again in ten minutes.",
+            _free_again_s(oldest, ten_minutes, now),
+        )
+    count, oldest = _recent(session, table, now - hour)
+    if count >= per_hour:
+        raise TooManySaves(
+            f"{doing} is paused for a while: too many {what} were {done} in the last hour.",
+            _free_again_s(oldest, hour, now),
+        )
 
 
 def refuse_beyond_save_limits(session: Session, client_key: str) -> None:

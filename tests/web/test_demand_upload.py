@@ -137,6 +137,7 @@ def test_uploads_beyond_a_clients_limit_are_refused_but_one_kept_already_is_not_
     assert upload(client).status_code == 303
     refused = upload(client, text="\n".join(["3"] * 744))
     assert refused.status_code == 429 and "uploaded many profiles" in message(html(refused))
+    assert 590 <= int(refused.headers["Retry-After"]) <= 600
     assert upload(client).status_code == 303
     assert kept(session) == 1
 

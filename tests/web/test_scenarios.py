@@ -3,9 +3,10 @@ import io
 import json
 import re
 import threading
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
+from sqlalchemy import update
 from sqlmodel import Session, SQLModel, func, select
 
 from app.catalog.changes import Change, change_offer_price, retire_offer
@@ -124,9 +125,28 @@ def test_too_long_a_name_is_explained_and_the_typed_text_kept(client, session):
 def test_too_many_saves_from_one_client_are_refused_with_a_reason(client, session, monkeypatch):
     hand_checked_catalog(session)
     monkeypatch.setattr(settings, "saves_per_client_per_10_min", 2)
-    assert [save_via_page(client).status_code for _ in range(3)] == [303, 303, 429]
+    answers = [save_via_page(client) for _ in range(3)]
+    assert [a.status_code for a in answers] == [303, 303, 429]
+    assert 590 <= int(answers[2].headers["Retry-After"]) <= 600, "when the first save leaves its ten minutes"
     assert "try again in ten minutes" in html(save_via_page(client)).select_one("#save-form .problem").get_text()
     assert saved_count(session) == 2
+
+
+def test_the_api_tells_a_client_past_its_saves_when_the_first_one_counted_leaves_its_window(
+    client, session, monkeypatch
+):
+    hand_checked_catalog(session)
+    monkeypatch.setattr(settings, "saves_per_client_per_10_min", 1)
+    monkeypatch.setattr(settings, "saves_per_hour", 1)
+    first = client.post("/api/scenarios", json={"params": {"gpu": "H100", "gpu_hours": 400}})
+    session.exec(update(Scenario).values(created_at=datetime.now(UTC) - timedelta(minutes=4)))
+    session.commit()
+    refused = client.post("/api/scenarios", json={"params": {"gpu": "H100", "gpu_hours": 500}})
+    assert (first.status_code, refused.status_code) == (201, 429)
+    assert 355 <= int(refused.headers["Retry-After"]) <= 360, "the first save is 4 of its 10 minutes old"
+    monkeypatch.setattr(settings, "saves_per_client_per_10_min", 2)
+    paused = client.post("/api/scenarios", json={"params": {"gpu": "H100", "gpu_hours": 500}})
+    assert paused.status_code == 429 and 3355 <= int(paused.headers["Retry-After"]) <= 3360, "56 minutes of the hour"
 
 
 def test_unknown_or_malformed_links_get_a_friendly_404(client, session):

@@ -65,5 +65,7 @@ def upload_demand(
         with db() as session:
             key = keep_profile(session, hours, client_key(request))
     except TooManySaves as e:
-        return refused(429, str(e))
+        response = refused(429, str(e))
+        response.headers.update(e.headers)
+        return response
     return RedirectResponse(f"/?{urlencode([*split, ('hourly_key', key)])}", status_code=303)

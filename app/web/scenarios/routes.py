@@ -159,18 +159,24 @@ def _save_answer(
     try:
         heavy_save = heavy_to_save(db, catalogs, scenario, key)
     except TooManySaves as e:
-        return page_heavy, partial(problem, 429, str(e))
+        return page_heavy, partial(_too_many, problem, e)
 
     def save() -> Response:
         try:
             saved = quote_and_save(db, catalogs, scenario, key)
         except TooManySaves as e:
-            return problem(429, str(e))
+            return _too_many(problem, e)
         except Unquotable:
             return problem(422, unquotable)
         return RedirectResponse(f"/s/{saved.slug}", status_code=303)
 
     return heavy_save or page_heavy, save
+
+
+def _too_many(problem: Callable[[int, str], Response], refused: TooManySaves) -> Response:
+    response = problem(429, str(refused))
+    response.headers.update(refused.headers)
+    return response
 
 
 async def _saved(db: Database, slug: str, heavy: Callable[[Scenario], bool]) -> tuple[Scenario | None, bool]:
@@ -285,7 +291,7 @@ async def api_save(
     try:
         heavy_save = await run_in_threadpool(heavy_to_save, db, catalogs, scenario, key)
     except TooManySaves as e:
-        raise HTTPException(429, str(e)) from None
+        raise HTTPException(429, str(e), headers=e.headers) from None
 
     def save() -> ScenarioOut:
         try:
@@ -293,7 +299,7 @@ async def api_save(
         except Unquotable as e:
             raise core_refusal(["body", "params"], e.errors) from None
         except TooManySaves as e:
-            raise HTTPException(429, str(e)) from None
+            raise HTTPException(429, str(e), headers=e.headers) from None
         return scenario_out(catalogs, saved, str(request.base_url))
 
     if heavy_save:
