@@ -40,7 +40,7 @@ Kept = type[Any]
 
 
 def _recent(session: Session, table: Kept, since: datetime, client_key: str | None = None) -> tuple[int, datetime]:
-    """How many rows were kept since `since`, and the oldest of them's time."""
+    """How many rows were kept since `since`, and when the oldest of them was."""
     query = select(func.count(), func.min(table.created_at)).select_from(table).where(table.created_at >= since)
     if client_key is not None:
         query = query.where(table.client_key == client_key)
