@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event as EventType
@@ -138,18 +139,24 @@ def burst(base: str, n: int, sender: str, offset: int) -> Burst:
     years = [json.dumps({"gpu": "H100", "demand": "hourly", "hourly": scattered_year(offset + i)}) for i in range(n)]
     bodies = [year.encode() for year in years]  # drawn before the clock starts: the bench shares the cores
     addresses = [None if sender == "one" else f"10.1.{i // 250}.{i % 250}" for i in range(n)]
+    return watched(base, offset, lambda: asyncio.run(_send(base, bodies, addresses)))
+
+
+def watched(base: str, offset: int, send: Callable[[], list[tuple[int | str, bool]]]) -> Burst:
+    """`send()`'s answers and how long it took, while a process of its own moves the slider and asks
+    for health from half a second before it until its last answer."""
     forked = multiprocessing.get_context("fork")
     done, found = forked.Event(), forked.Queue()
     watcher = forked.Process(target=_watch, args=(base, offset, done, found))
     watcher.start()
     time.sleep(0.5)  # the watcher's first answers, before the burst
     start = time.perf_counter()
-    splits = asyncio.run(_send(base, bodies, addresses))
+    answers = send()
     last = time.perf_counter() - start
     done.set()
     slider, health = found.get(timeout=TIMEOUT_S)
     watcher.join()
-    return Burst(splits, last, slider, health)
+    return Burst(answers, last, slider, health)
 
 
 def warm_up(base: str) -> None:

@@ -25,11 +25,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
 import statistics
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -41,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.platform.db import make_engine  # noqa: E402
 from app.scenarios.tables import Scenario  # noqa: E402
 from bench.bench_burst import ROOT, databases, percentile, start_server  # noqa: E402
-from bench.bench_heavy import SLIDER_P99_GOAL_S, TIMEOUT_S, Burst, _watch, warm_up  # noqa: E402
+from bench.bench_heavy import SLIDER_P99_GOAL_S, TIMEOUT_S, Burst, warm_up, watched  # noqa: E402
 from tests.factories import scattered_year  # noqa: E402
 
 SAVES_PER_CLIENT = 20
@@ -85,18 +83,8 @@ def burst(base: str, url: str, n: int, kind: str, offset: int) -> tuple[Burst, i
     bodies = [json.dumps({"params": {"gpu": "H100", "job": "split", "demand": "hourly", "hourly": y}}).encode()
               for y in years]  # fmt: skip
     before = _stored(url)
-    forked = multiprocessing.get_context("fork")
-    done, found = forked.Event(), forked.Queue()
-    watcher = forked.Process(target=_watch, args=(base, offset, done, found))
-    watcher.start()
-    time.sleep(0.5)  # the watcher's first answers, before the burst
-    start = time.perf_counter()
-    saves = asyncio.run(_send(base, bodies, address))
-    last = time.perf_counter() - start
-    done.set()
-    slider, health = found.get(timeout=TIMEOUT_S)
-    watcher.join()
-    return Burst(saves, last, slider, health), _stored(url) - before
+    found = watched(base, offset, lambda: asyncio.run(_send(base, bodies, address)))
+    return found, _stored(url) - before
 
 
 def bench_backend(name: str, url: str, args: argparse.Namespace, tmp: Path) -> None:
