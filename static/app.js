@@ -198,6 +198,15 @@ document.addEventListener("htmx:xhr:progress", (event) => {
   }
 });
 
+// An admin form refused (422) answers with the page that says why: the import's preview of a file with
+// problems, a field's message. htmx swaps in no 4xx by default, which left the admin a stuck progress bar.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (event.detail.xhr.status === 422 && event.detail.requestConfig.elt.closest(".admin-form")) {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});
+
 // A fold marked to close on a narrow screen (the explorer's filters, which would push the offers a
 // screen down) closes there; without this script it stays open, as on a wide screen.
 document.querySelectorAll("details[data-fold-below]").forEach((details) => {
